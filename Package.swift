@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Playhead",
+    products: [
+        .library(name: "Playhead", targets: ["Playhead"]),
+        .library(name: "PlayheadHLS", targets: ["PlayheadHLS"]),
+        .library(name: "PlayheadSubtitles", targets: ["PlayheadSubtitles"]),
+        .executable(name: "playhead", targets: ["playhead"]),
+    ],
+    targets: [
+        // C libraries from Debian's packages.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswresample libswscale libavfilter",
+            providers: [
+                .apt([
+                    "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev",
+                    "libswscale-dev", "libavfilter-dev",
+                ])
+            ]
+        ),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+
+        // Pure Swift.
+        .target(name: "PlayheadCore"),
+        .target(name: "PlayheadHLS"),
+        .target(name: "PlayheadSubtitles"),
+
+        // Wrappers over C.
+        .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "PlayheadCore"]),
+        .target(name: "PlayheadAudio", dependencies: ["CPulse", "PlayheadCore"]),
+        .target(name: "PlayheadVideo", dependencies: ["PlayheadCore", "PlayheadFFmpeg"]),
+
+        // The public player.
+        .target(
+            name: "Playhead",
+            dependencies: ["PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo"]
+        ),
+        .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS", "PlayheadSubtitles"]),
+
+        .target(name: "PlayheadTestSupport", dependencies: ["PlayheadCore"]),
+
+        .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"]),
+        .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"]),
+        .testTarget(name: "PlayheadSubtitlesTests", dependencies: ["PlayheadSubtitles"]),
+        .testTarget(name: "PlayheadFFmpegTests", dependencies: ["PlayheadFFmpeg", "PlayheadTestSupport"]),
+        .testTarget(name: "PlayheadTests", dependencies: ["Playhead", "PlayheadTestSupport"]),
+        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

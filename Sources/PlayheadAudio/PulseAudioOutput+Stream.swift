@@ -1,0 +1,171 @@
+import CPulse
+import Foundation
+import PlayheadCore
+
+extension PulseAudioOutput {
+    /// Creates the playback stream for `format`, corked, with the role and latency of this output.
+    public func start(format: AudioFormat) throws(PlaybackError) {
+        stop()
+        lock()
+        defer { unlock() }
+        guard let c = context, pa_context_get_state(c) == PA_CONTEXT_READY else { throw serverError("not connected") }
+        self.format = format
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
+        let props = pa_proplist_new()
+        defer { pa_proplist_free(props) }
+        pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, role)
+        pa_proplist_sets(props, PA_PROP_MEDIA_NAME, applicationName)
+        pa_proplist_sets(props, PA_PROP_APPLICATION_NAME, applicationName)
+        guard let s = pa_stream_new_with_proplist(c, "playback", &spec, nil, props) else {
+            throw serverError("cannot create a stream")
+        }
+        stream = s
+        written = 0
+        let ctx = selfPointer
+        pa_stream_set_state_callback(s, PulseCallbacks.streamState, ctx)
+        pa_stream_set_write_callback(s, PulseCallbacks.writable, ctx)
+        pa_stream_set_event_callback(s, PulseCallbacks.event, ctx)
+        pa_stream_set_moved_callback(s, PulseCallbacks.moved, ctx)
+        let bytes = UInt32(Double(format.sampleRate * format.bytesPerFrame) * targetLatency)
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        let flags = pa_stream_flags_t(
+            PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                | PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue)
+        if pa_stream_connect_playback(s, device, &attr, flags, nil, nil) < 0 {
+            throw serverError("cannot open a playback stream")
+        }
+        let deadline = MonotonicClock.now() + 3
+        while pa_stream_get_state(s) != PA_STREAM_READY {
+            if ph_pa_stream_is_good(pa_stream_get_state(s)) == 0 || MonotonicClock.now() > deadline {
+                throw serverError(device.map { "cannot play on the device '\($0)'" } ?? "the playback stream failed")
+            }
+            timedWait(0.05)
+        }
+    }
+
+    /// Writes as the server makes room, blocking (on the engine's audio thread) while the buffer is full.
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(PlaybackError) -> Int {
+        lock()
+        defer { unlock() }
+        let frameBytes = format.bytesPerFrame
+        let total = samples.count / format.channels
+        var done = 0
+        while done < total {
+            if interrupted { break }
+            guard let s = stream, ph_pa_stream_is_good(pa_stream_get_state(s)) != 0,
+                let c = context, pa_context_get_state(c) == PA_CONTEXT_READY
+            else { throw serverError("the sound server stream was lost") }
+            let room = pa_stream_writable_size(s) / frameBytes
+            if room == 0 {
+                pa_threaded_mainloop_wait(mainloop)
+                continue
+            }
+            let n = min(room, total - done)
+            let base = samples.baseAddress! + done * format.channels
+            if pa_stream_write(s, base, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) < 0 {
+                throw serverError("writing to the sound server failed")
+            }
+            done += n
+            written += Int64(n)
+        }
+        return done
+    }
+
+    /// Wakes a blocked `write` or `drain`.
+    public func interruptWrite() {
+        lock()
+        interrupted = true
+        pa_threaded_mainloop_signal(mainloop, 0)
+        unlock()
+    }
+
+    /// Allows blocking writes again.
+    public func resumeWrites() {
+        lock()
+        interrupted = false
+        unlock()
+    }
+
+    /// Corks or uncorks the stream.
+    public func setPaused(_ paused: Bool) {
+        lock()
+        defer { unlock() }
+        guard let s = stream else { return }
+        wait(pa_stream_cork(s, paused ? 1 : 0, PulseCallbacks.success, selfPointer))
+    }
+
+    /// Drops unheard audio; the write position returns to the server's read position.
+    public func flush() {
+        lock()
+        defer { unlock() }
+        guard let s = stream else { return }
+        wait(pa_stream_flush(s, PulseCallbacks.success, selfPointer))
+        wait(pa_stream_update_timing_info(s, PulseCallbacks.success, selfPointer))
+        if let info = pa_stream_get_timing_info(s), info.pointee.write_index_corrupt == 0 {
+            written = info.pointee.write_index / Int64(format.bytesPerFrame)
+        }
+    }
+
+    /// Starts playback of a short tail and waits until the server has played everything written.
+    public func drain() {
+        lock()
+        defer { unlock() }
+        guard let s = stream else { return }
+        wait(pa_stream_drain(s, PulseCallbacks.success, selfPointer), interruptible: true)
+    }
+
+    /// Disconnects the stream.
+    public func stop() {
+        lock()
+        defer { unlock() }
+        guard let s = stream else { return }
+        pa_stream_set_state_callback(s, nil, nil)
+        pa_stream_set_write_callback(s, nil, nil)
+        pa_stream_set_event_callback(s, nil, nil)
+        pa_stream_set_moved_callback(s, nil, nil)
+        pa_stream_disconnect(s)
+        pa_stream_unref(s)
+        stream = nil
+    }
+
+    /// The frame heard now: the server's latency-corrected stream time.
+    public var playPosition: Int64 {
+        lock()
+        defer { unlock() }
+        guard let s = stream else { return written }
+        var usec: pa_usec_t = 0
+        guard pa_stream_get_time(s, &usec) >= 0 else { return 0 }
+        return min(written, Int64(Double(usec) * Double(format.sampleRate) / 1_000_000))
+    }
+
+    /// Frames written since the stream began, moved back to the read position by `flush`.
+    public var writePosition: Int64 {
+        lock()
+        defer { unlock() }
+        return written
+    }
+
+    /// The index of this stream's sink input on the server, for tests and the audio session.
+    public var sinkInputIndex: UInt32? {
+        lock()
+        defer { unlock() }
+        guard let s = stream else { return nil }
+        let i = pa_stream_get_index(s)
+        return i == ph_pa_invalid_index() ? nil : i
+    }
+
+    /// Waits (lock held) for an operation to finish; `interruptible` lets `interruptWrite` end the wait.
+    func wait(_ op: OpaquePointer?, interruptible: Bool = false) {
+        guard let op else { return }
+        let deadline = MonotonicClock.now() + 5
+        while pa_operation_get_state(op) == PA_OPERATION_RUNNING {
+            if interruptible && interrupted { pa_operation_cancel(op); break }
+            if MonotonicClock.now() > deadline || context.map({ pa_context_get_state($0) != PA_CONTEXT_READY }) ?? true {
+                pa_operation_cancel(op)
+                break
+            }
+            timedWait(0.1)
+        }
+        pa_operation_unref(op)
+    }
+}

@@ -1,0 +1,54 @@
+import CPulse
+
+/// The C callbacks PulseAudio calls on its mainloop thread: they only signal the waiting thread and post events.
+enum PulseCallbacks {
+    static func output(_ p: UnsafeMutableRawPointer?) -> PulseAudioOutput? {
+        p.map { Unmanaged<PulseAudioOutput>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    static let contextState: pa_context_notify_cb_t = { c, userdata in
+        guard let o = output(userdata) else { return }
+        let s = pa_context_get_state(c)
+        if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED { o.post(.serverLost) }
+        pa_threaded_mainloop_signal(o.mainloop, 0)
+    }
+
+    static let streamState: pa_stream_notify_cb_t = { s, userdata in
+        guard let o = output(userdata) else { return }
+        if pa_stream_get_state(s) == PA_STREAM_FAILED {
+            let text = o.context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "failed"
+            o.post(.failed(text))
+        }
+        pa_threaded_mainloop_signal(o.mainloop, 0)
+    }
+
+    static let writable: pa_stream_request_cb_t = { _, _, userdata in
+        guard let o = output(userdata) else { return }
+        pa_threaded_mainloop_signal(o.mainloop, 0)
+    }
+
+    static let success: pa_stream_success_cb_t = { _, _, userdata in
+        guard let o = output(userdata) else { return }
+        pa_threaded_mainloop_signal(o.mainloop, 0)
+    }
+
+    static let event: pa_stream_event_cb_t = { _, name, _, userdata in
+        guard let o = output(userdata), let name else { return }
+        switch String(cString: name) {
+        case PA_STREAM_EVENT_REQUEST_CORK: o.post(.corkRequested)
+        case PA_STREAM_EVENT_REQUEST_UNCORK: o.post(.uncorkRequested)
+        default: break
+        }
+    }
+
+    static let moved: pa_stream_notify_cb_t = { s, userdata in
+        guard let o = output(userdata), let s else { return }
+        let device = pa_stream_get_device_name(s).map { String(cString: $0) } ?? ""
+        o.post(.moved(toDevice: device))
+    }
+
+    static let timer: pa_time_event_cb_t = { _, _, _, userdata in
+        guard let o = output(userdata) else { return }
+        pa_threaded_mainloop_signal(o.mainloop, 0)
+    }
+}

@@ -1,0 +1,182 @@
+import CFFmpeg
+import Foundation
+import PlayheadCore
+
+/// An opened media input: a file, an `http(s)` URL read by FFmpeg's own protocols, or a custom `ByteSource`,
+/// owning its `AVFormatContext`.
+///
+/// Opening blocks (bounded by `OpenOptions.timeout` for network inputs). After opening, one thread (the engine's
+/// demux thread) calls `readPacket` and `seek`; `interrupt()` may be called from any thread to abort a blocking
+/// read.
+public final class MediaInput: @unchecked Sendable {
+    /// How to open an input.
+    public struct OpenOptions: Sendable {
+        /// The longest any single network wait may take, in seconds.
+        public var timeout: Double = 10
+        /// A container name to force ("mpegts", "mp4", "aac"), or nil to probe.
+        public var formatName: String?
+        /// The `User-Agent` sent with HTTP requests.
+        public var userAgent = "Playhead/0.1"
+        /// Default options: 10 s network time-out, probed format.
+        public init() {}
+    }
+
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let interruptFlag = InterruptFlag()
+    private var bridge: ByteSourceBridge?
+    private var ioContext: UnsafeMutablePointer<AVIOContext>?
+
+    /// What is being read, as given: a path or URL string, or the byte source's name.
+    public let name: String
+    /// The streams of the input.
+    public private(set) var streams: [StreamInfo] = []
+    /// The container's tags and cover art.
+    public private(set) var metadata = MediaMetadata()
+    /// The container's duration, `.invalid` when unknown (as for live or unbounded streams).
+    public private(set) var duration: MediaTime = .invalid
+    /// The container's short format name, such as "mov,mp4,m4a,3gp,3g2,mj2" or "mpegts".
+    public private(set) var formatName = ""
+    /// Total bit rate in bits per second, 0 when unknown.
+    public private(set) var bitRate = 0
+
+    /// Opens `location` (a file path or URL string) and reads its stream information.
+    public init(location: String, options: OpenOptions = OpenOptions()) throws(FFmpegError) {
+        FFmpegLibrary.initialize()
+        name = location
+        try open(url: location, options: options)
+    }
+
+    /// Opens a custom byte source, as the HLS client does for segments; `name` is used in errors.
+    public init(source: any ByteSource, name: String, options: OpenOptions = OpenOptions()) throws(FFmpegError) {
+        FFmpegLibrary.initialize()
+        self.name = name
+        let bridge = ByteSourceBridge(source)
+        self.bridge = bridge
+        let size: Int32 = 64 * 1024
+        guard let buffer = av_malloc(Int(size)) else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_malloc") }
+        let opaque = Unmanaged.passUnretained(bridge).toOpaque()
+        guard
+            let io = ph_avio_alloc_read(
+                buffer.assumingMemoryBound(to: UInt8.self), size, opaque, ByteSourceBridge.read,
+                source.size == nil ? nil : ByteSourceBridge.seek)
+        else {
+            av_free(buffer)
+            throw FFmpegError(code: ph_averror(ENOMEM), function: "avio_alloc_context")
+        }
+        ioContext = io
+        try open(url: nil, options: options)
+    }
+
+    deinit {
+        if context != nil { avformat_close_input(&context) }
+        if let io = ioContext {
+            var buffer: UnsafeMutablePointer<UInt8>? = io.pointee.buffer
+            av_freep(&buffer)
+            var ioc: UnsafeMutablePointer<AVIOContext>? = io
+            avio_context_free(&ioc)
+        }
+    }
+
+    private func open(url: String?, options: OpenOptions) throws(FFmpegError) {
+        guard let ctx = avformat_alloc_context() else {
+            throw FFmpegError(code: ph_averror(ENOMEM), function: "avformat_alloc_context")
+        }
+        ctx.pointee.interrupt_callback.callback = InterruptFlag.callback
+        ctx.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interruptFlag).toOpaque()
+        if let io = ioContext {
+            ctx.pointee.pb = io
+            ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
+        var dict: OpaquePointer? = nil
+        defer { av_dict_free(&dict) }
+        let micros = String(Int64(options.timeout * 1_000_000))
+        av_dict_set(&dict, "rw_timeout", micros, 0)
+        av_dict_set(&dict, "user_agent", options.userAgent, 0)
+        av_dict_set(&dict, "reconnect", "1", 0)
+        av_dict_set(&dict, "reconnect_delay_max", "2", 0)
+        var format: UnsafePointer<AVInputFormat>? = nil
+        if let f = options.formatName { format = av_find_input_format(f) }
+        // The whole open, probing included, is bounded by the deadline.
+        interruptFlag.setDeadline(MonotonicClock.now() + options.timeout * 2)
+        defer { interruptFlag.setDeadline(nil) }
+        var c: UnsafeMutablePointer<AVFormatContext>? = ctx
+        try check(avformat_open_input(&c, url, format, &dict), "avformat_open_input")
+        context = c
+        try check(avformat_find_stream_info(c, nil), "avformat_find_stream_info")
+        readInfo(c!)
+    }
+
+    private func readInfo(_ c: UnsafeMutablePointer<AVFormatContext>) {
+        formatName = c.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+        bitRate = Int(c.pointee.bit_rate)
+        if c.pointee.duration != ph_nopts_value(), c.pointee.duration > 0 {
+            duration = MediaTime(value: c.pointee.duration, timescale: ph_time_base()).convertScale(600)
+        }
+        metadata.tags = MediaMetadata.all(in: c.pointee.metadata)
+        for i in 0..<Int(c.pointee.nb_streams) {
+            guard let s = c.pointee.streams[i] else { continue }
+            let info = StreamInfo(s)
+            streams.append(info)
+            if info.isAttachedPicture, metadata.artwork == nil, let data = s.pointee.attached_pic.data {
+                metadata.artwork = Array(UnsafeBufferPointer(start: data, count: Int(s.pointee.attached_pic.size)))
+            }
+            // Ogg/FLAC/Opus keep their tags on the stream, not the container.
+            if info.mediaType == .audio {
+                for (k, v) in MediaMetadata.all(in: s.pointee.metadata) where metadata.tags[k] == nil {
+                    metadata.tags[k] = v
+                }
+            }
+        }
+    }
+
+    /// The index of FFmpeg's best stream of `type` (`av_find_best_stream`), skipping cover pictures and streams
+    /// with no decoder; nil when there is none.
+    public func bestStream(_ type: StreamInfo.MediaType) -> Int? {
+        guard let c = context else { return nil }
+        let avType: AVMediaType = type == .audio ? AVMEDIA_TYPE_AUDIO : (type == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_SUBTITLE)
+        let i = av_find_best_stream(c, avType, -1, -1, nil, 0)
+        if i >= 0, !streams[Int(i)].isAttachedPicture { return Int(i) }
+        return streams.first { $0.mediaType == type && !$0.isAttachedPicture && $0.isDecodable }?.index
+    }
+
+    /// Reads the next packet; nil at the end of the input. Throws `FFmpegError.exit` when interrupted.
+    public func readPacket() throws(FFmpegError) -> Packet? {
+        guard let c = context else { return nil }
+        let packet = try Packet()
+        let r = av_read_frame(c, packet.pointer)
+        if r == FFmpegError.endOfFile { return nil }
+        try check(r, "av_read_frame")
+        return packet
+    }
+
+    /// Seeks so that the next packets start at the keyframe at or before `seconds` (in the container's timeline).
+    public func seek(toSeconds seconds: Double) throws(FFmpegError) {
+        guard let c = context else { return }
+        let ts = Int64(seconds * Double(ph_time_base()))
+        try check(avformat_seek_file(c, -1, Int64.min, ts, ts, 0), "avformat_seek_file")
+    }
+
+    /// Whether the input can seek (a file, or an HTTP resource that accepts ranges).
+    public var isSeekable: Bool {
+        guard let pb = context?.pointee.pb else { return false }
+        return pb.pointee.seekable != 0
+    }
+
+    /// The stream's codec parameters, valid only inside `body`, for creating decoders.
+    func withCodecParameters<R>(stream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws -> R) rethrows -> R? {
+        guard let c = context, index < Int(c.pointee.nb_streams), let s = c.pointee.streams[index],
+            let par = s.pointee.codecpar
+        else { return nil }
+        return try body(par)
+    }
+
+    /// Aborts a blocking open, read or seek from any thread; later calls fail with `FFmpegError.exit` until
+    /// `resume()`.
+    public func interrupt() { interruptFlag.interrupt() }
+
+    /// Allows blocking calls again after `interrupt()`.
+    public func resume() { interruptFlag.reset() }
+
+    /// The last error a custom byte source threw, for error messages.
+    public var byteSourceError: (any Error)? { bridge?.lastError }
+}

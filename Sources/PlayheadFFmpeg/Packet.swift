@@ -1,0 +1,80 @@
+import CFFmpeg
+
+/// One compressed packet read from an input, owning its `AVPacket`.
+///
+/// Created on the demux thread and handed to one decoder thread; not mutated after it is read, so it may cross
+/// threads.
+public final class Packet: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(FFmpegError) {
+        guard let p = av_packet_alloc() else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_packet_alloc") }
+        pointer = p
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&p)
+    }
+
+    /// The index of the stream in its input.
+    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    /// The size in bytes of the compressed data.
+    public var size: Int { Int(pointer.pointee.size) }
+    /// Whether the packet starts a keyframe.
+    public var isKeyframe: Bool { pointer.pointee.flags & ph_pkt_flag_key() != 0 }
+    /// The presentation time stamp in stream time-base units, or nil when unknown.
+    public var pts: Int64? { pointer.pointee.pts == ph_nopts_value() ? nil : pointer.pointee.pts }
+    /// The decode time stamp in stream time-base units, or nil when unknown.
+    public var dts: Int64? { pointer.pointee.dts == ph_nopts_value() ? nil : pointer.pointee.dts }
+    /// The duration in stream time-base units (0 when unknown).
+    public var duration: Int64 { pointer.pointee.duration }
+}
+
+/// One decoded frame, owning its `AVFrame` (reference counted buffers).
+///
+/// Created on a decoder thread and then only read, so it may cross threads.
+public final class Frame: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(FFmpegError) {
+        guard let f = av_frame_alloc() else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_frame_alloc") }
+        pointer = f
+    }
+
+    deinit {
+        var f: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&f)
+    }
+
+    /// The best-effort presentation time stamp in the stream's time base, or nil when unknown.
+    public var pts: Int64? {
+        let t = pointer.pointee.best_effort_timestamp
+        if t != ph_nopts_value() { return t }
+        return pointer.pointee.pts == ph_nopts_value() ? nil : pointer.pointee.pts
+    }
+    /// The width in pixels (video).
+    public var width: Int { Int(pointer.pointee.width) }
+    /// The height in pixels (video).
+    public var height: Int { Int(pointer.pointee.height) }
+    /// Samples per channel (audio).
+    public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    /// The `AVPixelFormat` or `AVSampleFormat` raw value.
+    public var format: Int32 { pointer.pointee.format }
+    /// The frame's duration in its stream's time base, 0 when unknown.
+    public var duration: Int64 { pointer.pointee.pkt_duration }
+
+    /// Calls `body` with plane `index`'s bytes and its line size (bytes per row, may exceed the width).
+    /// The pointer is valid only inside `body`.
+    public func withPlane<R>(_ index: Int, _ body: (UnsafePointer<UInt8>, Int) throws -> R) rethrows -> R? {
+        let data = withUnsafeBytes(of: pointer.pointee.data) { $0.load(fromByteOffset: index * 8, as: UnsafeMutablePointer<UInt8>?.self) }
+        let line = withUnsafeBytes(of: pointer.pointee.linesize) { $0.load(fromByteOffset: index * 4, as: Int32.self) }
+        guard let data else { return nil }
+        return try body(UnsafePointer(data), Int(line))
+    }
+
+    /// The raw `AVFrame`, valid only inside `body`, for wrappers in this package and video renderers.
+    public func withUnsafeAVFrame<R>(_ body: (UnsafePointer<AVFrame>) throws -> R) rethrows -> R {
+        try body(pointer)
+    }
+}
