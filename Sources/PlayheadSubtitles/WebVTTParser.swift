@@ -159,7 +159,7 @@ struct WebVTTBlockReader {
         }
         let text = buffer.map { bytes[$0] } ?? []
         if inHeader {
-            finishHeader(text)
+            finishHeader(text, firstLine: blockLine)
         } else if var cue {
             cue.text = text.string
             document.cues.append(cue)
@@ -177,10 +177,10 @@ struct WebVTTBlockReader {
         }
     }
 
-    private mutating func finishHeader(_ text: ArraySlice<UInt8>) {
+    private mutating func finishHeader(_ text: ArraySlice<UInt8>, firstLine: Int) {
         guard !text.isEmpty else { return }
         var start = text.startIndex
-        var headerLine = lineNumber
+        var headerLine = firstLine
         while start <= text.endIndex {
             let end = text[start...].firstIndex(of: ASCII.lineFeed) ?? text.endIndex
             let line = bytes[start..<end].string
