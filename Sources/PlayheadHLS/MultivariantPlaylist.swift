@@ -147,6 +147,11 @@ public struct Variant: Sendable, Hashable, Codable {
         get { stream[keyPath: keyPath] }
         set { stream[keyPath: keyPath] = newValue }
     }
+
+    /// Reads computed stream attributes directly (`codecList`).
+    public subscript<T>(dynamicMember keyPath: KeyPath<StreamAttributes, T>) -> T {
+        stream[keyPath: keyPath]
+    }
 }
 
 /// An I-frame stream (`EXT-X-I-FRAME-STREAM-INF`). A value type, safe from any thread.
@@ -173,5 +178,10 @@ public struct IFrameVariant: Sendable, Hashable, Codable {
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<StreamAttributes, T>) -> T {
         get { stream[keyPath: keyPath] }
         set { stream[keyPath: keyPath] = newValue }
+    }
+
+    /// Reads computed stream attributes directly (`codecList`).
+    public subscript<T>(dynamicMember keyPath: KeyPath<StreamAttributes, T>) -> T {
+        stream[keyPath: keyPath]
     }
 }

@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+
+@testable import PlayheadHLS
+
+let baseURL = URL(string: "https://cdn.example.com/live/2M/index.m3u8?token=abc")!
+
+func media(_ text: String, strict: Bool = false, url: URL = baseURL) throws -> MediaPlaylist {
+    try PlaylistParser(options: PlaylistParserOptions(strict: strict)).parseMediaPlaylist(text, url: url)
+}
+
+@Suite("Media playlist tags")
+struct MediaPlaylistTests {
+    @Test("header tags: version, target duration, sequences, type, end list, I-frames only, independent, start")
+    func headerTags() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:100
+            #EXT-X-DISCONTINUITY-SEQUENCE:7
+            #EXT-X-PLAYLIST-TYPE:EVENT
+            #EXT-X-I-FRAMES-ONLY
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-START:TIME-OFFSET=-12.5,PRECISE=YES
+            #EXTINF:6,
+            a.ts
+            #EXT-X-ENDLIST
+            """, strict: true)
+        #expect(playlist.version == 7)
+        #expect(playlist.targetDuration == 6)
+        #expect(playlist.mediaSequence == 100)
+        #expect(playlist.discontinuitySequence == 7)
+        #expect(playlist.playlistType == .event)
+        #expect(playlist.iFramesOnly)
+        #expect(playlist.independentSegments)
+        #expect(playlist.start == StartPoint(timeOffset: -12.5, precise: true))
+        #expect(playlist.hasEndList)
+        #expect(!playlist.isLive)
+        #expect(playlist.segments[0].mediaSequence == 100)
+        #expect(playlist.segments[0].discontinuitySequence == 7)
+        #expect(playlist.warnings.isEmpty)
+    }
+
+    @Test("EXTINF duration and title; URIs as written and resolved")
+    func extinf() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:9.009,Title, with comma
+            seg1.ts
+            #EXTINF:10,
+            ../1M/seg2.ts
+            #EXTINF:3
+            https://other.example.com/seg3.ts
+            """)
+        #expect(playlist.segments.map(\.duration) == [9.009, 10, 3])
+        #expect(playlist.segments[0].title == "Title, with comma")
+        #expect(playlist.segments[1].uri == "../1M/seg2.ts")
+        #expect(playlist.segments[0].url?.absoluteString == "https://cdn.example.com/live/2M/seg1.ts")
+        #expect(playlist.segments[1].url?.absoluteString == "https://cdn.example.com/live/1M/seg2.ts")
+        #expect(playlist.segments[2].url?.absoluteString == "https://other.example.com/seg3.ts")
+        #expect(playlist.totalDuration == 9.009 + 10 + 3)
+        #expect(playlist.isLive)
+        #expect(playlist.warnings.map(\.line) == [7], "EXTINF without comma is accepted with a warning")
+    }
+
+    @Test("byte ranges: explicit offsets, implicit continuation of the same resource")
+    func byteRanges() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:1000@500
+            main.ts
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:2000
+            main.ts
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:300
+            main.ts
+            #EXTINF:10,
+            other.ts
+            """, strict: true)
+        let ranges = playlist.segments.map(\.byteRange)
+        #expect(ranges[0] == ByteRange(length: 1000, offset: 500, isOffsetExplicit: true))
+        #expect(ranges[1] == ByteRange(length: 2000, offset: 1500, isOffsetExplicit: false))
+        #expect(ranges[2] == ByteRange(length: 300, offset: 3500, isOffsetExplicit: false))
+        #expect(ranges[3] == nil)
+    }
+
+    @Test("an implicit offset after another resource is a warning (lenient) and an error (strict)")
+    func byteRangeOtherResource() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:1000@0
+            a.ts
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:500
+            b.ts
+            """
+        let lenient = try media(text)
+        #expect(lenient.segments[1].byteRange?.offset == 1000)
+        #expect(lenient.warnings.map(\.kind) == [.invalidByteRange])
+        #expect(lenient.warnings.first?.line == 8)
+        #expect(
+            throws: PlaylistParseError(
+                line: 8, kind: .invalidByteRange,
+                message: "#EXT-X-BYTERANGE without offset follows a range of another resource")
+        ) {
+            try media(text, strict: true)
+        }
+    }
+
+    @Test("keys: methods, IV default is the media sequence number, NONE clears, KEYFORMAT keeps several")
+    func keys() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-MEDIA-SEQUENCE:258
+            #EXT-X-KEY:METHOD=AES-128,URI="key1.bin"
+            #EXTINF:10,
+            a.ts
+            #EXT-X-KEY:METHOD=AES-128,URI="key2.bin",IV=0x000102030405060708090A0B0C0D0E0F
+            #EXTINF:10,
+            b.ts
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://k",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+            #EXTINF:10,
+            c.ts
+            #EXT-X-KEY:METHOD=NONE
+            #EXTINF:10,
+            d.ts
+            #EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"
+            #EXTINF:10,
+            e.ts
+            """, strict: true)
+        let s = playlist.segments
+        #expect(s[0].key?.method == .aes128)
+        #expect(s[0].key?.url?.absoluteString == "https://cdn.example.com/live/2M/key1.bin")
+        #expect(s[0].initializationVector(for: s[0].key!) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2])
+        #expect(s[1].key?.iv == Array(0...15))
+        #expect(s[1].initializationVector(for: s[1].key!) == Array(0...15))
+        #expect(s[2].keys.count == 2, "a key with another KEYFORMAT adds to the identity key")
+        #expect(s[2].keys[1].keyFormat == "com.apple.streamingkeydelivery")
+        #expect(s[2].keys[1].keyFormatVersions == "1")
+        #expect(s[3].keys.isEmpty)
+        #expect(s[4].key?.method == .sampleAESCTR)
+    }
+
+    @Test("maps: URI, byte range, the keys in effect where the map appears")
+    func maps() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-KEY:METHOD=AES-128,URI="k"
+            #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
+            #EXT-X-KEY:METHOD=NONE
+            #EXTINF:10,
+            a.m4s
+            #EXT-X-MAP:URI="init2.mp4",BYTERANGE="800"
+            #EXTINF:10,
+            b.m4s
+            """, strict: true)
+        let first = try #require(playlist.segments[0].map)
+        #expect(first.uri == "init.mp4")
+        #expect(first.byteRange == ByteRange(length: 720, offset: 0, isOffsetExplicit: true))
+        #expect(first.keys.map(\.uri) == ["k"])
+        #expect(playlist.segments[0].keys.isEmpty)
+        #expect(playlist.segments[1].map?.byteRange == ByteRange(length: 800, offset: 0, isOffsetExplicit: false))
+        #expect(playlist.segments[1].map?.url?.absoluteString == "https://cdn.example.com/live/2M/init2.mp4")
+    }
+
+    @Test("program date-time is carried forward and back; discontinuities counted")
+    func programDateTime() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-DISCONTINUITY-SEQUENCE:2
+            #EXTINF:4,
+            a.ts
+            #EXT-X-PROGRAM-DATE-TIME:2024-03-01T10:00:00.000+01:00
+            #EXTINF:6,
+            b.ts
+            #EXTINF:5.5,
+            c.ts
+            #EXT-X-DISCONTINUITY
+            #EXT-X-PROGRAM-DATE-TIME:2024-03-01T12:00:00Z
+            #EXTINF:2,
+            d.ts
+            #EXTINF:2,
+            e.ts
+            """, strict: true)
+        let s = playlist.segments
+        let base = try #require(ISO8601.parse("2024-03-01T09:00:00Z"))
+        #expect(s[1].programDateTime == base)
+        #expect(s[1].hasProgramDateTimeTag)
+        #expect(s[0].programDateTime == base.addingTimeInterval(-4), "backfilled from the first tag")
+        #expect(!s[0].hasProgramDateTimeTag)
+        #expect(s[2].programDateTime == base.addingTimeInterval(6))
+        #expect(s[3].programDateTime == ISO8601.parse("2024-03-01T12:00:00Z"))
+        #expect(s[4].programDateTime == ISO8601.parse("2024-03-01T12:00:02Z"))
+        #expect(s.map(\.discontinuitySequence) == [2, 2, 2, 3, 3])
+        #expect(s.map(\.discontinuity) == [false, false, false, true, false])
+    }
+
+    @Test("gap and bitrate (bitrate skips byte-range segments)")
+    func gapAndBitrate() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-BITRATE:1500
+            #EXTINF:10,
+            a.ts
+            #EXT-X-GAP
+            #EXTINF:10,
+            b.ts
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:100@0
+            c.ts
+            #EXT-X-BITRATE:900
+            #EXTINF:10,
+            d.ts
+            """, strict: true)
+        #expect(playlist.segments.map(\.gap) == [false, true, false, false])
+        #expect(playlist.segments.map(\.bitrate) == [1500, 1500, nil, 900])
+    }
+
+    @Test("date ranges: every attribute, client attributes, SCTE-35")
+    func dateRanges() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-DATERANGE:ID="ad1",CLASS="com.example.ad",START-DATE="2024-01-01T00:00:00.000Z",CUE="PRE,ONCE",END-DATE="2024-01-01T00:00:30.000Z",DURATION=30,PLANNED-DURATION=30.5,X-AD-ID="42",X-COUNT=3,SCTE35-OUT=0xFC30,SCTE35-IN=0x01,SCTE35-CMD=0x02
+            #EXT-X-DATERANGE:ID="chapter",CLASS="chapters",START-DATE="2024-01-01T00:00:30Z",END-ON-NEXT=YES
+            #EXTINF:10,
+            a.ts
+            """, strict: true)
+        let ad = playlist.dateRanges[0]
+        #expect(ad.id == "ad1")
+        #expect(ad.dateRangeClass == "com.example.ad")
+        #expect(ad.startDate == ISO8601.parse("2024-01-01T00:00:00Z"))
+        #expect(ad.endDate == ISO8601.parse("2024-01-01T00:00:30Z"))
+        #expect(ad.cue == ["PRE", "ONCE"])
+        #expect(ad.duration == 30)
+        #expect(ad.plannedDuration == 30.5)
+        #expect(ad.clientAttributes.quotedString("X-AD-ID") == "42")
+        #expect(ad.clientAttributes.decimalInteger("X-COUNT") == 3)
+        #expect(ad.scte35Out == [0xFC, 0x30])
+        #expect(ad.scte35In == [0x01])
+        #expect(ad.scte35Command == [0x02])
+        #expect(playlist.dateRanges[1].endOnNext)
+        #expect(playlist.dateRanges[1].effectiveEndDate == nil)
+        #expect(ad.effectiveEndDate == ad.endDate)
+    }
+
+    @Test("unknown tags and attributes are kept")
+    func unknownTags() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-CUE-OUT:15
+            #EXTINF:10,
+            a.ts
+            #EXT-X-KEY:METHOD=AES-128,URI="k",X-VENDOR="v"
+            #EXT-MY-FLAG
+            #EXTINF:10,
+            b.ts
+            #EXT-X-TRAILER:1
+            # a comment is not a tag
+            """, strict: true)
+        #expect(playlist.segments[0].unknownTags == [UnknownTag(name: "EXT-X-CUE-OUT", value: "15")])
+        #expect(playlist.segments[1].unknownTags == [UnknownTag(name: "EXT-MY-FLAG", value: nil)])
+        #expect(playlist.segments[1].key?.unknownAttributes.quotedString("X-VENDOR") == "v")
+        #expect(playlist.unknownTags == [UnknownTag(name: "EXT-X-TRAILER", value: "1")])
+    }
+
+    @Test("lenient parse of broken values keeps going with line-numbered warnings")
+    func lenientWarnings() throws {
+        let playlist = try media(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:NaN
+            #EXT-X-MEDIA-SEQUENCE:-3
+            #EXT-X-PLAYLIST-TYPE:LIVE
+            #EXTINF:abc,
+            a.ts
+            """)
+        #expect(playlist.targetDuration == nil)
+        #expect(playlist.mediaSequence == -3)
+        #expect(playlist.playlistType == nil)
+        #expect(playlist.segments[0].duration == 0)
+        #expect(playlist.warnings.map(\.line) == [2, 3, 4, 5, 1])
+        #expect(playlist.warnings.last?.kind == .missingTargetDuration)
+    }
+
+    @Test("Data input, CRLF line endings and a byte-order mark")
+    func dataInput() throws {
+        let text = "\u{FEFF}#EXTM3U\r\n#EXT-X-TARGETDURATION:4\r\n#EXTINF:4,\r\nx.ts\r\n"
+        let playlist = try PlaylistParser(options: .strict).parse(Data(text.utf8), url: baseURL)
+        #expect(playlist.media?.segments.map(\.uri) == ["x.ts"])
+        #expect(throws: PlaylistParseError.self) {
+            try PlaylistParser().parse(Data([0x00, 0xFF, 0xFE, 0x12]), url: nil)
+        }
+    }
+}
