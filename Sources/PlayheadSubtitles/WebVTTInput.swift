@@ -4,10 +4,17 @@ enum SubtitleInput {
     private static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
 
     static func normalize<Bytes: Collection<UInt8>>(_ input: Bytes) -> [UInt8] {
-        var start = input.startIndex
-        if input.starts(with: [0xEF, 0xBB, 0xBF]) { start = input.index(start, offsetBy: 3) }
-        let body = input[start...]
-        guard body.contains(where: { $0 == 0 || $0 == ASCII.carriageReturn }) else { return Array(body) }
+        // One bulk copy (contiguous collections such as `Data` copy with memcpy), then concrete byte loops.
+        normalize(bytes: Array(input))
+    }
+
+    static func normalize(bytes input: [UInt8]) -> [UInt8] {
+        var body = input
+        if body.count >= 3, body[0] == 0xEF, body[1] == 0xBB, body[2] == 0xBF { body.removeFirst(3) }
+        let needsRewrite = body.withUnsafeBufferPointer { buffer in
+            buffer.contains { $0 == 0 || $0 == ASCII.carriageReturn }
+        }
+        guard needsRewrite else { return body }
         var output: [UInt8] = []
         output.reserveCapacity(body.count + 16)
         var previousWasCR = false
