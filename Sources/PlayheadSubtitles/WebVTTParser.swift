@@ -104,6 +104,7 @@ struct WebVTTBlockReader {
         var seenArrow = false
         var cue: SubtitleCue?
         var kind = BlockKind.none
+        var warned = false
         while true {
             let lineStart = position
             let currentLine = lineNumber
@@ -140,6 +141,7 @@ struct WebVTTBlockReader {
                     if Self.isBlockKeyword(bytes[first], "STYLE") {
                         if seenCue {
                             warn(blockLine, "STYLE block after the first cue is ignored")
+                            warned = true
                         } else {
                             kind = .styleSheet
                             buffer = nil
@@ -147,6 +149,7 @@ struct WebVTTBlockReader {
                     } else if Self.isBlockKeyword(bytes[first], "REGION") {
                         if seenCue {
                             warn(blockLine, "REGION block after the first cue is ignored")
+                            warned = true
                         } else {
                             kind = .region
                             buffer = nil
@@ -174,7 +177,7 @@ struct WebVTTBlockReader {
             document.regions.append(region)
         } else if text.hasPrefix("NOTE"), text.count == 4 || ASCII.isWhitespace(text[text.startIndex + 4]) {
             document.notes.append(text.string)
-        } else if !seenArrow {
+        } else if !seenArrow, !warned {
             warn(blockLine, "block is neither a cue, a region, a style sheet nor a note; it is ignored")
         }
     }

@@ -89,6 +89,31 @@ struct WebVTTParserTests {
         #expect(document.cues.map(\.sourceLine) == [3, 5])
     }
 
+    /// stylesheets.vtt has no assertions in the corpus (a browser cannot observe style sheets from script), so
+    /// what the algorithm gives is checked here: the first STYLE block runs to the blank line, `-- >` and `NOTE`
+    /// inside it included; the STYLE block after the first cue is not a style sheet.
+    @Test("STYLE blocks of the W3C stylesheets.vtt")
+    func corpusStyleSheets() throws {
+        let url = try #require(Corpus.webVTTTests("wpt-file-parsing")?.appendingPathComponent("stylesheets.vtt"))
+        let document = try WebVTTParser.parse(Data(contentsOf: url))
+        #expect(document.cues.map(\.id) == ["foo", "bar"])
+        #expect(document.styleSheets.count == 1)
+        #expect(document.styleSheets.first?.hasPrefix("::cue(#foo) {") == true)
+        #expect(document.styleSheets.first?.hasSuffix(".foo {\n    width: 19px;\n}") == true)
+        #expect(document.styleSheets.first?.contains("00:00:00.000 -- > 00:00:01.000") == true)
+        #expect(document.warnings.map(\.line) == [14, 22])
+    }
+
+    @Test("REGION after the first cue is ignored; NOTE followed by timings is a cue with the id NOTE")
+    func blockPlacement() throws {
+        let document = try WebVTTParser.parse(
+            "WEBVTT\n\n00:00.000 --> 00:01.000\na\n\nREGION\nid:late\n\nNOTE\n00:01.000 --> 00:02.000 region:late\nb")
+        #expect(document.regions.isEmpty)
+        #expect(document.cues.map(\.id) == ["", "NOTE"])
+        #expect(document.cues[1].settings.region == nil)
+        #expect(document.warnings.map(\.line) == [6])
+    }
+
     @Test("X-TIMESTAMP-MAP in either order, and invalid ones")
     func timestampMap() throws {
         let map = try #require(WebVTTTimestampMap(headerLine: "X-TIMESTAMP-MAP=LOCAL:00:00:10.000,MPEGTS:1800000"))
