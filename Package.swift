@@ -38,7 +38,7 @@ let package = Package(
             name: "Playhead",
             dependencies: ["PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo"]
         ),
-        .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS", "PlayheadSubtitles"]),
+        .executableTarget(name: "playhead", dependencies: ["Playhead"]),
 
         .target(name: "PlayheadTestSupport", dependencies: ["PlayheadCore"]),
 

@@ -55,8 +55,8 @@ public protocol AudioOutput: AnyObject, Sendable {
     func setPaused(_ paused: Bool)
     /// Drops everything buffered and not yet heard.
     func flush()
-    /// Blocks until everything written has been heard, or `interruptWrite()` is called.
-    func drain()
+    /// Blocks until everything written has been heard (true), or `interruptWrite()` is called (false).
+    func drain() -> Bool
     /// Closes the stream; the output may be started again.
     func stop()
     /// The frame the listener hears now, on the output's timeline.

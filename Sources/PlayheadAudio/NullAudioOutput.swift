@@ -99,12 +99,13 @@ public final class NullAudioOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// Waits until the clock reaches the last written frame.
-    public func drain() {
+    public func drain() -> Bool {
         while true {
             let (left, interrupted, paused) = state.withLock { s in
                 (untimed ? 0 : s.written - Self.played(s), s.interrupted, s.paused)
             }
-            if left <= 0 || interrupted || paused { return }
+            if left <= 0 { return true }
+            if interrupted || paused { return false }
             Thread.sleep(forTimeInterval: 0.005)
         }
     }

@@ -107,11 +107,11 @@ extension PulseAudioOutput {
     }
 
     /// Starts playback of a short tail and waits until the server has played everything written.
-    public func drain() {
+    public func drain() -> Bool {
         lock()
         defer { unlock() }
-        guard let s = stream else { return }
-        wait(pa_stream_drain(s, PulseCallbacks.success, selfPointer), interruptible: true)
+        guard let s = stream else { return true }
+        return wait(pa_stream_drain(s, PulseCallbacks.success, selfPointer), interruptible: true)
     }
 
     /// Disconnects the stream.
@@ -155,17 +155,20 @@ extension PulseAudioOutput {
     }
 
     /// Waits (lock held) for an operation to finish; `interruptible` lets `interruptWrite` end the wait.
-    func wait(_ op: OpaquePointer?, interruptible: Bool = false) {
-        guard let op else { return }
+    @discardableResult
+    func wait(_ op: OpaquePointer?, interruptible: Bool = false) -> Bool {
+        guard let op else { return false }
         let deadline = MonotonicClock.now() + 5
         while pa_operation_get_state(op) == PA_OPERATION_RUNNING {
-            if interruptible && interrupted { pa_operation_cancel(op); break }
-            if MonotonicClock.now() > deadline || context.map({ pa_context_get_state($0) != PA_CONTEXT_READY }) ?? true {
+            let lost = context.map { pa_context_get_state($0) != PA_CONTEXT_READY } ?? true
+            if (interruptible && interrupted) || lost || MonotonicClock.now() > deadline {
                 pa_operation_cancel(op)
                 break
             }
             timedWait(0.1)
         }
+        let done = pa_operation_get_state(op) == PA_OPERATION_DONE
         pa_operation_unref(op)
+        return done
     }
 }

@@ -23,6 +23,27 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input is not valid media (`AVERROR_INVALIDDATA`).
     public static let invalidData = ph_averror_invaliddata()
 
+    /// No such file (`AVERROR(ENOENT)`).
+    public static let noSuchFile = ph_averror(ENOENT)
+    /// The path is a directory (`AVERROR(EISDIR)`).
+    public static let isDirectory = ph_averror(EISDIR)
+    /// Permission denied (`AVERROR(EACCES)`).
+    public static let permissionDenied = ph_averror(EACCES)
+    /// Connection refused (`AVERROR(ECONNREFUSED)`).
+    public static let connectionRefused = ph_averror(ECONNREFUSED)
+    /// Timed out (`AVERROR(ETIMEDOUT)`).
+    public static let timedOut = ph_averror(ETIMEDOUT)
+    /// No decoder for the codec (`AVERROR_DECODER_NOT_FOUND`).
+    public static let decoderNotFound = ph_averror_decoder_not_found()
+    /// HTTP 404 (`AVERROR_HTTP_NOT_FOUND`).
+    public static let httpNotFound = ph_averror_http_not_found()
+    /// HTTP 403 (`AVERROR_HTTP_FORBIDDEN`).
+    public static let httpForbidden = ph_averror_http_forbidden()
+    /// Another HTTP 4xx (`AVERROR_HTTP_OTHER_4XX`).
+    public static let httpOther4xx = ph_averror_http_other_4xx()
+    /// HTTP 5xx (`AVERROR_HTTP_SERVER_ERROR`).
+    public static let httpServerError = ph_averror_http_server_error()
+
     /// FFmpeg's own text for the code (`av_strerror`).
     public var message: String { Self.message(for: code) }
 

@@ -38,6 +38,8 @@ public final class MediaInput: @unchecked Sendable {
     public private(set) var formatName = ""
     /// Total bit rate in bits per second, 0 when unknown.
     public private(set) var bitRate = 0
+    /// The container's first time stamp in seconds (MPEG-TS starts far from 0); players subtract it.
+    public private(set) var startSeconds: Double = 0
 
     /// Opens `location` (a file path or URL string) and reads its stream information.
     public init(location: String, options: OpenOptions = OpenOptions()) throws(FFmpegError) {
@@ -109,6 +111,9 @@ public final class MediaInput: @unchecked Sendable {
     private func readInfo(_ c: UnsafeMutablePointer<AVFormatContext>) {
         formatName = c.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
         bitRate = Int(c.pointee.bit_rate)
+        if c.pointee.start_time != ph_nopts_value() {
+            startSeconds = Double(c.pointee.start_time) / Double(ph_time_base())
+        }
         if c.pointee.duration != ph_nopts_value(), c.pointee.duration > 0 {
             duration = MediaTime(value: c.pointee.duration, timescale: ph_time_base()).convertScale(600)
         }

@@ -1,0 +1,73 @@
+import PlayheadAudio
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadVideo
+
+/// What an engine reports to its player. Delivered on an arbitrary engine thread through the event sink; the
+/// player hops to the main actor.
+enum EngineEvent: Sendable {
+    case opened(MediaInfo)
+    case ready
+    case firstAudio
+    case firstVideo
+    case seekStarted(id: Int, target: Double)
+    case seekDone(id: Int, position: Double, finished: Bool)
+    case stalled
+    case resumed
+    case ended
+    case failed(PlaybackError)
+    case droppedFrame
+}
+
+/// What an opened input holds, as the player needs it. A value type, safe on any thread.
+struct MediaInfo: Sendable {
+    var name: String
+    var duration: MediaTime
+    var streams: [StreamInfo]
+    var metadata: MediaMetadata
+    var isSeekable: Bool
+    var audioStream: Int?
+    var videoStream: Int?
+    var startSeconds: Double
+    var formatName: String
+
+    init(input: MediaInput, wantAudio: Bool = true, wantVideo: Bool = true) {
+        name = input.name
+        duration = input.duration
+        streams = input.streams
+        metadata = input.metadata
+        isSeekable = input.isSeekable
+        audioStream = wantAudio ? input.bestStream(.audio) : nil
+        videoStream = wantVideo ? input.bestStream(.video) : nil
+        startSeconds = input.startSeconds
+        formatName = input.formatName
+    }
+
+    var presentationSize: (width: Int, height: Int) {
+        guard let v = videoStream else { return (0, 0) }
+        return (streams[v].width, streams[v].height)
+    }
+}
+
+/// How one engine plays one item.
+struct EngineConfiguration: Sendable {
+    /// A path or URL to open, or an input already opened by the asset.
+    var location: String
+    var preopened: MediaInput?
+    var audioOutput: (any AudioOutput)?
+    var videoOutputs: [any VideoOutput]
+    /// Seconds of media to read ahead; 0 picks the default.
+    var forwardBufferSeconds: Double = 0
+    var maxBufferBytes = 48 << 20
+    var decodeAudio = true
+    var decodeVideo = true
+    /// Present video frames as soon as they are decoded (with `--untimed`).
+    var untimed = false
+    var networkTimeout: Double = 10
+    var format = AudioFormat()
+
+    /// The default forward buffer when the item asks for "automatic" (0): 10 s.
+    static let defaultForwardBuffer: Double = 10
+    /// Seconds buffered before playback starts or resumes after a stall.
+    static let resumeThreshold: Double = 1.0
+}

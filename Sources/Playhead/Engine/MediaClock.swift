@@ -1,0 +1,99 @@
+import PlayheadAudio
+import PlayheadCore
+
+/// The playback clock: the media time the listener hears now.
+///
+/// With audio it follows the audio output (the sound server's latency-corrected position), mapped to media
+/// time through the marks the audio thread leaves at each write (output frame, media time, speed). Without audio
+/// it runs on the monotonic clock at the playback rate. Safe from any thread: readers (the main actor, the video
+/// thread, time observers) and the audio thread meet under one lock.
+final class MediaClock: @unchecked Sendable {
+    private struct Mark {
+        var frame: Int64
+        var seconds: Double
+        var speed: Double
+    }
+
+    private struct State {
+        var marks: [Mark] = []
+        var sampleRate = 48_000
+        /// The time reported while nothing of the current position has been heard (start, after a seek).
+        var pending: Double = 0
+        // System clock (no audio).
+        var systemBase: Double = 0
+        var systemStartedAt: Double?
+        var systemRate: Double = 1
+        /// Upper bound for the clock: the end of the media, once known.
+        var limit: Double = .infinity
+    }
+
+    private let state = Locked(State())
+    private let output: (any AudioOutput)?
+
+    /// A clock driven by `output`, or by the monotonic clock when `output` is nil.
+    init(output: (any AudioOutput)?, sampleRate: Int) {
+        self.output = output
+        state.withLock { $0.sampleRate = sampleRate }
+    }
+
+    /// Forgets all marks: until new audio is heard the clock reads `seconds` (at start and after a seek).
+    func reset(to seconds: Double) {
+        state.withLock { s in
+            s.marks.removeAll()
+            s.pending = seconds
+            s.systemBase = seconds
+            if s.systemStartedAt != nil { s.systemStartedAt = MonotonicClock.now() }
+        }
+    }
+
+    /// Records that output frame `frame` plays media time `seconds`, at `speed` media seconds per output second.
+    /// Called by the audio thread before each write.
+    func mark(frame: Int64, seconds: Double, speed: Double) {
+        state.withLock { s in
+            if let last = s.marks.last, last.speed == speed {
+                // Contiguous at the same speed: no new mark needed.
+                let expected = last.seconds + Double(frame - last.frame) / Double(s.sampleRate) * speed
+                if Swift.abs(expected - seconds) < 0.0005 { return }
+            }
+            s.marks.append(Mark(frame: frame, seconds: seconds, speed: speed))
+            if s.marks.count > 64 { s.marks.removeFirst(s.marks.count - 64) }
+        }
+    }
+
+    /// Caps the clock at the end of the media.
+    func setLimit(_ seconds: Double) { state.withLock { $0.limit = seconds } }
+
+    /// Starts or stops the system clock (used only without audio) at `rate`.
+    func setSystemRunning(_ running: Bool, rate: Double) {
+        state.withLock { s in
+            let now = MonotonicClock.now()
+            if let t = s.systemStartedAt { s.systemBase += (now - t) * s.systemRate }
+            s.systemStartedAt = running ? now : nil
+            s.systemRate = rate
+        }
+    }
+
+    /// The media time heard now, in seconds.
+    var seconds: Double {
+        guard let output else {
+            return state.withLock { s in
+                let run = s.systemStartedAt.map { (MonotonicClock.now() - $0) * s.systemRate } ?? 0
+                return min(s.systemBase + run, s.limit)
+            }
+        }
+        let played = output.playPosition
+        return state.withLock { s in
+            guard let first = s.marks.first, played >= first.frame else { return s.pending }
+            let m = s.marks.last { $0.frame <= played } ?? first
+            let t = m.seconds + Double(played - m.frame) / Double(s.sampleRate) * m.speed
+            return min(t, s.limit)
+        }
+    }
+
+    /// Whether any audio written since the last reset has been heard.
+    var hasStarted: Bool {
+        guard let output else { return true }
+        let played = output.playPosition
+        return state.withLock { s in s.marks.first.map { played > $0.frame } ?? false }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import PlayheadFFmpeg
+
+/// A blocking FIFO of compressed packets between the demux thread and one decode thread, with the seconds and
+/// bytes it holds, and a serial number that changes at every seek so stale packets are recognised.
+///
+/// Thread-safe: one producer (demux) and one consumer (a decoder); `abort` may come from any thread.
+final class PacketQueue: @unchecked Sendable {
+    enum Item {
+        case packet(Packet, seconds: Double?)
+        case endOfStream
+    }
+
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var head = 0
+    private var aborted = false
+    private var waitingConsumer = false
+    /// Bytes of packets held.
+    private(set) var bytes = 0
+    /// The time stamp of the first and last packet held, in seconds.
+    private var firstSeconds: Double?
+    private var lastSeconds: Double?
+    /// Whether the end-of-stream marker has been queued since the last flush.
+    private(set) var reachedEnd = false
+
+    /// Seconds of media between the first and the last packet held.
+    var seconds: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let a = firstSeconds, let b = lastSeconds else { return 0 }
+        return max(0, b - a)
+    }
+
+    /// The time stamp of the newest packet held or handed out since the last flush.
+    var newestSeconds: Double? {
+        condition.lock()
+        defer { condition.unlock() }
+        return lastSeconds
+    }
+
+    /// Whether the queue is empty and its consumer is waiting (a stall when the end has not been reached).
+    var isStarving: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return waitingConsumer && head == items.count && !reachedEnd
+    }
+
+    /// Whether nothing is waiting to be taken.
+    var isEmpty: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return head == items.count
+    }
+
+    var byteCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return bytes
+    }
+
+    func put(_ item: Item) {
+        condition.lock()
+        switch item {
+        case .packet(let p, let s):
+            bytes += p.size
+            if let s {
+                if firstSeconds == nil || head == items.count { firstSeconds = s }
+                lastSeconds = max(lastSeconds ?? s, s)
+            }
+        case .endOfStream:
+            reachedEnd = true
+        }
+        items.append(item)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The next item, waiting while the queue is empty; nil once aborted.
+    func take() -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count && !aborted {
+            waitingConsumer = true
+            condition.wait()
+        }
+        waitingConsumer = false
+        if aborted { return nil }
+        let item = items[head]
+        head += 1
+        if head > 256 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        if case .packet(let p, let s) = item {
+            bytes -= p.size
+            if let s { firstSeconds = s }
+        }
+        return item
+    }
+
+    /// Drops everything, as at a seek.
+    func flush() {
+        condition.lock()
+        items.removeAll(keepingCapacity: true)
+        head = 0
+        bytes = 0
+        firstSeconds = nil
+        lastSeconds = nil
+        reachedEnd = false
+        condition.unlock()
+    }
+
+    /// Wakes the consumer for good: `take` returns nil from now on.
+    func abort() {
+        condition.lock()
+        aborted = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Wakes a waiting consumer so it can look at a command (seek) without an item.
+    func wake() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import PlayheadAudio
+import PlayheadCore
+import PlayheadFFmpeg
+
+extension PlaybackEngine {
+    /// Per-generation state of the audio thread.
+    struct AudioPipeline {
+        var generation = -1
+        var resampler: Resampler
+        var tempo: TempoFilter?
+        /// Media time of the next sample leaving the resampler.
+        var nextInputTime: Double?
+        /// Media time of the next frame written to the output.
+        var nextOutputTime: Double?
+        var wroteSinceSeek = false
+        var samples: [Float] = []
+        var stretched: [Float] = []
+    }
+
+    /// The audio thread: decode, resample to the output format, drop what an exact seek skips, time-stretch,
+    /// apply volume, and write to the output, leaving clock marks.
+    func runAudio(_ decoder: Decoder) {
+        guard let output = config.audioOutput, let media = info else { return }
+        let format = config.format
+        var p = AudioPipeline(resampler: Resampler(outputRate: format.sampleRate, outputChannels: format.channels))
+        p.samples.reserveCapacity(16_384)
+        var firstAudioPosted = false
+        while !isStopping {
+            syncGeneration(&p, decoder, output)
+            if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving() }
+            guard let item = audioQueue.take() else { return }
+            if control.withLock({ $0.generation }) != p.generation { continue }
+            switch item {
+            case .packet(let packet, _):
+                do {
+                    try decoder.send(packet)
+                    while case .frame(let frame) = try decoder.receive() {
+                        let t = frame.pts.map { decoder.stream.seconds($0) - media.startSeconds }
+                        try p.resampler.convert(frame, into: &p.samples)
+                        if p.nextInputTime == nil || (t.map { abs($0 - p.nextInputTime!) > 0.2 } ?? false) {
+                            // First frame, or a jump in time stamps: follow the stream's clock.
+                            let pending = Double(p.samples.count / format.channels - frame.sampleCount)
+                            p.nextInputTime = (t ?? 0) - pending / Double(format.sampleRate)
+                        }
+                        if deliver(&p, output: output, final: false) && !firstAudioPosted {
+                            firstAudioPosted = true
+                            sink(.firstAudio)
+                        }
+                    }
+                } catch {
+                    // A damaged packet: skip it, as every player does, unless the decoder is unusable.
+                    if error.code != FFmpegError.invalidData && error.code < 0 && isStopping { return }
+                }
+            case .endOfStream:
+                _ = try? decoder.send(nil)
+                while case .frame(let frame)? = try? decoder.receive() {
+                    _ = try? p.resampler.convert(frame, into: &p.samples)
+                }
+                p.resampler.drain(into: &p.samples)
+                _ = deliver(&p, output: output, final: true)
+                finishAudio(output, generation: p.generation)
+            }
+        }
+    }
+
+    private func syncGeneration(_ p: inout AudioPipeline, _ decoder: Decoder, _ output: any AudioOutput) {
+        let g = control.withLock { $0.generation }
+        guard g != p.generation else { return }
+        p.generation = g
+        decoder.flush()
+        p.resampler.reset()
+        p.tempo = nil
+        p.nextInputTime = nil
+        p.nextOutputTime = nil
+        p.samples.removeAll(keepingCapacity: true)
+        p.wroteSinceSeek = false
+        output.flush()
+        output.resumeWrites()
+    }
+
+    private func noteStarving() {
+        let (buffering, hasSeek) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
+        if !buffering && !hasSeek { setBuffering(true) }
+    }
+
+    /// Drops samples before an exact seek's target, stretches, scales and writes `p.samples`; returns whether
+    /// anything was written.
+    private func deliver(_ p: inout AudioPipeline, output: any AudioOutput, final: Bool) -> Bool {
+        let format = config.format
+        let ch = format.channels
+        guard var time = p.nextInputTime else {
+            p.samples.removeAll(keepingCapacity: true)
+            return false
+        }
+        let frames = p.samples.count / ch
+        let (dropBefore, rate, volume) = control.withLock { c in
+            (c.dropBefore, c.rate == 0 ? 1 : c.rate, c.muted ? Float(0) : c.volume)
+        }
+        p.nextInputTime = time + Double(frames) / Double(format.sampleRate)
+        var start = 0
+        if let target = dropBefore, time < target {
+            start = min(frames, Int(((target - time) * Double(format.sampleRate)).rounded()))
+            time += Double(start) / Double(format.sampleRate)
+            if start == frames {
+                p.samples.removeAll(keepingCapacity: true)
+                return false
+            }
+        }
+        if dropBefore != nil { control.withLock { $0.dropBefore = nil } }
+        if p.nextOutputTime == nil { p.nextOutputTime = time }
+        let speed = abs(rate - 1) < 0.001 ? 1.0 : rate
+        var out: [Float]
+        if speed == 1 && p.tempo == nil {
+            out = start == 0 ? p.samples : Array(p.samples[(start * ch)...])
+        } else {
+            if p.tempo?.tempo != speed {
+                p.tempo = try? TempoFilter(tempo: speed, sampleRate: format.sampleRate, channels: ch)
+            }
+            p.stretched.removeAll(keepingCapacity: true)
+            p.samples.withUnsafeBufferPointer { all in
+                let part = UnsafeBufferPointer(rebasing: all[(start * ch)...])
+                try? p.tempo?.process(part, flush: final, into: &p.stretched)
+            }
+            out = p.stretched
+            if speed == 1 { p.tempo = nil }
+        }
+        p.samples.removeAll(keepingCapacity: true)
+        if volume != 1 { for i in out.indices { out[i] *= volume } }
+        return write(out, &p, output: output, speed: speed)
+    }
+
+    private func write(_ out: [Float], _ p: inout AudioPipeline, output: any AudioOutput, speed: Double) -> Bool {
+        let ch = config.format.channels
+        var offset = 0
+        let total = out.count / ch
+        guard total > 0 else { return false }
+        while offset < total {
+            if isStopping || control.withLock({ $0.generation }) != p.generation { return false }
+            clock.mark(frame: output.writePosition, seconds: p.nextOutputTime!, speed: speed)
+            let n: Int
+            do {
+                n = try out.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[(offset * ch)...])) }
+            } catch let error as PlaybackError {
+                fail(error)
+                return false
+            } catch {
+                return false
+            }
+            p.nextOutputTime! += Double(n) / Double(config.format.sampleRate) * speed
+            offset += n
+            if n == 0 {
+                // Interrupted by a seek or stop, or a spurious wake: look again.
+                if isStopping || control.withLock({ $0.generation }) != p.generation { return false }
+                output.resumeWrites()
+            }
+        }
+        if !p.wroteSinceSeek {
+            p.wroteSinceSeek = true
+            completeSeek()
+        }
+        return true
+    }
+
+    /// Reports the active seek as done once the first audio after it has been written.
+    func completeSeek() {
+        let seek = control.withLock { c -> SeekRequest? in
+            defer { c.activeSeek = nil }
+            return c.activeSeek
+        }
+        if let seek, seek.id >= 0 { sink(.seekDone(id: seek.id, position: seek.seconds, finished: true)) }
+    }
+
+    /// At the end of the stream: let the output play out, then report the end.
+    private func finishAudio(_ output: any AudioOutput, generation: Int) {
+        setBuffering(false)
+        while !isStopping && control.withLock({ $0.generation }) == generation {
+            let playing = control.withLock { $0.rate != 0 && !$0.buffering }
+            if playing {
+                if output.drain() { break }
+                output.resumeWrites()
+            }
+            sleep(0.01)
+        }
+        guard !isStopping, control.withLock({ $0.generation }) == generation else { return }
+        control.withLock { $0.audioEnded = true }
+        checkEnded()
+    }
+}

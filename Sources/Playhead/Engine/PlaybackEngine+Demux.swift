@@ -1,0 +1,157 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+
+extension PlaybackEngine {
+    /// The demux thread: opens the input, starts the decode threads, then reads packets into the queues, bounded by
+    /// the forward buffer, and carries out seeks.
+    func runDemux() {
+        let opened: MediaInput
+        do {
+            if let problem = LocalFileCheck.problem(with: config.location) {
+                fail(problem)
+                return
+            } else if let pre = config.preopened {
+                opened = pre
+            } else {
+                var options = MediaInput.OpenOptions()
+                options.timeout = config.networkTimeout
+                opened = try MediaInput(location: config.location, options: options)
+            }
+        } catch {
+            if !isStopping { fail(PlaybackError(opening: config.location, error: error)) }
+            return
+        }
+        input = opened
+        if isStopping { return }
+        let media = MediaInfo(input: opened, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo)
+        if media.audioStream == nil && media.videoStream == nil {
+            fail(PlaybackError.noPlayableStream(in: opened))
+            return
+        }
+        info = media
+        if media.duration.isNumeric { clock.setLimit(media.duration.seconds) }
+        sink(.opened(media))
+        if let a = media.audioStream {
+            do {
+                let decoder = try Decoder(input: opened, stream: a, threads: 1)
+                spawn("playhead.audio") { $0.runAudio(decoder) }
+            } catch {
+                fail(PlaybackError(decoding: opened.name, stream: media.streams[a], error: error))
+                return
+            }
+        }
+        if let v = media.videoStream {
+            do {
+                let decoder = try Decoder(input: opened, stream: v, threads: 2)
+                spawn("playhead.video-decode") { $0.runVideoDecode(decoder) }
+                spawn("playhead.video") { $0.runVideoPresent() }
+            } catch {
+                fail(PlaybackError(decoding: opened.name, stream: media.streams[v], error: error))
+                return
+            }
+        }
+        readLoop(opened, media)
+    }
+
+    private func readLoop(_ input: MediaInput, _ media: MediaInfo) {
+        let forward = config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : EngineConfiguration.defaultForwardBuffer
+        var atEnd = false
+        while true {
+            let (stopping, seek) = control.withLock { c -> (Bool, SeekRequest?) in
+                let s = c.pendingSeek
+                if s != nil {
+                    c.pendingSeek = nil
+                    c.activeSeek = s
+                    c.generation += 1
+                    c.dropBefore = s!.exact ? s!.seconds : nil
+                    c.audioEnded = false
+                    c.videoEnded = false
+                    c.endedPosted = false
+                }
+                return (c.stopping, s)
+            }
+            if stopping { return }
+            if let seek {
+                performSeek(seek, input: input, media: media)
+                atEnd = false
+                continue
+            }
+            if atEnd {
+                sleep(0.05)
+                continue
+            }
+            let buffered = bufferedSeconds(media)
+            let bytes = audioQueue.byteCount + videoQueue.byteCount
+            if buffered >= forward || bytes >= config.maxBufferBytes {
+                // Full: wake up when the decoders have taken some.
+                sleep(0.02)
+                continue
+            }
+            let packet: Packet?
+            do {
+                packet = try input.readPacket()
+            } catch {
+                if isStopping { return }
+                if error.code == FFmpegError.exit, control.withLock({ $0.pendingSeek != nil }) {
+                    input.resume()
+                    continue
+                }
+                fail(PlaybackError(reading: input.name, error: error))
+                return
+            }
+            guard let packet else {
+                atEnd = true
+                audioQueue.put(.endOfStream)
+                videoQueue.put(.endOfStream)
+                setBuffering(false)
+                continue
+            }
+            route(packet, media)
+            if control.withLock({ $0.buffering }), bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward) {
+                setBuffering(false)
+            }
+        }
+    }
+
+    private func route(_ packet: Packet, _ media: MediaInfo) {
+        let index = packet.streamIndex
+        let stream = media.streams[index]
+        let seconds = (packet.pts ?? packet.dts).map { stream.seconds($0) }
+        if index == media.audioStream {
+            audioQueue.put(.packet(packet, seconds: seconds))
+        } else if index == media.videoStream {
+            videoQueue.put(.packet(packet, seconds: seconds))
+        }
+    }
+
+    /// Seconds buffered ahead in the stream that has the least.
+    func bufferedSeconds(_ media: MediaInfo) -> Double {
+        var result = Double.infinity
+        if media.audioStream != nil { result = min(result, audioQueue.reachedEnd ? .infinity : audioQueue.seconds) }
+        if media.videoStream != nil { result = min(result, videoQueue.reachedEnd ? .infinity : videoQueue.seconds) }
+        return result
+    }
+
+    private func performSeek(_ seek: SeekRequest, input: MediaInput, media: MediaInfo) {
+        input.resume()
+        audioQueue.flush()
+        videoQueue.flush()
+        frameQueue.flush()
+        clock.reset(to: seek.seconds)
+        do {
+            try input.seek(toSeconds: seek.seconds + media.startSeconds)
+        } catch {
+            if isStopping { return }
+            // Unseekable inputs keep playing from where they are.
+            control.withLock { $0.activeSeek = nil }
+            if seek.id >= 0 { sink(.seekDone(id: seek.id, position: clock.seconds, finished: false)) }
+            return
+        }
+        control.withLock {
+            $0.buffering = true
+            $0.seekBuffering = true
+        }
+        applyCork(true)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadVideo
+
+extension PlaybackEngine {
+    /// The video decode thread: decodes packets into the frame queue, skipping frames before an exact seek's target.
+    func runVideoDecode(_ decoder: Decoder) {
+        guard let media = info else { return }
+        var generation = -1
+        while !isStopping {
+            let g = control.withLock { $0.generation }
+            if g != generation {
+                generation = g
+                decoder.flush()
+            }
+            if videoQueue.isEmpty && !videoQueue.reachedEnd && info?.audioStream == nil {
+                let (buffering, seeking) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
+                if !buffering && !seeking { setBuffering(true) }
+            }
+            guard let item = videoQueue.take() else { return }
+            if control.withLock({ $0.generation }) != generation { continue }
+            switch item {
+            case .packet(let packet, _):
+                do {
+                    try decoder.send(packet)
+                    while case .frame(let frame) = try decoder.receive() {
+                        if !queueFrame(frame, decoder.stream, media, generation) { break }
+                    }
+                } catch {
+                    if isStopping { return }
+                    // A damaged packet is skipped; the next keyframe recovers.
+                }
+            case .endOfStream:
+                _ = try? decoder.send(nil)
+                while case .frame(let frame)? = try? decoder.receive() {
+                    if !queueFrame(frame, decoder.stream, media, generation) { break }
+                }
+                _ = frameQueue.put(.end(generation: generation))
+            }
+        }
+    }
+
+    private func queueFrame(_ frame: Frame, _ stream: StreamInfo, _ media: MediaInfo, _ generation: Int) -> Bool {
+        let seconds = frame.pts.map { stream.seconds($0) - media.startSeconds } ?? 0
+        let frameDuration = stream.frameRate > 0 ? 1 / stream.frameRate : 0.04
+        let target = control.withLock { c -> Double? in
+            guard let s = c.activeSeek, s.exact else { return nil }
+            return s.seconds
+        }
+        if let target, seconds + frameDuration / 2 < target { return true }
+        let time = MediaTime(seconds: seconds, preferredTimescale: 90_000)
+        while !isStopping {
+            if control.withLock({ $0.generation }) != generation { return false }
+            if frameQueue.put(.frame(VideoFrame(frame: frame, time: time), generation: generation)) { return true }
+        }
+        return false
+    }
+
+    /// The video thread: shows each frame when the clock reaches it, dropping frames that are already late.
+    func runVideoPresent() {
+        guard let media = info, let v = media.videoStream else { return }
+        let frameDuration = media.streams[v].frameRate > 0 ? 1 / media.streams[v].frameRate : 0.04
+        var shownGeneration = -1
+        var firstPosted = false
+        while !isStopping {
+            guard let item = frameQueue.take(timeout: 0.05) else { continue }
+            let current = control.withLock { $0.generation }
+            switch item {
+            case .end(let g):
+                guard g == current else { continue }
+                waitUntil(media.duration.isNumeric ? media.duration.seconds : 0, generation: g)
+                control.withLock { $0.videoEnded = true }
+                if media.audioStream == nil || !config.decodeAudio { completeSeek() }
+                checkEnded()
+            case .frame(let frame, let g):
+                guard g == current else { continue }
+                let t = frame.time.seconds
+                let first = shownGeneration != g
+                if !first && !config.untimed {
+                    if !waitUntil(t, generation: g) { continue }
+                    // Late by more than a frame and a newer frame is ready: drop this one.
+                    if clock.seconds - t > max(frameDuration, 0.04), case .frame? = frameQueue.peek() {
+                        sink(.droppedFrame)
+                        continue
+                    }
+                }
+                shownGeneration = g
+                for out in config.videoOutputs { out.present(frame) }
+                if !firstPosted {
+                    firstPosted = true
+                    sink(.firstVideo)
+                }
+                if first && (media.audioStream == nil || !config.decodeAudio) {
+                    clock.reset(to: t)
+                    completeSeek()
+                }
+            }
+        }
+    }
+
+    /// Waits until the clock reaches `seconds`; false when a seek or stop came first.
+    @discardableResult
+    private func waitUntil(_ seconds: Double, generation: Int) -> Bool {
+        while !isStopping {
+            if control.withLock({ $0.generation }) != generation { return false }
+            let ahead = seconds - clock.seconds
+            if ahead <= 0.002 { return true }
+            let rate = control.withLock { $0.rate }
+            let step = rate > 0 ? min(ahead / rate, 0.01) : 0.01
+            Thread.sleep(forTimeInterval: max(step, 0.001))
+        }
+        return false
+    }
+}

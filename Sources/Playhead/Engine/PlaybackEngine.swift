@@ -1,0 +1,215 @@
+import Foundation
+import PlayheadAudio
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadVideo
+
+/// Plays one item: a demux thread reads packets into per-stream queues, an audio thread decodes, resamples,
+/// time-stretches and writes to the audio output (the master clock), a video decode thread fills a small frame
+/// queue and a video thread presents frames against the clock.
+///
+/// Threads: commands (`start`, `setRate`, `seek`, `setVolume`, `stop`) may be called from any thread and return at
+/// once (except `stop`, which waits for the threads to end); the engine's own threads own the C objects. Events go
+/// out through `sink` on engine threads.
+final class PlaybackEngine: @unchecked Sendable {
+    struct SeekRequest {
+        var id: Int
+        var seconds: Double
+        var exact: Bool
+    }
+
+    /// State shared by the engine's threads and its commands; guarded by `control`'s lock.
+    struct Control {
+        var rate: Double = 0
+        var volume: Float = 1
+        var muted = false
+        var generation = 0
+        var pendingSeek: SeekRequest?
+        /// The seek the decode threads are completing: samples and frames before `dropBefore` are skipped.
+        var activeSeek: SeekRequest?
+        var dropBefore: Double?
+        var stopping = false
+        var buffering = true
+        /// Buffering after a seek: cleared without stall or resume events.
+        var seekBuffering = false
+        var readyPosted = false
+        var audioEnded = false
+        var videoEnded = false
+        var endedPosted = false
+        var failed = false
+    }
+
+    let config: EngineConfiguration
+    let sink: @Sendable (EngineEvent) -> Void
+    let control = Locked(Control())
+    let wakeup = NSCondition()
+    let audioQueue = PacketQueue()
+    let videoQueue = PacketQueue()
+    let frameQueue = FrameQueue(capacity: 4)
+    let clock: MediaClock
+    private let threadsDone = DispatchGroup()
+    /// Set once the input is open; read by the decode threads after they start.
+    var info: MediaInfo?
+    var input: MediaInput?
+
+    init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
+        config = configuration
+        self.sink = sink
+        clock = MediaClock(
+            output: configuration.decodeAudio ? configuration.audioOutput : nil,
+            sampleRate: configuration.format.sampleRate)
+    }
+
+    /// Opens the input and starts playing threads (paused until `setRate`).
+    func start(at seconds: Double? = nil) {
+        if let seconds { control.withLock { $0.pendingSeek = SeekRequest(id: -1, seconds: seconds, exact: true) } }
+        spawn("playhead.demux") { $0.runDemux() }
+    }
+
+    func spawn(_ name: String, _ body: @escaping @Sendable (PlaybackEngine) -> Void) {
+        threadsDone.enter()
+        let thread = Thread { [self] in
+            body(self)
+            threadsDone.leave()
+        }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Plays at `rate` (media seconds per second); 0 pauses.
+    func setRate(_ rate: Double) {
+        let corked = control.withLock { c -> Bool in
+            c.rate = rate
+            return rate == 0 || c.buffering
+        }
+        applyCork(corked)
+        // A drain in progress must notice the pause.
+        if rate == 0 { config.audioOutput?.interruptWrite() }
+        wake()
+    }
+
+    /// Starts a seek; a seek already waiting is superseded (reported as not finished).
+    func seek(to seconds: Double, exact: Bool, id: Int) {
+        let superseded = control.withLock { c -> SeekRequest? in
+            let old = c.pendingSeek ?? c.activeSeek
+            c.pendingSeek = SeekRequest(id: id, seconds: seconds, exact: exact)
+            c.activeSeek = nil
+            return old
+        }
+        if let old = superseded, old.id >= 0 {
+            sink(.seekDone(id: old.id, position: clock.seconds, finished: false))
+        }
+        sink(.seekStarted(id: id, target: seconds))
+        input?.interrupt()
+        config.audioOutput?.interruptWrite()
+        frameQueue.wakeAll()
+        wake()
+    }
+
+    /// Sets the software volume (0...1) and mute, applied to audio written from now on.
+    func setVolume(_ volume: Float, muted: Bool) {
+        control.withLock {
+            $0.volume = volume
+            $0.muted = muted
+        }
+    }
+
+    /// Stops the threads and waits (at most a few seconds) for them to end; the audio output is flushed and
+    /// left paused for the next item.
+    func stop() {
+        control.withLock { $0.stopping = true }
+        input?.interrupt()
+        audioQueue.abort()
+        videoQueue.abort()
+        frameQueue.abort()
+        config.audioOutput?.interruptWrite()
+        wake()
+        _ = threadsDone.wait(timeout: .now() + 5)
+        if let out = config.audioOutput, config.decodeAudio {
+            out.setPaused(true)
+            out.flush()
+            out.resumeWrites()
+        }
+    }
+
+    /// The media time heard or seen now.
+    var currentSeconds: Double { clock.seconds }
+
+    /// How far media has been read ahead, in seconds of the item's timeline.
+    var bufferedUntil: Double {
+        let offset = info?.startSeconds ?? 0
+        let a = info?.audioStream != nil ? audioQueue.newestSeconds : nil
+        let v = info?.videoStream != nil ? videoQueue.newestSeconds : nil
+        switch (a, v) {
+        case let (a?, v?): return min(a, v) - offset
+        case let (a?, nil): return a - offset
+        case let (nil, v?): return v - offset
+        default: return clock.seconds
+        }
+    }
+
+    var isStopping: Bool { control.withLock { $0.stopping } }
+
+    func wake() {
+        wakeup.lock()
+        wakeup.broadcast()
+        wakeup.unlock()
+    }
+
+    /// Sleeps until woken or `seconds` pass.
+    func sleep(_ seconds: Double) {
+        wakeup.lock()
+        _ = wakeup.wait(until: Date(timeIntervalSinceNow: seconds))
+        wakeup.unlock()
+    }
+
+    func applyCork(_ corked: Bool) {
+        if config.decodeAudio, info?.audioStream != nil, let out = config.audioOutput {
+            out.setPaused(corked)
+        }
+        let rate = control.withLock { $0.rate }
+        clock.setSystemRunning(!corked, rate: rate == 0 ? 1 : rate)
+    }
+
+    /// Marks the engine as buffering (a stall) or not, corking the output and reporting the change.
+    func setBuffering(_ buffering: Bool) {
+        let change = control.withLock { c -> (announce: Bool, corked: Bool, firstReady: Bool)? in
+            guard c.buffering != buffering, !c.stopping else { return nil }
+            c.buffering = buffering
+            let first = !buffering && !c.readyPosted
+            if first { c.readyPosted = true }
+            let silent = c.seekBuffering && !first
+            if !buffering { c.seekBuffering = false }
+            return (!silent, buffering || c.rate == 0, first)
+        }
+        guard let change else { return }
+        applyCork(change.corked)
+        guard change.announce else { return }
+        if change.firstReady {
+            sink(.ready)
+        } else {
+            sink(buffering ? .stalled : .resumed)
+        }
+    }
+
+    func fail(_ error: PlaybackError) {
+        let first = control.withLock { c -> Bool in
+            defer { c.failed = true }
+            return !c.failed && !c.stopping
+        }
+        if first { sink(.failed(error)) }
+    }
+
+    /// Reports the end once every active stream has ended and been heard.
+    func checkEnded() {
+        let post = control.withLock { c -> Bool in
+            let audioDone = c.audioEnded || info?.audioStream == nil || !config.decodeAudio
+            let videoDone = c.videoEnded || info?.videoStream == nil || !config.decodeVideo
+            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else { return false }
+            c.endedPosted = true
+            return true
+        }
+        if post { sink(.ended) }
+    }
+}

@@ -1,0 +1,3 @@
+@_exported import PlayheadAudio
+@_exported import PlayheadCore
+@_exported import PlayheadVideo

@@ -1,0 +1,193 @@
+import Foundation
+import PlayheadAudio
+import PlayheadCore
+import PlayheadVideo
+
+extension Player {
+    func makeAudioOutput() -> (any AudioOutput)? {
+        if let audioOutput { return audioOutput }
+        let output: (any AudioOutput)?
+        switch audioOutputChoice {
+        case .disabled: output = nil
+        case .custom(let o): output = o
+        case .null(let untimed): output = NullAudioOutput(untimed: untimed)
+        case .wav(let path): output = WAVAudioOutput(path: path)
+        case .pulse(let device):
+            do {
+                output = try PulseAudioOutput(device: device)
+            } catch {
+                fail(error)
+                return nil
+            }
+        case .automatic:
+            if let pulse = try? PulseAudioOutput() {
+                output = pulse
+            } else {
+                FileHandle.standardError.write(Data("playhead: no sound server answers; playing without sound\n".utf8))
+                output = NullAudioOutput()
+            }
+        }
+        do {
+            try output?.start(format: AudioFormat())
+        } catch {
+            fail(error)
+            return nil
+        }
+        audioOutput = output
+        return output
+    }
+
+    func startEngine(for item: PlayerItem) {
+        let wantsAudio: Bool
+        if case .disabled = audioOutputChoice { wantsAudio = false } else { wantsAudio = true }
+        let output = wantsAudio ? makeAudioOutput() : nil
+        if wantsAudio && output == nil && status == .failed { return }
+        var config = EngineConfiguration(
+            location: URLAsset.location(of: item.asset.url), preopened: item.asset.loader.takeInput(),
+            audioOutput: output, videoOutputs: decodesVideo ? item.outputs : [])
+        config.forwardBufferSeconds = item.preferredForwardBufferDuration
+        config.decodeAudio = output != nil
+        config.decodeVideo = decodesVideo
+        config.untimed = untimed
+        config.networkTimeout = item.asset.options[.networkTimeout] as? Double ?? 10
+        let engine = PlaybackEngine(configuration: config) { [weak self] event in
+            let stamped = MonotonicClock.now() - MonotonicClock.processStart
+            Task { @MainActor in self?.handle(event, timestamp: stamped, item: item) }
+        }
+        self.engine = engine
+        clockSource.engine = engine
+        engineReady = false
+        stalled = false
+        engine.setVolume(max(0, min(1, volume)), muted: isMuted)
+        engine.start()
+        engine.setRate(Double(storedRate))
+        startBufferMonitor()
+    }
+
+    func stopEngine() {
+        guard let engine else { return }
+        lastKnownTime = engine.currentSeconds
+        engine.stop()
+        self.engine = nil
+        clockSource.engine = nil
+        clockSource.frozen = lastKnownTime
+        for (_, c) in seekWaiters { c.resume(returning: false) }
+        seekWaiters.removeAll()
+        for (_, h) in seekHandlers { h(false) }
+        seekHandlers.removeAll()
+    }
+
+    func fail(_ error: PlaybackError) {
+        status = .failed
+        self.error = error
+        if let item = currentItem {
+            item.status = .failed
+            item.error = error
+            item.errorLog.append(
+                ErrorLogEntry(
+                    date: Date(), uri: error.source, errorDomain: error.category.rawValue,
+                    errorStatusCode: Int(error.code ?? 0), errorComment: error.reason))
+            NotificationCenter.default.post(name: PlayerItem.newErrorLogEntryNotification, object: item)
+            NotificationCenter.default.post(
+                name: PlayerItem.failedToPlayToEndTimeNotification, object: item, userInfo: ["error": error])
+        }
+        emit(PlayerEvent(.error(error)))
+        updateTimeControlStatus()
+    }
+
+    func handle(_ event: EngineEvent, timestamp: Double, item: PlayerItem) {
+        guard item === currentItem else { return }
+        switch event {
+        case .opened(let info):
+            item.duration = info.duration.isNumeric ? info.duration : .indefinite
+            let size = info.presentationSize
+            item.presentationSize = Size(width: Double(size.width), height: Double(size.height))
+            item.tracks = info.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)
+            item.metadata = MetadataItem.items(from: info.metadata)
+            if info.isSeekable, info.duration.isNumeric {
+                item.seekableTimeRanges = [TimeRange(start: .zero, duration: info.duration)]
+            }
+            emit(PlayerEvent(.opened, timestamp: timestamp))
+        case .ready:
+            engineReady = true
+            item.status = .readyToPlay
+            status = .readyToPlay
+            item.isPlaybackLikelyToKeepUp = true
+            item.isPlaybackBufferEmpty = false
+            emit(PlayerEvent(.ready, timestamp: timestamp))
+        case .firstAudio: emit(PlayerEvent(.firstAudio, timestamp: timestamp))
+        case .firstVideo: emit(PlayerEvent(.firstVideo, timestamp: timestamp))
+        case .seekStarted(_, let target): emit(PlayerEvent(.seekStarted(target: target), timestamp: timestamp))
+        case .seekDone(let id, let position, let finished):
+            finishSeek(id: id, finished: finished)
+            emit(PlayerEvent(.seekDone(position: position, finished: finished), timestamp: timestamp))
+            if finished {
+                NotificationCenter.default.post(name: PlayerItem.timeJumpedNotification, object: item)
+                observers.timeJumped(player: self)
+            }
+        case .stalled:
+            stalled = true
+            item.isPlaybackLikelyToKeepUp = false
+            item.isPlaybackBufferEmpty = true
+            NotificationCenter.default.post(name: PlayerItem.playbackStalledNotification, object: item)
+            emit(PlayerEvent(.stalled, timestamp: timestamp))
+        case .resumed:
+            stalled = false
+            item.isPlaybackLikelyToKeepUp = true
+            item.isPlaybackBufferEmpty = false
+            emit(PlayerEvent(.resumed, timestamp: timestamp))
+        case .ended:
+            emit(PlayerEvent(.ended, timestamp: timestamp))
+            NotificationCenter.default.post(name: PlayerItem.didPlayToEndTimeNotification, object: item)
+            itemDidEnd(item)
+        case .failed(let error):
+            fail(error)
+        case .droppedFrame:
+            emit(PlayerEvent(.droppedFrame, timestamp: timestamp))
+        }
+        updateTimeControlStatus()
+    }
+
+    /// What happens at the end of an item; `QueuePlayer` overrides `.advance`.
+    func itemDidEnd(_ item: PlayerItem) {
+        switch actionAtItemEnd {
+        case .pause, .advance: rate = 0
+        case .none: break
+        }
+    }
+
+    func updateTimeControlStatus() {
+        let (status, reason): (TimeControlStatus, WaitingReason?)
+        if storedRate == 0 {
+            (status, reason) = (.paused, nil)
+        } else if currentItem == nil || self.status == .failed {
+            (status, reason) = (.waitingToPlayAtSpecifiedRate, .noItemToPlay)
+        } else if !engineReady {
+            (status, reason) = (.waitingToPlayAtSpecifiedRate, .evaluatingBufferingRate)
+        } else if stalled {
+            (status, reason) = (.waitingToPlayAtSpecifiedRate, .toMinimizeStalls)
+        } else {
+            (status, reason) = (.playing, nil)
+        }
+        if timeControlStatus != status { timeControlStatus = status }
+        if reasonForWaitingToPlay != reason { reasonForWaitingToPlay = reason }
+        observers.statusChanged(playing: status == .playing, player: self)
+    }
+
+    func startBufferMonitor() {
+        Task { @MainActor [weak self] in
+            while let self, let engine = self.engine {
+                if let item = self.currentItem {
+                    let now = engine.currentSeconds
+                    let until = max(now, engine.bufferedUntil)
+                    let range = TimeRange(
+                        start: MediaTime(seconds: now, preferredTimescale: 600),
+                        end: MediaTime(seconds: until, preferredTimescale: 600))
+                    if item.loadedTimeRanges != [range] { item.loadedTimeRanges = [range] }
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+                if self.engine !== engine { return }
+            }
+        }
+    }
+}

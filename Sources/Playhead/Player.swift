@@ -1,0 +1,190 @@
+import Foundation
+import Observation
+import PlayheadAudio
+import PlayheadCore
+import PlayheadVideo
+
+/// Plays one item at a time with `AVPlayer`'s model: `play()`, `pause()`, `rate`, seeking, time observers,
+/// `timeControlStatus`.
+///
+/// Main actor and `@Observable` (as `AVPlayer` is main-actor bound): commands go to a `PlaybackEngine` running on
+/// its own threads, and the engine's events come back to the main actor to update these properties.
+@MainActor @Observable
+public class Player {
+    /// Whether the player can play, like `AVPlayer.Status`.
+    public enum Status: Sendable, Hashable {
+        /// No item has opened yet.
+        case unknown
+        /// An item opened.
+        case readyToPlay
+        /// Playback failed; see `error`.
+        case failed
+    }
+
+    /// Whether time is moving, like `AVPlayer.TimeControlStatus`.
+    public enum TimeControlStatus: Sendable, Hashable {
+        /// The rate is 0.
+        case paused
+        /// A non-zero rate is asked for but playback waits; see `reasonForWaitingToPlay`.
+        case waitingToPlayAtSpecifiedRate
+        /// Time is moving.
+        case playing
+    }
+
+    /// Why playback waits, like `AVPlayer.WaitingReason`.
+    public enum WaitingReason: Sendable, Hashable {
+        /// Buffering to avoid a stall.
+        case toMinimizeStalls
+        /// Opening and measuring whether playback can keep up.
+        case evaluatingBufferingRate
+        /// There is no item.
+        case noItemToPlay
+    }
+
+    /// What happens when an item ends, like `AVPlayer.ActionAtItemEnd`.
+    public enum ActionAtItemEnd: Sendable, Hashable {
+        /// Move to the next item (queue players).
+        case advance
+        /// Pause (the default for `Player`).
+        case pause
+        /// Do nothing: the rate stays, the item stays at its end.
+        case none
+    }
+
+    /// Where sound goes. Linux has no counterpart to AVFoundation's implicit route, so it is chosen here.
+    public enum AudioOutputChoice: Sendable {
+        /// PulseAudio when the server answers, else a real-time null output (with a one-line notice on stderr).
+        case automatic
+        /// PulseAudio, on the named sink or the default one.
+        case pulse(device: String?)
+        /// No sound, keeping real time (or as fast as decoding when `untimed`).
+        case null(untimed: Bool)
+        /// A WAV file.
+        case wav(path: String)
+        /// An output you provide.
+        case custom(any AudioOutput)
+        /// Do not decode audio at all.
+        case disabled
+    }
+
+    /// The current item.
+    public internal(set) var currentItem: PlayerItem?
+    /// Ready or failed.
+    public internal(set) var status: Status = .unknown
+    /// Why the player failed.
+    public internal(set) var error: PlaybackError?
+    /// Whether time moves now.
+    public internal(set) var timeControlStatus: TimeControlStatus = .paused
+    /// Why playback waits, when `timeControlStatus` is `.waitingToPlayAtSpecifiedRate`.
+    public internal(set) var reasonForWaitingToPlay: WaitingReason?
+    /// The rate asked for: 0 is paused, 1 normal speed; setting a non-zero rate plays at it. Negative rates are not
+    /// supported and are treated as 0. Rates are clamped to 0.25...4.
+    public var rate: Float {
+        get { storedRate }
+        set { applyRate(newValue) }
+    }
+    /// The rate `play()` uses, like `AVPlayer.defaultRate`.
+    public var defaultRate: Float = 1
+    /// Volume of this player's sound, 0...1 (not the system volume).
+    public var volume: Float = 1 { didSet { engine?.setVolume(max(0, min(1, volume)), muted: isMuted) } }
+    /// Whether this player's sound is muted.
+    public var isMuted = false { didSet { engine?.setVolume(max(0, min(1, volume)), muted: isMuted) } }
+    /// Whether playback waits for enough data before starting and after a stall (always true here: Playhead
+    /// never plays through an empty buffer).
+    public var automaticallyWaitsToMinimizeStalling = true
+    /// What happens at the end of an item.
+    public var actionAtItemEnd: ActionAtItemEnd = .pause
+    /// Where sound goes; takes effect for the next item.
+    public var audioOutputChoice: AudioOutputChoice = .automatic
+    /// Whether video is decoded (`--no-video` turns it off).
+    public var decodesVideo = true
+    /// Present frames as soon as they decode, without pacing (`--untimed`).
+    public var untimed = false
+
+    var storedRate: Float = 0
+    var engine: PlaybackEngine?
+    var audioOutput: (any AudioOutput)?
+    var nextSeekID = 1
+    var seekWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    var seekHandlers: [Int: @Sendable (Bool) -> Void] = [:]
+    var eventContinuations: [UUID: AsyncStream<PlayerEvent>.Continuation] = [:]
+    let observers = TimeObserverHub()
+    var engineReady = false
+    var stalled = false
+    var lastKnownTime: Double = 0
+    /// A shared read-only view of the clock for time observers on other queues.
+    nonisolated let clockSource = ClockSource()
+
+    /// A player with no item.
+    public init() {}
+
+    /// A player for an item made from `url`.
+    public convenience init(url: URL) { self.init(playerItem: PlayerItem(url: url)) }
+
+    /// A player for `item`.
+    public init(playerItem item: PlayerItem?) {
+        if let item { replaceCurrentItem(with: item) }
+    }
+
+    /// Plays at `defaultRate`.
+    public func play() { rate = defaultRate }
+
+    /// Pauses (rate 0).
+    public func pause() { rate = 0 }
+
+    /// The time heard now in the current item (`.zero` without an item).
+    public func currentTime() -> MediaTime {
+        guard engine != nil else { return currentItem == nil ? .zero : MediaTime(seconds: lastKnownTime, preferredTimescale: 1_000_000) }
+        return MediaTime(seconds: clockSource.seconds, preferredTimescale: 1_000_000)
+    }
+
+    /// Replaces the current item, stopping the old one; nil leaves the player empty.
+    public func replaceCurrentItem(with item: PlayerItem?) {
+        stopEngine()
+        currentItem?.player = nil
+        currentItem = item
+        status = .unknown
+        error = nil
+        lastKnownTime = 0
+        if let item {
+            item.player = self
+            startEngine(for: item)
+        }
+        updateTimeControlStatus()
+    }
+
+    /// Stops the current item and closes the sound server stream. Linux-specific: `AVPlayer` has no counterpart
+    /// because iOS owns the audio route; call it when the player will not be used again.
+    public func close() {
+        replaceCurrentItem(with: nil)
+        audioOutput?.stop()
+        audioOutput = nil
+        for c in eventContinuations.values { c.finish() }
+        eventContinuations.removeAll()
+    }
+
+    /// A stream of every playback event from now on (one stream per call).
+    public func events() -> AsyncStream<PlayerEvent> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        eventContinuations[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.eventContinuations[id] = nil }
+        }
+        return stream
+    }
+
+    func emit(_ event: PlayerEvent) {
+        for c in eventContinuations.values { c.yield(event) }
+    }
+
+    private func applyRate(_ newValue: Float) {
+        let r: Float = newValue.isFinite && newValue > 0 ? min(max(newValue, 0.25), 4) : 0
+        guard r != storedRate else { return }
+        storedRate = r
+        engine?.setRate(Double(r))
+        emit(PlayerEvent(.rateChanged(r)))
+        updateTimeControlStatus()
+        observers.rateChanged(r, player: self)
+    }
+}

@@ -1,0 +1,63 @@
+import PlayheadCore
+
+/// Something that happened in playback, with the monotonic time it happened at (seconds since the process
+/// started). The engine stamps events on its own threads, so `timestamp` is exact even though the event reaches
+/// the main actor later. A value type, safe anywhere.
+public struct PlayerEvent: Sendable {
+    /// What happened.
+    public enum Kind: Sendable {
+        /// The input opened and its streams are known.
+        case opened
+        /// Enough is buffered: the item is ready to play.
+        case ready
+        /// The first audio sample was handed to the sound server.
+        case firstAudio
+        /// The first video frame was presented.
+        case firstVideo
+        /// A seek to `target` seconds began.
+        case seekStarted(target: Double)
+        /// A seek ended at `position` seconds; `finished` is false when a later seek superseded it.
+        case seekDone(position: Double, finished: Bool)
+        /// Playback stalled for lack of data.
+        case stalled
+        /// Playback resumed after a stall.
+        case resumed
+        /// The rate changed.
+        case rateChanged(Float)
+        /// The item played to its end.
+        case ended
+        /// The item failed.
+        case error(PlaybackError)
+        /// A late video frame was dropped.
+        case droppedFrame
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// Seconds since the process started, on the monotonic clock.
+    public var timestamp: Double
+
+    /// An event of `kind` stamped now.
+    public init(_ kind: Kind, timestamp: Double = MonotonicClock.now() - MonotonicClock.processStart) {
+        self.kind = kind
+        self.timestamp = timestamp
+    }
+
+    /// The event's name in `--log-json` output ("first-audio", "seek-done"...).
+    public var name: String {
+        switch kind {
+        case .opened: return "opened"
+        case .ready: return "ready"
+        case .firstAudio: return "first-audio"
+        case .firstVideo: return "first-video"
+        case .seekStarted: return "seek-started"
+        case .seekDone: return "seek-done"
+        case .stalled: return "stalled"
+        case .resumed: return "resumed"
+        case .rateChanged: return "rate-changed"
+        case .ended: return "ended"
+        case .error: return "error"
+        case .droppedFrame: return "dropped-frame"
+        }
+    }
+}

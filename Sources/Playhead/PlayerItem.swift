@@ -1,0 +1,97 @@
+import Foundation
+import Observation
+import PlayheadCore
+import PlayheadVideo
+
+/// One playable item and its presentation state, like `AVPlayerItem`.
+///
+/// Main actor: all properties are read and observed there (`@Observable`); a `Player` updates them from its engine.
+@MainActor @Observable
+public final class PlayerItem {
+    /// Whether the item can play, like `AVPlayerItem.Status`.
+    public enum Status: Sendable, Hashable {
+        /// Not yet opened.
+        case unknown
+        /// Opened and playable.
+        case readyToPlay
+        /// Failed; see `error`.
+        case failed
+    }
+
+    /// The asset the item plays.
+    public let asset: URLAsset
+    /// Whether the item is ready or failed.
+    public internal(set) var status: Status = .unknown
+    /// Why the item failed.
+    public internal(set) var error: PlaybackError?
+    /// The duration: `.indefinite` until known, and for live streams.
+    public internal(set) var duration: MediaTime = .indefinite
+    /// The size of the video pictures, `.zero` without video.
+    public internal(set) var presentationSize: Size = .zero
+    /// The item's tracks, once opened.
+    public internal(set) var tracks: [AssetTrack] = []
+    /// The time ranges read ahead and ready to play (at most one range here: from now to the read position).
+    public internal(set) var loadedTimeRanges: [TimeRange] = []
+    /// The ranges a seek may target: the whole item for seekable files, empty for unseekable streams.
+    public internal(set) var seekableTimeRanges: [TimeRange] = []
+    /// Seconds to read ahead of the playhead; 0 lets the player choose (10 s).
+    public var preferredForwardBufferDuration: Double = 0
+    /// Whether enough is buffered that playback should not stall.
+    public internal(set) var isPlaybackLikelyToKeepUp = false
+    /// Whether the buffer has run dry.
+    public internal(set) var isPlaybackBufferEmpty = true
+    /// Whether the buffer holds all it may (the forward buffer is full or the end was read).
+    public internal(set) var isPlaybackBufferFull = false
+    /// The common metadata read from the file's tags (empty until opened).
+    public internal(set) var metadata: [MetadataItem] = []
+    /// The error log, like `AVPlayerItemErrorLog`: one entry for each error met while playing the item.
+    public internal(set) var errorLog: [ErrorLogEntry] = []
+    /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.
+    public private(set) var outputs: [any VideoOutput] = []
+
+    /// The player playing the item now, for `currentTime()`.
+    weak var player: Player?
+
+    /// An item for `url`.
+    public convenience init(url: URL) { self.init(asset: URLAsset(url: url)) }
+
+    /// An item for `asset`.
+    public init(asset: URLAsset) { self.asset = asset }
+
+    /// The item's current time; `.zero` when no player plays it.
+    public func currentTime() -> MediaTime { player?.currentItem === self ? player!.currentTime() : .zero }
+
+    /// Adds a video output that receives the item's frames (from the next time the item starts playing).
+    public func add(_ output: any VideoOutput) {
+        if !outputs.contains(where: { $0 === output }) { outputs.append(output) }
+    }
+
+    /// Removes a video output.
+    public func remove(_ output: any VideoOutput) { outputs.removeAll { $0 === output } }
+
+    /// Posted when the item plays to its end, like `AVPlayerItem.didPlayToEndTimeNotification`; the object is
+    /// the item.
+    public static let didPlayToEndTimeNotification = Notification.Name("PlayheadPlayerItemDidPlayToEndTime")
+    /// Posted when the item fails before its end; `userInfo["error"]` holds the `PlaybackError`.
+    public static let failedToPlayToEndTimeNotification = Notification.Name("PlayheadPlayerItemFailedToPlayToEndTime")
+    /// Posted when playback stalls for lack of data.
+    public static let playbackStalledNotification = Notification.Name("PlayheadPlayerItemPlaybackStalled")
+    /// Posted when the item's time jumps (a seek).
+    public static let timeJumpedNotification = Notification.Name("PlayheadPlayerItemTimeJumped")
+    /// Posted when an entry is added to the error log.
+    public static let newErrorLogEntryNotification = Notification.Name("PlayheadPlayerItemNewErrorLogEntry")
+}
+
+/// One entry of an item's error log, like `AVPlayerItemErrorLogEvent`. A value type, safe anywhere.
+public struct ErrorLogEntry: Sendable, Hashable {
+    /// When it happened.
+    public var date: Date
+    /// The file or URL concerned.
+    public var uri: String
+    /// The error's category, as the error domain.
+    public var errorDomain: String
+    /// The C library or HTTP code, when there is one.
+    public var errorStatusCode: Int
+    /// What went wrong.
+    public var errorComment: String
+}

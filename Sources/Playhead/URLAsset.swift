@@ -1,0 +1,98 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+
+/// A media resource at a URL (a file or `http(s)`), like `AVURLAsset`. Properties load asynchronously:
+/// `try await asset.load(.duration, .tracks, .isPlayable)`.
+///
+/// Safe from any thread or actor. The first load opens the resource once, on a dispatch thread (never the
+/// cooperative pool); later loads are answered from what was read. A `PlayerItem` made from the asset reuses
+/// that opened input instead of opening the resource again.
+public final class URLAsset: Sendable {
+    /// Keys of the options dictionary, like `AVURLAssetPreferPreciseDurationAndTimingKey`.
+    public struct OptionKey: Hashable, Sendable, RawRepresentable {
+        /// The key's name.
+        public var rawValue: String
+        /// Creates a key.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `Bool`: compute an exact duration even when that costs more reading (FFmpeg's estimate otherwise).
+        public static let preferPreciseDurationAndTiming = OptionKey(rawValue: "preferPreciseDurationAndTiming")
+        /// `Double`: seconds any network wait may take (default 10).
+        public static let networkTimeout = OptionKey(rawValue: "networkTimeout")
+    }
+
+    /// The resource.
+    public let url: URL
+    /// The options given at creation.
+    public let options: [OptionKey: any Sendable]
+    let loader: AssetLoader
+
+    /// An asset for `url` with `options`; nothing is read until a property is loaded.
+    public init(url: URL, options: [OptionKey: any Sendable] = [:]) {
+        self.url = url
+        self.options = options
+        let timeout = options[.networkTimeout] as? Double ?? 10
+        self.loader = AssetLoader(location: URLAsset.location(of: url), timeout: timeout)
+    }
+
+    /// A path for file URLs, the absolute string otherwise: what FFmpeg and error messages use.
+    static func location(of url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }
+
+    /// Loads one or several properties at once, like `AVAsset.load(_:)`; throws a `PlaybackError` naming the URL
+    /// when the resource cannot be read.
+    public func load<each Value: Sendable>(_ property: repeat AssetProperty<each Value>) async throws -> (
+        repeat each Value
+    ) {
+        let info = try await loader.info()
+        return (repeat (each property).extract(info))
+    }
+
+    /// The loading status of one property, like `AVAsset.status(of:)`.
+    public func status<Value>(of property: AssetProperty<Value>) -> AssetPropertyStatus<Value> {
+        switch loader.result {
+        case nil: return .notYetLoaded
+        case .success(let info): return .loaded(property.extract(info))
+        case .failure(let error): return .failed(error)
+        }
+    }
+}
+
+/// Where a property stands, like `AVAsyncProperty.Status`.
+public enum AssetPropertyStatus<Value> {
+    /// No load has finished yet.
+    case notYetLoaded
+    /// Loaded, with its value.
+    case loaded(Value)
+    /// Loading failed.
+    case failed(PlaybackError)
+}
+
+/// A property of an asset that loads asynchronously, like `AVAsyncProperty`. A value type, safe anywhere.
+public struct AssetProperty<Value: Sendable>: Sendable {
+    let extract: @Sendable (AssetInfo) -> Value
+}
+
+extension AssetProperty where Value == MediaTime {
+    /// The duration; `.indefinite` when the resource does not say (a live stream).
+    public static var duration: AssetProperty<MediaTime> { AssetProperty { $0.duration } }
+}
+
+extension AssetProperty where Value == [AssetTrack] {
+    /// The audio, video and subtitle tracks.
+    public static var tracks: AssetProperty<[AssetTrack]> { AssetProperty { $0.tracks } }
+}
+
+extension AssetProperty where Value == Bool {
+    /// Whether Playhead can play the resource: it has an audio or video track it can decode.
+    public static var isPlayable: AssetProperty<Bool> { AssetProperty { $0.tracks.contains { $0.isPlayable } } }
+}
+
+extension AssetProperty where Value == [MetadataItem] {
+    /// The common metadata: title, artist, album, artwork... from the file's tags.
+    public static var metadata: AssetProperty<[MetadataItem]> { AssetProperty { $0.metadata } }
+}
+
+extension AssetProperty where Value == Float {
+    /// The natural rate, 1.0 (files carry no preferred rate that FFmpeg reports).
+    public static var preferredRate: AssetProperty<Float> { AssetProperty { _ in 1.0 } }
+}

@@ -1,0 +1,54 @@
+import PlayheadCore
+import PlayheadFFmpeg
+
+/// One decoded picture and the media time it is shown at. A value type over a reference-counted frame, safe to
+/// pass between threads; its pixels are read-only.
+public struct VideoFrame: Sendable {
+    /// The decoded picture (planar YUV as decoded, usually `yuv420p`).
+    public let frame: Frame
+    /// The presentation time in the item's timeline.
+    public let time: MediaTime
+
+    /// A frame shown at `time`.
+    public init(frame: Frame, time: MediaTime) {
+        self.frame = frame
+        self.time = time
+    }
+
+    /// Width in pixels.
+    public var width: Int { frame.width }
+    /// Height in pixels.
+    public var height: Int { frame.height }
+
+    /// The luma (Y) value at pixel (x, y), 0...255, for formats whose first plane is 8-bit luma.
+    public func luma(x: Int, y: Int) -> UInt8 {
+        frame.withPlane(0) { data, stride in data[y * stride + x] } ?? 0
+    }
+}
+
+/// Where the player's pictures go: a window, a Picture-in-Picture window, a capture for tests, nothing.
+/// One player may feed several outputs.
+///
+/// Threads: `present` and `flush` are called on the engine's video thread, in presentation order, at the time
+/// each frame should be seen; an output must return quickly (copy or upload, never wait for vsync for long).
+public protocol VideoOutput: AnyObject, Sendable {
+    /// Shows `frame` now.
+    func present(_ frame: VideoFrame)
+    /// Forgets queued pictures after a seek or item change (the last shown picture may stay on screen).
+    func flush()
+}
+
+/// A video output that shows nothing, for `--vo=null`: frames are still decoded and paced. Safe from any thread.
+public final class NullVideoOutput: VideoOutput, Sendable {
+    private let count = Locked(0)
+
+    /// A new null output.
+    public init() {}
+
+    /// Counts the frame.
+    public func present(_ frame: VideoFrame) { count.withLock { $0 += 1 } }
+    /// Nothing to forget.
+    public func flush() {}
+    /// How many frames were presented.
+    public var presentedCount: Int { count.current }
+}

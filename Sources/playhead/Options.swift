@@ -1,0 +1,168 @@
+import Foundation
+
+/// The command line of `playhead`, parsed and validated before anything plays. Flags follow mpv's names.
+struct Options {
+    enum AudioOutputKind: Equatable {
+        case auto, pulse, null
+        case wav(String)
+    }
+
+    var inputs: [String] = []
+    var audioOutput = AudioOutputKind.auto
+    var videoNull = false
+    var start: Double?
+    var end: Double?
+    var length: Double?
+    var speed: Double = 1
+    var volume: Double = 100
+    var mute = false
+    /// Extra plays of each file: 0 plays once; nil loops forever.
+    var loopFile: Int? = 0
+    var untimed = false
+    var noAudio = false
+    var noVideo = false
+    var reallyQuiet = false
+    var verbose = false
+    var logJSON: String?
+    var showHelp = false
+    var showVersion = false
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Parses `arguments` (without the program name).
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var o = Options()
+        var onlyInputs = false
+        for arg in arguments {
+            if onlyInputs || !arg.hasPrefix("-") || arg == "-" {
+                o.inputs.append(arg)
+                continue
+            }
+            if arg == "--" {
+                onlyInputs = true
+                continue
+            }
+            let (name, value) = split(arg)
+            switch name {
+            case "--help", "-h": o.showHelp = true
+            case "--version", "-V": o.showVersion = true
+            case "--ao":
+                switch try need(name, value) {
+                case "auto": o.audioOutput = .auto
+                case "pulse": o.audioOutput = .pulse
+                case "null": o.audioOutput = .null
+                case let v where v.hasPrefix("wav:") && v.count > 4: o.audioOutput = .wav(String(v.dropFirst(4)))
+                case let v: throw UsageError(description: "--ao: unknown audio output '\(v)' (auto, pulse, null, wav:PATH)")
+                }
+            case "--vo":
+                switch try need(name, value) {
+                case "auto": o.videoNull = false
+                case "null": o.videoNull = true
+                case let v: throw UsageError(description: "--vo: unknown video output '\(v)' (auto, null)")
+                }
+            case "--start": o.start = try seconds(name, value)
+            case "--end": o.end = try seconds(name, value)
+            case "--length": o.length = try seconds(name, value)
+            case "--speed":
+                let s = try number(name, value)
+                guard s >= 0.25 && s <= 4 else { throw UsageError(description: "--speed: must be between 0.25 and 4") }
+                o.speed = s
+            case "--volume":
+                let v = try number(name, value)
+                guard v >= 0 && v <= 100 else { throw UsageError(description: "--volume: must be between 0 and 100") }
+                o.volume = v
+            case "--mute": o.mute = value.map { $0 != "no" } ?? true
+            case "--loop-file", "--loop":
+                let v = value ?? "inf"
+                if v == "inf" || v == "yes" {
+                    o.loopFile = nil
+                } else if v == "no" {
+                    o.loopFile = 0
+                } else if let n = Int(v), n >= 0 {
+                    o.loopFile = n
+                } else {
+                    throw UsageError(description: "\(name): expected a count or 'inf', got '\(v)'")
+                }
+            case "--untimed": o.untimed = true
+            case "--no-audio": o.noAudio = true
+            case "--no-video": o.noVideo = true
+            case "--really-quiet": o.reallyQuiet = true
+            case "-v", "--verbose": o.verbose = true
+            case "--log-json": o.logJSON = try need(name, value)
+            default: throw UsageError(description: "unknown option '\(name)' (see --help)")
+            }
+        }
+        if !o.showHelp && !o.showVersion && o.inputs.isEmpty {
+            throw UsageError(description: "no file or URL to play (see --help)")
+        }
+        return o
+    }
+
+    /// The time to stop at, from `--end` or `--start` + `--length`.
+    var stopTime: Double? {
+        if let length { return (start ?? 0) + length }
+        return end
+    }
+
+    private static func split(_ arg: String) -> (String, String?) {
+        guard let eq = arg.firstIndex(of: "=") else { return (arg, nil) }
+        return (String(arg[..<eq]), String(arg[arg.index(after: eq)...]))
+    }
+
+    private static func need(_ name: String, _ value: String?) throws(UsageError) -> String {
+        guard let value, !value.isEmpty else { throw UsageError(description: "\(name): needs a value (\(name)=...)") }
+        return value
+    }
+
+    private static func number(_ name: String, _ value: String?) throws(UsageError) -> Double {
+        let v = try need(name, value)
+        guard let d = Double(v), d.isFinite else { throw UsageError(description: "\(name): '\(v)' is not a number") }
+        return d
+    }
+
+    /// Seconds, as a number or `[[hh:]mm:]ss[.fff]`.
+    private static func seconds(_ name: String, _ value: String?) throws(UsageError) -> Double {
+        let v = try need(name, value)
+        var total = 0.0
+        for part in v.split(separator: ":", omittingEmptySubsequences: false) {
+            guard let d = Double(part), d >= 0 else { throw UsageError(description: "\(name): '\(v)' is not a time") }
+            total = total * 60 + d
+        }
+        return total
+    }
+
+    static let help = """
+        Usage: playhead [options] FILE|URL...
+               playhead probe [--json] FILE|URL
+
+        Plays local files and http(s) URLs, one after another.
+
+        Options:
+          --ao=auto|pulse|null|wav:PATH  audio output (auto: PulseAudio, else silent)
+          --vo=auto|null                 video output (null: decode and pace, show nothing)
+          --start=SECONDS                start position ([[hh:]mm:]ss also accepted)
+          --end=SECONDS                  stop at this position
+          --length=SECONDS               stop after playing this long from the start
+          --speed=X                      playback speed, 0.25 to 4, pitch kept
+          --volume=0..100                volume of this player
+          --mute                         start muted
+          --loop-file=N|inf              play each file N more times (inf: forever)
+          --untimed                      do not pace: decode as fast as possible
+          --no-audio, --no-video         ignore the audio or video track
+          --really-quiet                 print nothing but errors
+          --log-json=PATH                write one JSON object per engine event to PATH
+          -v, --verbose                  show FFmpeg's own warnings
+          --help, --version
+
+        Keys (in a terminal):
+          space, p   pause / play          left/right  seek -5 s / +5 s
+          up/down    seek +60 s / -60 s    [ / ]       speed down / up
+          9 / 0      volume down / up      m           mute
+          q          quit
+
+        Exit status: 0 when every input played to its end (or you quit), 1 when an input failed,
+        2 for a usage error.
+        """
+}

@@ -1,0 +1,32 @@
+import Playhead
+
+/// The terminal status line: state, elapsed / duration, progress bar, buffering, speed, volume. Main actor.
+@MainActor
+enum StatusLine {
+    static func render(player: Player, item: PlayerItem) -> String {
+        let now = player.currentTime().seconds
+        let duration = item.duration.isNumeric ? item.duration.seconds : .nan
+        let state: String
+        switch player.timeControlStatus {
+        case .playing: state = "▶"
+        case .paused: state = "⏸"
+        case .waitingToPlayAtSpecifiedRate: state = "⏳"
+        }
+        var line = "\(state) \(clockString(now)) / \(clockString(duration))"
+        if duration.isFinite && duration > 0 {
+            let width = 24
+            let filled = Int((now / duration * Double(width)).rounded(.down))
+            line += " [" + String(repeating: "=", count: max(0, min(width, filled)))
+            line += String(repeating: "-", count: max(0, width - max(0, filled))) + "]"
+            line += " \(Int(100 * min(1, now / duration)))%"
+        }
+        if player.reasonForWaitingToPlay == .toMinimizeStalls { line += " buffering" }
+        if let range = item.loadedTimeRanges.first {
+            let ahead = range.end.seconds - now
+            if ahead.isFinite && ahead > 0 { line += " (+\(Int(ahead))s)" }
+        }
+        line += " x" + String(format: "%.2f", player.defaultRate)
+        line += player.isMuted ? " muted" : " vol \(Int((player.volume * 100).rounded()))"
+        return line
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The controlling terminal: raw mode for single keys, a key reader thread, and the status line.
+/// Raw mode is used only when both stdin and stdout are terminals; it is always restored at exit.
+final class Terminal: @unchecked Sendable {
+    enum Key: Equatable {
+        case char(Character)
+        case left, right, up, down
+    }
+
+    static let isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    private var saved = termios()
+    private var raw = false
+    private(set) var lineShown = false
+
+    /// Puts the terminal in raw mode (no echo, no line buffering) and starts reading keys on a thread;
+    /// `onKey` is called on the main actor.
+    func start(onKey: @escaping @MainActor @Sendable (Key) -> Void) {
+        guard Self.isInteractive else { return }
+        tcgetattr(STDIN_FILENO, &saved)
+        var t = saved
+        t.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(STDIN_FILENO, TCSANOW, &t)
+        raw = true
+        let thread = Thread { Self.readKeys(onKey) }
+        thread.name = "playhead.keys"
+        thread.start()
+    }
+
+    /// Restores the terminal and ends the status line.
+    func restore() {
+        if lineShown { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        lineShown = false
+        if raw { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        raw = false
+    }
+
+    /// Redraws the status line in place.
+    func status(_ text: String) {
+        guard Self.isInteractive else { return }
+        FileHandle.standardOutput.write(Data("\r\u{1B}[K\(text)".utf8))
+        lineShown = true
+    }
+
+    /// Prints a full line above the status line.
+    func message(_ text: String) {
+        let prefix = lineShown ? "\r\u{1B}[K" : ""
+        FileHandle.standardOutput.write(Data("\(prefix)\(text)\n".utf8))
+        lineShown = false
+    }
+
+    private static func readKeys(_ onKey: @escaping @MainActor @Sendable (Key) -> Void) {
+        var escape: [UInt8] = []
+        while true {
+            var byte: UInt8 = 0
+            guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
+            var key: Key?
+            if !escape.isEmpty || byte == 0x1B {
+                escape.append(byte)
+                if escape.count == 3 {
+                    switch escape[2] {
+                    case 0x41: key = .up
+                    case 0x42: key = .down
+                    case 0x43: key = .right
+                    case 0x44: key = .left
+                    default: break
+                    }
+                    escape.removeAll()
+                } else if escape.count == 2 && byte != 0x5B {
+                    escape.removeAll()
+                }
+            } else {
+                key = .char(Character(UnicodeScalar(byte)))
+            }
+            if let key { Task { @MainActor in onKey(key) } }
+        }
+    }
+}
+
+/// Formats seconds as `h:mm:ss` or `mm:ss`.
+func clockString(_ seconds: Double) -> String {
+    guard seconds.isFinite else { return "--:--" }
+    let s = Int(max(0, seconds))
+    return s >= 3600
+        ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%02d:%02d", s / 60, s % 60)
+}

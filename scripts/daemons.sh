@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Starts the daemons the tests need in a private folder and stops them by PID.
+#   source scripts/daemons.sh; daemons_start; ...; daemons_stop
+# Exports PLAYHEAD_RUN, HOME, XDG_*, PULSE_SERVER, DBUS_SESSION_BUS_ADDRESS.
+
+daemons_start() {
+  PLAYHEAD_RUN=${PLAYHEAD_RUN:-$(mktemp -d /tmp/playhead-run.XXXXXX)}
+  export PLAYHEAD_RUN
+  mkdir -p "$PLAYHEAD_RUN/home" "$PLAYHEAD_RUN/xdg" "$PLAYHEAD_RUN/cache" "$PLAYHEAD_RUN/state"
+  chmod 700 "$PLAYHEAD_RUN/xdg"
+  export HOME="$PLAYHEAD_RUN/home" XDG_RUNTIME_DIR="$PLAYHEAD_RUN/xdg" XDG_CACHE_HOME="$PLAYHEAD_RUN/cache"
+  export XDG_STATE_HOME="$PLAYHEAD_RUN/state"
+
+  pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit=yes --use-pid-file=no --disable-shm=yes \
+    -L "module-native-protocol-unix socket=$PLAYHEAD_RUN/pulse.sock auth-anonymous=1" \
+    -L "module-null-sink sink_name=test_sink rate=48000 channels=2" \
+    -L "module-null-sink sink_name=second_sink rate=48000 channels=2" \
+    -L module-role-cork -L module-always-sink \
+    >"$PLAYHEAD_RUN/pulse.log" 2>&1 &
+  echo $! >"$PLAYHEAD_RUN/pulse.pid"
+  export PULSE_SERVER="unix:$PLAYHEAD_RUN/pulse.sock"
+  for _ in $(seq 1 100); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+  if ! pactl info >/dev/null 2>&1; then
+    echo "error: PulseAudio did not start (see $PLAYHEAD_RUN/pulse.log)" >&2
+    cat "$PLAYHEAD_RUN/pulse.log" >&2
+    return 1
+  fi
+  pactl set-default-sink test_sink
+
+  dbus-daemon --session --nofork --nopidfile --address="unix:path=$PLAYHEAD_RUN/bus.sock" --print-address=1 \
+    >"$PLAYHEAD_RUN/bus.addr" 2>"$PLAYHEAD_RUN/bus.log" &
+  echo $! >"$PLAYHEAD_RUN/dbus.pid"
+  for _ in $(seq 1 50); do [ -s "$PLAYHEAD_RUN/bus.addr" ] && break; sleep 0.1; done
+  if [ ! -s "$PLAYHEAD_RUN/bus.addr" ]; then
+    echo "error: dbus-daemon did not start (see $PLAYHEAD_RUN/bus.log)" >&2
+    return 1
+  fi
+  DBUS_SESSION_BUS_ADDRESS=$(head -1 "$PLAYHEAD_RUN/bus.addr")
+  export DBUS_SESSION_BUS_ADDRESS
+}
+
+daemons_stop() {
+  [ -n "${PLAYHEAD_RUN:-}" ] || return 0
+  for f in pulse dbus; do
+    if [ -f "$PLAYHEAD_RUN/$f.pid" ]; then
+      kill "$(cat "$PLAYHEAD_RUN/$f.pid")" 2>/dev/null || true
+      rm -f "$PLAYHEAD_RUN/$f.pid"
+    fi
+  done
+}
