@@ -1,0 +1,133 @@
+import Foundation
+import PlayheadHLS
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `playhead probe [--json] [--strict] URL|FILE`: prints what an HLS playlist contains, as a report or as JSON
+/// (schema in `docs/probe-json.md`). Errors are one line on standard error: `playhead: <target>: <problem>`.
+enum ProbeCommand {
+    static let usage = "usage: playhead probe [--json] [--strict] URL|FILE"
+
+    /// Runs the command with the arguments after `probe`; returns the process exit code (0 or 1).
+    static func run(_ arguments: [String]) -> Int32 {
+        var json = false
+        var strict = false
+        var targets: [String] = []
+        for argument in arguments {
+            switch argument {
+            case "--json": json = true
+            case "--strict": strict = true
+            case "-h", "--help":
+                print(usage)
+                return 0
+            default:
+                if argument.hasPrefix("-") && argument != "-" {
+                    return fail("probe", "unknown option \(argument); \(usage)")
+                }
+                targets.append(argument)
+            }
+        }
+        guard targets.count == 1, let target = targets.first else { return fail("probe", usage) }
+
+        let loaded: (data: Data, url: URL)
+        switch load(target) {
+        case .success(let value): loaded = value
+        case .failure(let error): return fail(target, error.message)
+        }
+        guard looksLikePlaylist(loaded.data) else {
+            return fail(target, "not an HLS playlist (no #EXTM3U); media files are not supported by probe yet")
+        }
+        let playlist: Playlist
+        do {
+            playlist = try PlaylistParser(options: PlaylistParserOptions(strict: strict)).parse(
+                loaded.data, url: loaded.url)
+        } catch {
+            return fail(target, error.description)
+        }
+        if json {
+            FileHandle.standardOutput.write(PlaylistJSON.data(for: playlist))
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(ProbeReport.text(for: playlist).utf8))
+        }
+        return 0
+    }
+
+    struct LoadError: Error {
+        let message: String
+    }
+
+    /// Reads a local file (path or `file:` URL) or fetches an `http(s)` URL with a 10 s timeout.
+    static func load(_ target: String) -> Result<(data: Data, url: URL), LoadError> {
+        if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            return fetch(url)
+        }
+        let fileURL: URL
+        if target.hasPrefix("file:"), let url = URL(string: target) {
+            fileURL = url
+        } else {
+            fileURL = URL(fileURLWithPath: target)
+        }
+        do {
+            return .success((try Data(contentsOf: fileURL), fileURL.standardizedFileURL))
+        } catch {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isDirectory)
+            let message = !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot read the file"
+            return .failure(LoadError(message: message))
+        }
+    }
+
+    private final class FetchResult: @unchecked Sendable {
+        var value: Result<(data: Data, url: URL), LoadError> = .failure(LoadError(message: "no response"))
+    }
+
+    private static func fetch(_ url: URL) -> Result<(data: Data, url: URL), LoadError> {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        request.setValue("playhead-probe", forHTTPHeaderField: "User-Agent")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        configuration.timeoutIntervalForResource = 10
+        let session = URLSession(configuration: configuration)
+        let result = FetchResult()
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            if let error {
+                result.value = .failure(LoadError(message: error.localizedDescription))
+            } else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                result.value = .failure(LoadError(message: "HTTP status \(http.statusCode)"))
+            } else {
+                result.value = .success((data ?? Data(), response?.url ?? url))
+            }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + 11) == .timedOut {
+            task.cancel()
+            session.invalidateAndCancel()
+            return .failure(LoadError(message: "timed out after 10 s"))
+        }
+        session.finishTasksAndInvalidate()
+        return result.value
+    }
+
+    /// Whether the bytes look like a playlist: `#EXTM3U` first (after a byte-order mark and blank space), or,
+    /// for playlists that forgot it, UTF-8 text whose first 4 KiB hold an `#EXT` tag at the start of a line.
+    static func looksLikePlaylist(_ data: Data) -> Bool {
+        var bytes = data.prefix(4096)[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        bytes = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        if bytes.starts(with: Array("#EXTM3U".utf8)) { return true }
+        guard !bytes.contains(0) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.hasPrefix("#EXT") || text.contains("\n#EXT")
+    }
+
+    /// Prints `playhead: <target>: <message>` on standard error and returns 1.
+    static func fail(_ target: String, _ message: String) -> Int32 {
+        FileHandle.standardError.write(Data("playhead: \(target): \(message)\n".utf8))
+        return 1
+    }
+}
