@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes a deterministic 2-hour subtitle track as WebVTT and as SRT: OUT_DIR/two-hours.vtt and .srt.
-About 2,000 cues of one or two lines, some with voice/italic/bold tags and cue settings, some NOTE blocks."""
+About 2,000 cues of one or two lines, some with voice/italic/bold tags and cue settings, some NOTE blocks.
+Also forty-hours.vtt (the same cues 20 times over, for timing a separate process such as ffmpeg, whose start-up
+would otherwise hide the parse) and tiny.vtt (one cue, that start-up alone)."""
 import random
 import sys
 
@@ -23,6 +25,7 @@ def line():
 
 vtt = ["WEBVTT", "X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000", ""]
 srt = []
+cues = []
 t, n = 1.0, 0
 while t < 7200 - 5:
     n += 1
@@ -43,9 +46,16 @@ while t < 7200 - 5:
         vtt += ["NOTE chapter %d" % (n // 250), ""]
     vtt += [str(n), "%s --> %s%s" % (stamp(start, "."), stamp(end, "."), settings)] + text + [""]
     srt += [str(n), "%s --> %s" % (stamp(start, ","), stamp(end, ","))] + text + [""]
+    cues.append((start, end, settings, text))
     t = end + rng.uniform(0.1, 2.0)
 
 open(out + "/two-hours.vtt", "w").write("\n".join(vtt))
 open(out + "/two-hours.srt", "w").write("\r\n".join(srt))
+long = ["WEBVTT", ""]
+for copy in range(20):
+    for start, end, settings, text in cues:
+        offset = copy * 7200
+        long += ["%s --> %s%s" % (stamp(start + offset, "."), stamp(end + offset, "."), settings)] + text + [""]
+open(out + "/forty-hours.vtt", "w").write("\n".join(long))
 open(out + "/tiny.vtt", "w").write("WEBVTT\n\n00:00.000 --> 00:01.000\nx\n")
 print("%d cues, %.0f s" % (n, t))

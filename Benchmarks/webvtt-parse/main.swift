@@ -1,5 +1,5 @@
 // Parse-time benchmark for PlayheadSubtitles. Built in release mode by run.sh; prints one line per measurement:
-// `name median_ms min_ms`. Usage: webvtt-parse-bench FILE.vtt FILE.srt [ITERATIONS]
+// `name median_ms min_ms (check)`. Usage: webvtt-parse-bench FILE.vtt FILE.srt LONG.vtt [ITERATIONS]
 import Foundation
 import PlayheadSubtitles
 
@@ -18,13 +18,15 @@ func measure(_ name: String, iterations: Int, _ body: () throws -> Int) rethrows
 let arguments = CommandLine.arguments
 let vtt = try Data(contentsOf: URL(fileURLWithPath: arguments[1]))
 let srt = try Data(contentsOf: URL(fileURLWithPath: arguments[2]))
-let iterations = arguments.count > 3 ? Int(arguments[3])! : 50
+let long = try Data(contentsOf: URL(fileURLWithPath: arguments[3]))
+let iterations = arguments.count > 4 ? Int(arguments[4])! : 50
 
 let document = try WebVTTParser.parse(vtt)
 try measure("webvtt-parse", iterations: iterations) { try WebVTTParser.parse(vtt).cues.count }
 try measure("webvtt-parse+cue-text", iterations: iterations) {
     try WebVTTParser.parse(vtt).cues.reduce(0) { $0 + $1.parsedText.nodes.count }
 }
+try measure("webvtt-parse-40h", iterations: max(iterations / 10, 3)) { try WebVTTParser.parse(long).cues.count }
 measure("srt-parse", iterations: iterations) { SRTParser.parse(srt).cues.count }
 measure("timeline-build", iterations: iterations) { CueTimeline(document).cues.count }
 let timeline = CueTimeline(document)

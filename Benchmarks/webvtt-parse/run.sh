@@ -13,19 +13,20 @@ swiftc -O -wmo -parse-as-library -module-name PlayheadSubtitles -emit-module -em
 swiftc -O -I "$work/module" -L "$work/module" -lPlayheadSubtitles "$here/main.swift" -o "$work/webvtt-parse-bench"
 
 echo "== PlayheadSubtitles (median ms, min ms)"
-"$work/webvtt-parse-bench" "$work/two-hours.vtt" "$work/two-hours.srt" 100 | tee "$work/swift.txt"
-ours=$(awk '$1 == "webvtt-parse" {print $2}' "$work/swift.txt")
+"$work/webvtt-parse-bench" "$work/two-hours.vtt" "$work/two-hours.srt" "$work/forty-hours.vtt" 100 | tee "$work/swift.txt"
+# Ratios use the fastest run of each side: the machine is shared, and the minimum is the least disturbed figure.
+ours=$(awk '$1 == "webvtt-parse" {print $3}' "$work/swift.txt")
 
 echo "== webvtt-py"
 if python3 -c 'import webvtt' 2>/dev/null; then
     python3 "$here/peer_webvtt_py.py" "$work/two-hours.vtt" 20 | tee "$work/python.txt"
-    python=$(awk '{print $2}' "$work/python.txt")
-    echo "ratio webvtt-py / PlayheadSubtitles: $(python3 -c "print('%.0fx' % ($python / $ours))")"
+    python=$(awk '{print $3}' "$work/python.txt")
+    echo "ratio webvtt-py / PlayheadSubtitles (fastest runs): $(python3 -c "print('%.0fx' % ($python / $ours))")"
 else
     echo "webvtt-py not installed (pip install webvtt-py): skipped"
 fi
 
-echo "== ffmpeg -i two-hours.vtt -f null (process time, less the time for a one-cue file)"
+echo "== ffmpeg -i forty-hours.vtt -f null (process time, less the time for a one-cue file)"
 if command -v ffmpeg >/dev/null; then
     ffmpeg_ms() {
         python3 - "$1" <<'PY'
@@ -36,13 +37,14 @@ for _ in range(10):
     subprocess.run(["ffmpeg", "-v", "error", "-i", sys.argv[1], "-map", "0", "-c", "copy", "-f", "null", "-"], check=True)
     times.append((time.perf_counter() - start) * 1000)
 times.sort()
-print("%.3f" % times[len(times) // 2])
+print("%.3f" % times[0])
 PY
     }
-    big=$(ffmpeg_ms "$work/two-hours.vtt")
+    big=$(ffmpeg_ms "$work/forty-hours.vtt")
     tiny=$(ffmpeg_ms "$work/tiny.vtt")
-    echo "ffmpeg two-hours ${big} ms, one cue ${tiny} ms"
-    echo "ratio ffmpeg (difference) / PlayheadSubtitles: $(python3 -c "print('%.1fx' % (($big - $tiny) / $ours))")"
+    echo "ffmpeg forty-hours ${big} ms, one cue ${tiny} ms (fastest of 10)"
+    ours_long=$(awk '$1 == "webvtt-parse-40h" {print $3}' "$work/swift.txt")
+    echo "ratio ffmpeg (difference) / PlayheadSubtitles on forty-hours.vtt: $(python3 -c "print('%.1fx' % (($big - $tiny) / $ours_long))")"
 else
     echo "ffmpeg not installed: skipped"
 fi
