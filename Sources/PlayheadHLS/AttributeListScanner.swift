@@ -165,7 +165,10 @@ enum NumberGrammar {
     }
 
     private static func slowFloat(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
-        Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)),
+            value.isFinite
+        else { return nil }
+        return value
     }
 
     static func hexSequence(_ text: String) -> [UInt8]? {

@@ -86,9 +86,12 @@ enum ISO8601 {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// Milliseconds since 1970, rounded.
+    /// Milliseconds since 1970, rounded; clamped to about ±30 million years so that absurd dates (carried
+    /// forward over absurd durations) cannot overflow.
     static func milliseconds(_ date: Date) -> Int {
-        Int((date.timeIntervalSince1970 * 1000).rounded())
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite else { return 0 }
+        return Int(max(-1e18, min(1e18, value)))
     }
 
     /// `YYYY-MM-DDThh:mm:ss.sssZ` in UTC.

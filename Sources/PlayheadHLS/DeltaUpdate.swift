@@ -16,13 +16,15 @@ extension MediaPlaylist {
         guard let skip else { return self }
         let firstSkipped = mediaSequence
         let count = skip.skippedSegments
-        let offset = firstSkipped - previous.firstListedMediaSequence
-        guard count >= 0, offset >= 0, offset + count <= previous.segments.count else {
+        let (offset, overflow) = firstSkipped.subtractingReportingOverflow(previous.firstListedMediaSequence)
+        guard !overflow, count >= 0, offset >= 0, count <= previous.segments.count,
+            offset <= previous.segments.count - count
+        else {
             throw PlaylistParseError(
                 line: nil, kind: .protocolViolation,
-                message: "the delta update skips media sequence \(firstSkipped)..<\(firstSkipped + count), "
-                    + "which the previous playlist (\(previous.firstListedMediaSequence)..<"
-                    + "\(previous.firstListedMediaSequence + previous.segments.count)) does not hold")
+                message: "the delta update skips \(count) segments from media sequence \(firstSkipped), which the "
+                    + "previous playlist (\(previous.segments.count) segments from \(previous.firstListedMediaSequence)) "
+                    + "does not hold")
         }
         var merged = self
         merged.skip = nil
@@ -50,8 +52,8 @@ extension MediaPlaylist {
         merged.segments = skipped + listed
         var discontinuity = merged.discontinuitySequence
         for index in merged.segments.indices {
-            merged.segments[index].mediaSequence = firstSkipped + index
-            if merged.segments[index].discontinuity { discontinuity += 1 }
+            merged.segments[index].mediaSequence = firstSkipped &+ index
+            if merged.segments[index].discontinuity { discontinuity &+= 1 }
             merged.segments[index].discontinuitySequence = discontinuity
         }
         let removed = Set(skip.recentlyRemovedDateRanges)

@@ -87,7 +87,7 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
     public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
 
     /// The media sequence number of the first listed segment (after skipped segments).
-    public var firstListedMediaSequence: Int { mediaSequence + (skip?.skippedSegments ?? 0) }
+    public var firstListedMediaSequence: Int { mediaSequence &+ (skip?.skippedSegments ?? 0) }
 }
 
 /// `EXT-X-SERVER-CONTROL`: what the server supports for low-latency delivery. A value type, safe from any thread.

@@ -8,9 +8,7 @@ import Foundation
 public enum PlaylistJSON {
     /// The JSON document for `playlist`, pretty-printed with sorted keys.
     public static func data(for playlist: Playlist) -> Data {
-        let object = dictionary(for: playlist)
-        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("{}".utf8)
+        Data(JSONText.encode(dictionary(for: playlist)).utf8)
     }
 
     /// The JSON document as Foundation objects (`[String: Any]`), for callers that embed it.

@@ -39,32 +39,34 @@ extension ParserState {
             }
         }
         lastRange = range.map { (uri, $0.end) }
-        let segment = MediaSegment(
-            uri: uri, baseURL: url, duration: duration ?? 0, title: pending.title,
-            discontinuity: pending.discontinuity, byteRange: range, keys: currentKeys, map: currentMap,
-            programDateTime: pending.programDateTime, hasProgramDateTimeTag: pending.programDateTime != nil,
-            gap: pending.gap, bitrate: range == nil ? currentBitrate : nil, parts: pending.parts,
-            unknownTags: pending.unknownTags)
-        media.segments.append(segment)
+        media.segments.append(
+            MediaSegment(
+                uri: uri, baseURL: url, duration: duration ?? 0, title: pending.title,
+                discontinuity: pending.discontinuity, byteRange: range, keys: currentKeys, map: currentMap,
+                programDateTime: pending.programDateTime, hasProgramDateTimeTag: pending.programDateTime != nil,
+                gap: pending.gap, bitrate: range == nil ? currentBitrate : nil, parts: pending.parts,
+                unknownTags: pending.unknownTags))
         extinfLines.append(pending.hasExtinf ? pending.extinfLine : lineNumber)
         pending = PendingSegment()
     }
 
     mutating func finishMedia() throws(PlaylistParseError) -> MediaPlaylist {
-        if pending.hasExtinf { try issue(.missingSegmentDuration, "#EXTINF without a segment URI at the end") }
+        if pending.hasExtinf {
+            try issue(.missingSegmentDuration, "#EXTINF without a segment URI at the end", line: pending.extinfLine)
+        }
         media.trailingParts = pending.parts
         media.unknownTags = pending.unknownTags
         media.variables = variables
         if media.targetDuration == nil && (firstMediaTagLine != nil || !media.segments.isEmpty) {
             try issue(.missingTargetDuration, "media playlist without #EXT-X-TARGETDURATION", line: 1)
         }
-        let firstSequence = media.mediaSequence + (media.skip?.skippedSegments ?? 0)
+        let firstSequence = media.mediaSequence &+ (media.skip?.skippedSegments ?? 0)
         var discontinuity = media.discontinuitySequence
         var firstDated: Int?
         var carried: Date?
         for index in media.segments.indices {
-            media.segments[index].mediaSequence = firstSequence + index
-            if media.segments[index].discontinuity { discontinuity += 1 }
+            media.segments[index].mediaSequence = firstSequence &+ index
+            if media.segments[index].discontinuity { discontinuity &+= 1 }
             media.segments[index].discontinuitySequence = discontinuity
             if let own = media.segments[index].programDateTime {
                 carried = own
@@ -89,14 +91,16 @@ extension ParserState {
     /// 4.4.4.9: each part is at most the part target.
     private mutating func checkDurations() throws(PlaylistParseError) {
         if let target = media.targetDuration {
-            for (index, segment) in media.segments.enumerated() where segment.duration.rounded() > Double(target) {
+            let limit = Double(target)
+            for index in media.segments.indices where media.segments[index].duration.rounded() > limit {
                 try issue(
                     .durationExceedsTarget,
-                    "#EXTINF \(segment.duration) exceeds #EXT-X-TARGETDURATION \(target)", line: extinfLines[index])
+                    "#EXTINF \(media.segments[index].duration) exceeds #EXT-X-TARGETDURATION \(target)",
+                    line: extinfLines[index])
             }
         }
         if let partTarget = media.partInformation?.partTarget {
-            let parts = media.segments.lazy.flatMap(\.parts) + media.trailingParts
+            let parts = media.segments.flatMap(\.parts) + media.trailingParts
             for part in parts where part.duration > partTarget + 0.001 {
                 try issue(.durationExceedsTarget, "part \(part.uri) lasts \(part.duration) s, over PART-TARGET")
             }

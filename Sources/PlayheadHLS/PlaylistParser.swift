@@ -126,6 +126,9 @@ struct ParserState {
             return
         }
         let count = b.count
+        // A segment takes at least ~30 bytes (EXTINF line and URI line); reserving avoids regrowth copies.
+        media.segments.reserveCapacity(count / 32)
+        extinfLines.reserveCapacity(count / 32)
         var index = 0
         if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { index = 3 }
         while index < count {

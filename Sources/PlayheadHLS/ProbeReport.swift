@@ -134,6 +134,7 @@ public enum ProbeReport {
 
     /// `h:mm:ss.mmm (N s)`.
     static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds) s" }
         let millis = Int((seconds * 1000).rounded())
         let clock = String(
             format: "%d:%02d:%02d.%03d", millis / 3_600_000, millis / 60_000 % 60, millis / 1000 % 60, millis % 1000)

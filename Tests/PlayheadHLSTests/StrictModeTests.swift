@@ -30,7 +30,7 @@ struct StrictModeTests {
             name: "segment URI without EXTINF", text: "#EXTM3U\n#EXT-X-TARGETDURATION:10\na.ts\n", line: 3,
             kind: .missingSegmentDuration),
         Case(
-            name: "EXTINF without a URI", text: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n", line: 4,
+            name: "EXTINF without a URI", text: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n", line: 3,
             kind: .missingSegmentDuration),
         Case(name: "no target duration", text: "#EXTM3U\n#EXTINF:10,\na.ts\n", line: 1, kind: .missingTargetDuration),
         Case(
