@@ -1,7 +1,8 @@
-/// A SubRip (`.srt`) parser for the files found in the wild: optional index lines, `,` or `.` before the
-/// milliseconds (one to three digits, read as a decimal fraction), hours optional, byte order mark, CR/LF/CRLF
-/// line ends, missing or extra blank lines, `X1:… X2:… Y1:… Y2:…` boxes after the timings, and `{\anN}`
-/// position overrides. Cues come out in the same model as WebVTT's, with `markup == .subRip`.
+/// A SubRip (`.srt`) parser for the files found in the wild: UTF-8 or, failing that, Windows-1252 text; optional
+/// index lines; `,` or `.` before the milliseconds (one to three digits, read as a decimal fraction); hours
+/// optional; byte order mark; CR/LF/CRLF line ends; missing or extra blank lines; `X1:… X2:… Y1:… Y2:…` boxes
+/// after the timings; and `{\anN}` position overrides. Cues come out in the same model as WebVTT's, with
+/// `markup == .subRip`.
 ///
 /// How cues are found: every line that parses as `start --> end` starts a cue; its text runs to the next such
 /// line, less blank lines at either end and less the next cue's index line (a line of digits right before it).
@@ -11,7 +12,12 @@ public enum SRTParser {
     /// Parses a SubRip file from its bytes (`[UInt8]`, `Data`...; UTF-8). Never fails: a file without timing lines
     /// gives no cues, and skipped text is reported in `SubtitleDocument.warnings`.
     public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> SubtitleDocument {
-        let input = SubtitleInput.normalize(bytes)
+        var input = SubtitleInput.normalize(bytes)
+        var encodingWarning: SubtitleDiagnostic?
+        if !SubtitleInput.isValidUTF8(input) {
+            input = SubtitleInput.utf8FromWindows1252(input)
+            encodingWarning = SubtitleDiagnostic(line: 1, message: "not UTF-8; read as Windows-1252")
+        }
         var lines: [Range<Int>] = []
         var start = 0
         for index in input.indices where input[index] == ASCII.lineFeed {
@@ -21,6 +27,7 @@ public enum SRTParser {
         if start < input.count { lines.append(start..<input.count) }
 
         var document = SubtitleDocument(format: .subRip)
+        if let encodingWarning { document.warnings.append(encodingWarning) }
         var timingLines: [(line: Int, timing: Timing)] = []
         for (number, range) in lines.enumerated() {
             if let timing = parseTiming(input[range]) { timingLines.append((number, timing)) }

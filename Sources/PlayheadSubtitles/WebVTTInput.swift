@@ -33,4 +33,33 @@ enum SubtitleInput {
         }
         return output
     }
+
+    /// Whether the bytes are valid UTF-8.
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    /// Windows-1252 bytes transcoded to UTF-8 (the legacy encoding of many SubRip files). Bytes 0x81, 0x8D, 0x8F,
+    /// 0x90 and 0x9D, undefined there, map to the C1 controls of the same value, as the WHATWG encoding does.
+    static func utf8FromWindows1252(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 8)
+        for byte in bytes {
+            if byte < 0x80 {
+                output.append(byte)
+            } else {
+                let scalar = HTMLCharacterReference.replacement(forCodePoint: UInt32(byte))
+                output.append(contentsOf: Character(scalar).utf8)
+            }
+        }
+        return output
+    }
 }

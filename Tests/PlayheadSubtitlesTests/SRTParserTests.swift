@@ -53,6 +53,18 @@ struct SRTParserTests {
         #expect(document.cues[0].text == "text")
     }
 
+    @Test("a file that is not UTF-8 is read as Windows-1252")
+    func windows1252() {
+        // "Café – “quoted”" in Windows-1252: é = E9, en dash = 96, curly quotes = 93 and 94.
+        let bytes: [UInt8] =
+            Array("1\r\n00:00:01,000 --> 00:00:02,000\r\nCaf".utf8) + [0xE9, 0x20, 0x96, 0x20, 0x93]
+            + Array("quoted".utf8) + [0x94]
+        let document = SRTParser.parse(bytes)
+        #expect(document.cues.first?.text == "Café – “quoted”")
+        #expect(document.warnings == [SubtitleDiagnostic(line: 1, message: "not UTF-8; read as Windows-1252")])
+        #expect(SRTParser.parse(Array("00:00:01,000 --> 00:00:02,000\nCafé".utf8)).warnings.isEmpty)
+    }
+
     @Test("X1/X2/Y1/Y2 boxes after the timings")
     func displayBox() {
         let document = SRTParser.parse("1\n00:00:01,000 --> 00:00:02,000  X1:100 X2:600 Y1:050 Y2:090\nboxed\n")
