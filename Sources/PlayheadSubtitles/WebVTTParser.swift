@@ -93,8 +93,10 @@ struct WebVTTBlockReader {
 
     private enum BlockKind { case none, styleSheet, region }
 
-    /// The WebVTT "collect a WebVTT block" algorithm. The buffer is always a run of consecutive lines, so it is
-    /// kept as a byte range of the input.
+    /// The WebVTT "collect a WebVTT block" algorithm. The buffer is a run of consecutive lines, so it is kept as a
+    /// byte range of the input. (One exception: when a second line with `-->` has invalid timings, the algorithm's
+    /// buffer skips that line and this range does not; the block is then no cue, style sheet or region, so only the
+    /// text of a `NOTE` block can differ, by keeping that line.)
     private mutating func collectBlock(inHeader: Bool) {
         let blockLine = lineNumber
         var lineCount = 0
