@@ -90,23 +90,24 @@ public enum SRTParser {
 
     /// `[h+:]m+:s+[,.]f{1,3}`; the fraction is decimal (`,5` is half a second).
     static func parseTimestamp(_ bytes: ArraySlice<UInt8>, _ index: inout Int) -> Double? {
-        var fields: [Double] = []
+        // Up to three colon-separated fields; the last two are minutes and seconds.
+        var fields = (0.0, 0.0, 0.0)
+        var count = 0
         while true {
-            let (value, count) = WebVTTTimings.collectDigits(bytes, &index)
-            guard count > 0 else { return nil }
-            fields.append(value)
-            guard index < bytes.endIndex, bytes[index] == ASCII.colon, fields.count < 3 else { break }
+            let (value, digits) = WebVTTTimings.collectDigits(bytes, &index)
+            guard digits > 0 else { return nil }
+            fields = (fields.1, fields.2, value)
+            count += 1
+            guard index < bytes.endIndex, bytes[index] == ASCII.colon, count < 3 else { break }
             index += 1
         }
-        guard fields.count >= 2, index < bytes.endIndex, bytes[index] == ASCII.comma || bytes[index] == ASCII.period
+        guard count >= 2, index < bytes.endIndex, bytes[index] == ASCII.comma || bytes[index] == ASCII.period
         else { return nil }
         index += 1
         let (fraction, digits) = WebVTTTimings.collectDigits(bytes, &index)
-        guard digits >= 1, digits <= 3, fields[fields.count - 1] < 60, fields[fields.count - 2] < 60 else {
-            return nil
-        }
-        let seconds = fields.reduce(0) { $0 * 60 + $1 }
-        return seconds + fraction / [10.0, 100, 1000][digits - 1]
+        guard digits >= 1, digits <= 3, fields.1 < 60, fields.2 < 60 else { return nil }
+        let scale: Double = digits == 1 ? 10 : digits == 2 ? 100 : 1000
+        return fields.0 * 3600 + fields.1 * 60 + fields.2 + fraction / scale
     }
 
     private static func parseBox(_ rest: ArraySlice<UInt8>) -> CueDisplayBox? {

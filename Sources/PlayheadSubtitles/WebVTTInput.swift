@@ -1,8 +1,6 @@
 /// The preprocessing both parsers apply before reading lines: the UTF-8 byte order mark is dropped, NUL becomes
 /// U+FFFD, and CR LF and lone CR become LF (W3C WebVTT §6.1). Line numbers are unchanged by it.
 enum SubtitleInput {
-    private static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
-
     static func normalize<Bytes: Collection<UInt8>>(_ input: Bytes) -> [UInt8] {
         // One bulk copy (contiguous collections such as `Data` copy with memcpy), then concrete byte loops.
         normalize(bytes: Array(input))
@@ -11,31 +9,46 @@ enum SubtitleInput {
     static func normalize(bytes input: [UInt8]) -> [UInt8] {
         var body = input
         if body.count >= 3, body[0] == 0xEF, body[1] == 0xBB, body[2] == 0xBF { body.removeFirst(3) }
-        let needsRewrite = body.withUnsafeBufferPointer { buffer in
-            buffer.contains { $0 == 0 || $0 == ASCII.carriageReturn }
-        }
-        guard needsRewrite else { return body }
-        var output: [UInt8] = []
-        output.reserveCapacity(body.count + 16)
-        var previousWasCR = false
-        for byte in body {
-            switch byte {
-            case 0:
-                output.append(contentsOf: replacementCharacter)
-            case ASCII.carriageReturn:
-                output.append(ASCII.lineFeed)
-            case ASCII.lineFeed where previousWasCR:
-                break  // the LF of a CR LF pair: the CR already ended the line
-            default:
-                output.append(byte)
+        let (nulls, carriageReturns) = body.withUnsafeBufferPointer { buffer in
+            var counts = (0, 0)
+            for byte in buffer {
+                if byte == 0 { counts.0 += 1 } else if byte == ASCII.carriageReturn { counts.1 += 1 }
             }
-            previousWasCR = byte == ASCII.carriageReturn
+            return counts
         }
-        return output
+        guard nulls + carriageReturns > 0 else { return body }
+        // A NUL grows into the three bytes of U+FFFD; everything else keeps or loses bytes.
+        return [UInt8](unsafeUninitializedCapacity: body.count + 2 * nulls) { output, written in
+            body.withUnsafeBufferPointer { input in
+                var count = 0
+                var previousWasCR = false
+                for byte in input {
+                    switch byte {
+                    case 0:
+                        output[count] = 0xEF
+                        output[count + 1] = 0xBF
+                        output[count + 2] = 0xBD
+                        count += 3
+                    case ASCII.carriageReturn:
+                        output[count] = ASCII.lineFeed
+                        count += 1
+                    case ASCII.lineFeed where previousWasCR:
+                        break  // the LF of a CR LF pair: the CR already ended the line
+                    default:
+                        output[count] = byte
+                        count += 1
+                    }
+                    previousWasCR = byte == ASCII.carriageReturn
+                }
+                written = count
+            }
+        }
     }
 
     /// Whether the bytes are valid UTF-8.
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        let isASCII = bytes.withUnsafeBufferPointer { buffer in buffer.allSatisfy { $0 < 0x80 } }
+        if isASCII { return true }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
