@@ -41,18 +41,21 @@ live="$work/live-10000.m3u8"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "files: live-10000.m3u8 ($(wc -c <"$live") bytes), media-playlist-large.m3u8 ($(wc -c <"$stress") bytes)"
 
-read -r _ swift_live _ segments_live < <("$bench" time "$live" --runs 30)
-read -r _ swift_stress _ segments_stress < <("$bench" time "$stress" --runs 30)
+read -r _ swift_live swift_live_min segments_live < <("$bench" time "$live" --runs 30)
+read -r _ swift_stress swift_stress_min segments_stress < <("$bench" time "$stress" --runs 30)
 printf '%-28s %12s %12s\n' "parser (median ms)" "live-10000" "stress"
 printf '%-28s %12s %12s\n' "Playhead PlaylistParser" "$swift_live" "$swift_stress"
+printf '%-28s %12s %12s\n' "  fastest of 30" "$swift_live_min" "$swift_stress_min"
+echo "segments: $segments_live and $segments_stress"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0fx", a / b }'; }
 
 if "$python" -c 'import m3u8' 2>/dev/null; then
-    read -r _ py_live _ py_segments_live < <("$python" "$here/peer_m3u8.py" "$live")
-    read -r _ py_stress _ _ < <("$python" "$here/peer_m3u8.py" "$stress")
+    read -r _ py_live py_live_min py_segments_live < <("$python" "$here/peer_m3u8.py" "$live")
+    read -r _ py_stress py_stress_min _ < <("$python" "$here/peer_m3u8.py" "$stress")
     version=$("$python" -c 'import importlib.metadata as m; print(m.version("m3u8"))')
     printf '%-28s %12s %12s\n' "python m3u8 $version" "$py_live" "$py_stress"
+    printf '%-28s %12s %12s\n' "  fastest of 5" "$py_live_min" "$py_stress_min"
     printf '%-28s %12s %12s\n' "  ratio (m3u8 / Playhead)" "$(ratio "$py_live" "$swift_live")" \
         "$(ratio "$py_stress" "$swift_stress")"
     [ "$py_segments_live" = "$segments_live" ] || echo "warning: m3u8 saw $py_segments_live segments, we saw $segments_live"

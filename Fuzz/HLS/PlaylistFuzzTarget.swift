@@ -13,8 +13,10 @@ public func playlistFuzzTarget(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> C
         guard let playlist = try? PlaylistParser(options: options).parse(data, url: url) else { continue }
         let text = PlaylistWriter().write(playlist)
         _ = try? PlaylistParser(options: options).parse(text, url: url)
-        _ = PlaylistJSON.data(for: playlist)
-        _ = ProbeReport.text(for: playlist)
+        if options == .lenient {
+            _ = PlaylistJSON.data(for: playlist)
+            _ = ProbeReport.text(for: playlist)
+        }
         if let media = playlist.media { _ = try? media.applyingDeltaUpdate(to: media) }
     }
     return 0

@@ -124,3 +124,31 @@ struct StrictModeTests {
         #expect(throws: PlaylistParseError.self) { try PlaylistParser().parse("hello\nworld\n", url: nil) }
     }
 }
+
+/// Strict mode must not reject valid playlists: these corpus files follow RFC 8216bis.
+@Suite("Strict mode accepts valid playlists")
+struct StrictModeValidCorpusTests {
+    static let valid = [
+        "videojs-m3u8-parser/test/fixtures/integration/llhls.m3u8",
+        "videojs-m3u8-parser/test/fixtures/integration/fmp4.m3u8",
+        "videojs-m3u8-parser/test/fixtures/integration/encrypted.m3u8",
+        "videojs-m3u8-parser/test/fixtures/integration/diff-init-key.m3u8",
+        "videojs-m3u8-parser/test/fixtures/integration/master-fmp4.m3u8",
+        "videojs-m3u8-parser/test/fixtures/integration/iFramePlaylist.m3u8",
+        "videojs-m3u8-parser/test/fixtures/integration/disc-sequence.m3u8",
+        "videojs-m3u8-parser/test/fixtures/integration/zeroDuration.m3u8",
+        "grafov-m3u8/sample-playlists/media-playlist-large.m3u8",
+        "grafov-m3u8/sample-playlists/wowza-vod-chunklist.m3u8",
+        "grafov-m3u8/sample-playlists/master-with-closed-captions-eq-none.m3u8",
+        "grafov-m3u8/sample-playlists/media-playlist-with-program-date-time.m3u8",
+        "grafov-m3u8/sample-playlists/media-playlist-with-byterange.m3u8",
+        "grafov-m3u8/sample-playlists/widevine-bitrate.m3u8",
+    ]
+
+    @Test("valid corpus playlists parse strictly without warnings", arguments: valid)
+    func strictAccepts(path: String) throws {
+        let url = try #require(Corpus.folder("hls/" + path))
+        let playlist = try PlaylistParser(options: .strict).parseFile(url)
+        #expect(playlist.warnings.isEmpty)
+    }
+}
