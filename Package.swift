@@ -38,7 +38,7 @@ let package = Package(
             name: "Playhead",
             dependencies: ["PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo"]
         ),
-        .executableTarget(name: "playhead", dependencies: ["Playhead"]),
+        .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS"]),
 
         .target(name: "PlayheadTestSupport", dependencies: ["PlayheadCore"]),
 

@@ -13,8 +13,8 @@ extension PlaybackError {
         case FFmpegError.noSuchFile: self.init(.io, source: source, reason: "no such file", code: e.code)
         case FFmpegError.isDirectory: self.init(.io, source: source, reason: "is a directory, not a media file", code: e.code)
         case FFmpegError.permissionDenied: self.init(.io, source: source, reason: "permission denied", code: e.code)
-        case FFmpegError.invalidData:
-            self.init(.parsing, source: source, reason: "not a media file Playhead can read (invalid data)", code: e.code)
+        case FFmpegError.invalidData, FFmpegError.invalidArgument where !isNetwork:
+            self.init(.parsing, source: source, reason: "not a media file Playhead can read (\(e.message.lowercased()))", code: e.code)
         case FFmpegError.httpNotFound: self.init(.network, source: source, reason: "HTTP 404 Not Found", code: e.code)
         case FFmpegError.httpForbidden: self.init(.network, source: source, reason: "HTTP 403 Forbidden", code: e.code)
         case FFmpegError.httpOther4xx: self.init(.network, source: source, reason: "HTTP client error (4xx)", code: e.code)

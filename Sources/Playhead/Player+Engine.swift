@@ -55,7 +55,7 @@ extension Player {
             Task { @MainActor in self?.handle(event, timestamp: stamped, item: item) }
         }
         self.engine = engine
-        clockSource.engine = engine
+        timebase.engine = engine
         engineReady = false
         stalled = false
         engine.setVolume(max(0, min(1, volume)), muted: isMuted)
@@ -69,8 +69,8 @@ extension Player {
         lastKnownTime = engine.currentSeconds
         engine.stop()
         self.engine = nil
-        clockSource.engine = nil
-        clockSource.frozen = lastKnownTime
+        timebase.engine = nil
+        timebase.frozen = lastKnownTime
         for (_, c) in seekWaiters { c.resume(returning: false) }
         seekWaiters.removeAll()
         for (_, h) in seekHandlers { h(false) }

@@ -112,8 +112,8 @@ public class Player {
     var engineReady = false
     var stalled = false
     var lastKnownTime: Double = 0
-    /// A shared read-only view of the clock for time observers on other queues.
-    nonisolated let clockSource = ClockSource()
+    /// The clock, readable from any thread (for video outputs and observers on other queues).
+    public nonisolated let timebase = Timebase()
 
     /// A player with no item.
     public init() {}
@@ -135,7 +135,7 @@ public class Player {
     /// The time heard now in the current item (`.zero` without an item).
     public func currentTime() -> MediaTime {
         guard engine != nil else { return currentItem == nil ? .zero : MediaTime(seconds: lastKnownTime, preferredTimescale: 1_000_000) }
-        return MediaTime(seconds: clockSource.seconds, preferredTimescale: 1_000_000)
+        return MediaTime(seconds: timebase.seconds, preferredTimescale: 1_000_000)
     }
 
     /// Replaces the current item, stopping the old one; nil leaves the player empty.

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import PlayheadCore
 
-/// A thread-safe view of the current engine's clock, so time observers on any queue read the same time the
-/// player reports. Safe from any thread.
-final class ClockSource: @unchecked Sendable {
+/// The player's clock as seen from any thread, like `AVPlayerItem.timebase` (a read-only `CMTimebase`): video
+/// outputs, time observers and windows read the same time `Player.currentTime()` reports, without hopping to the
+/// main actor. Safe from any thread.
+public final class Timebase: @unchecked Sendable {
     private let state = Locked((engine: PlaybackEngine?.none, frozen: 0.0))
 
     var engine: PlaybackEngine? {
@@ -22,7 +23,8 @@ final class ClockSource: @unchecked Sendable {
         return engine?.currentSeconds ?? frozen
     }
 
-    var time: MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
+    /// The current time of the player's current item (the time heard now when there is audio).
+    public var time: MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
 }
 
 /// An opaque token for `Player.removeTimeObserver(_:)`. Safe anywhere.
@@ -31,7 +33,7 @@ public struct TimeObserverToken: Hashable, Sendable {
 }
 
 /// The player's periodic and boundary time observers. Main actor: the timers live on the queues the observers
-/// gave and only read the `ClockSource`.
+/// gave and only read the `Timebase`.
 @MainActor
 final class TimeObserverHub {
     private final class Periodic: @unchecked Sendable {
@@ -65,7 +67,7 @@ final class TimeObserverHub {
     private var playing = false
     private var rate: Float = 1
 
-    func addPeriodic(interval: Double, queue: DispatchQueue, block: @escaping @Sendable (MediaTime) -> Void, clock: ClockSource)
+    func addPeriodic(interval: Double, queue: DispatchQueue, block: @escaping @Sendable (MediaTime) -> Void, clock: Timebase)
         -> TimeObserverToken
     {
         let id = nextID
@@ -76,7 +78,7 @@ final class TimeObserverHub {
         return TimeObserverToken(id: id)
     }
 
-    func addBoundary(times: [Double], queue: DispatchQueue, block: @escaping @Sendable () -> Void, clock: ClockSource)
+    func addBoundary(times: [Double], queue: DispatchQueue, block: @escaping @Sendable () -> Void, clock: Timebase)
         -> TimeObserverToken
     {
         let id = nextID
@@ -95,7 +97,7 @@ final class TimeObserverHub {
     func statusChanged(playing now: Bool, player: Player) {
         guard now != playing else { return }
         playing = now
-        let clock = player.clockSource
+        let clock = player.timebase
         for p in periodic.values {
             fire(p, clock: clock)
             if now { startTimer(p, clock: clock) } else { p.timer?.cancel(); p.timer = nil }
@@ -110,38 +112,54 @@ final class TimeObserverHub {
         guard rate > 0, rate != self.rate else { return }
         self.rate = rate
         guard playing else { return }
-        for p in periodic.values { startTimer(p, clock: player.clockSource) }
+        for p in periodic.values { startTimer(p, clock: player.timebase) }
     }
 
     func timeJumped(player: Player) {
-        let clock = player.clockSource
+        let clock = player.timebase
         for p in periodic.values { fire(p, clock: clock) }
         for b in boundary.values { b.last.withLock { $0 = clock.seconds } }
     }
 
-    private func fire(_ p: Periodic, clock: ClockSource) {
-        let block = p.block
-        p.queue.async { block(clock.time) }
+    private func fire(_ p: Periodic, clock: Timebase) {
+        Self.fire(p.block, on: p.queue, clock: clock)
     }
 
-    private func startTimer(_ p: Periodic, clock: ClockSource) {
+    private func startTimer(_ p: Periodic, clock: Timebase) {
         p.timer?.cancel()
-        let t = DispatchSource.makeTimerSource(queue: p.queue)
-        let period = p.interval / Double(max(rate, 0.01))
+        p.timer = Self.periodicTimer(
+            queue: p.queue, period: p.interval / Double(max(rate, 0.01)), block: p.block, clock: clock)
+    }
+
+    private func startTimer(_ b: Boundary, clock: Timebase) {
+        b.timer?.cancel()
+        b.timer = Self.boundaryTimer(queue: b.queue, times: b.times, last: b.last, block: b.block, clock: clock)
+    }
+
+    // The handlers are made in nonisolated functions: a closure formed on the main actor would be main-actor
+    // isolated and trap when its queue is another one.
+    private nonisolated static func fire(
+        _ block: @escaping @Sendable (MediaTime) -> Void, on queue: DispatchQueue, clock: Timebase
+    ) {
+        queue.async { block(clock.time) }
+    }
+
+    private nonisolated static func periodicTimer(
+        queue: DispatchQueue, period: Double, block: @escaping @Sendable (MediaTime) -> Void, clock: Timebase
+    ) -> DispatchSourceTimer {
+        let t = DispatchSource.makeTimerSource(queue: queue)
         t.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(2))
-        let block = p.block
         t.setEventHandler { block(clock.time) }
         t.resume()
-        p.timer = t
+        return t
     }
 
-    private func startTimer(_ b: Boundary, clock: ClockSource) {
-        b.timer?.cancel()
-        let t = DispatchSource.makeTimerSource(queue: b.queue)
+    private nonisolated static func boundaryTimer(
+        queue: DispatchQueue, times: [Double], last: Locked<Double>, block: @escaping @Sendable () -> Void,
+        clock: Timebase
+    ) -> DispatchSourceTimer {
+        let t = DispatchSource.makeTimerSource(queue: queue)
         t.schedule(deadline: .now() + 0.01, repeating: 0.01, leeway: .milliseconds(1))
-        let block = b.block
-        let times = b.times
-        let last = b.last
         t.setEventHandler {
             let now = clock.seconds
             let previous = last.withLock { old -> Double in
@@ -152,7 +170,7 @@ final class TimeObserverHub {
             if times.contains(where: { $0 > previous && $0 <= now }) { block() }
         }
         t.resume()
-        b.timer = t
+        return t
     }
 }
 
@@ -163,14 +181,14 @@ extension Player {
     public func addPeriodicTimeObserver(
         forInterval interval: MediaTime, queue: DispatchQueue? = nil, using block: @escaping @Sendable (MediaTime) -> Void
     ) -> TimeObserverToken {
-        observers.addPeriodic(interval: interval.seconds, queue: queue ?? .main, block: block, clock: clockSource)
+        observers.addPeriodic(interval: interval.seconds, queue: queue ?? .main, block: block, clock: timebase)
     }
 
     /// Calls `block` on `queue` when normal playback crosses any of `times`, like `AVPlayer.addBoundaryTimeObserver`.
     public func addBoundaryTimeObserver(
         forTimes times: [MediaTime], queue: DispatchQueue? = nil, using block: @escaping @Sendable () -> Void
     ) -> TimeObserverToken {
-        observers.addBoundary(times: times.map(\.seconds), queue: queue ?? .main, block: block, clock: clockSource)
+        observers.addBoundary(times: times.map(\.seconds), queue: queue ?? .main, block: block, clock: timebase)
     }
 
     /// Removes a periodic or boundary observer.

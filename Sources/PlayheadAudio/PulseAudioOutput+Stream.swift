@@ -21,6 +21,8 @@ extension PulseAudioOutput {
         }
         stream = s
         written = 0
+        heard = 0
+        corked = true
         let ctx = selfPointer
         pa_stream_set_state_callback(s, PulseCallbacks.streamState, ctx)
         pa_stream_set_write_callback(s, PulseCallbacks.writable, ctx)
@@ -91,7 +93,10 @@ extension PulseAudioOutput {
         lock()
         defer { unlock() }
         guard let s = stream else { return }
+        corked = paused
         wait(pa_stream_cork(s, paused ? 1 : 0, PulseCallbacks.success, selfPointer))
+        // Fresh timing, so the position does not interpolate from before the cork.
+        wait(pa_stream_update_timing_info(s, PulseCallbacks.success, selfPointer))
     }
 
     /// Drops unheard audio; the write position returns to the server's read position.
@@ -128,14 +133,24 @@ extension PulseAudioOutput {
         stream = nil
     }
 
-    /// The frame heard now: the server's latency-corrected stream time.
+    /// The frame heard now, from the server's timing information: the read index less the sink's latency, plus
+    /// the time since the server measured it while the stream plays. Never goes backwards, never passes `written`.
+    /// (`pa_stream_get_time` keeps interpolating while a stream has not started, which would run the clock early.)
     public var playPosition: Int64 {
         lock()
         defer { unlock() }
-        guard let s = stream else { return written }
-        var usec: pa_usec_t = 0
-        guard pa_stream_get_time(s, &usec) >= 0 else { return 0 }
-        return min(written, Int64(Double(usec) * Double(format.sampleRate) / 1_000_000))
+        guard let s = stream, let info = pa_stream_get_timing_info(s), info.pointee.read_index_corrupt == 0 else {
+            return heard
+        }
+        let rate = Double(format.sampleRate)
+        var frames = Double(info.pointee.read_index) / Double(format.bytesPerFrame)
+        frames -= Double(info.pointee.sink_usec) * rate / 1_000_000
+        if info.pointee.playing != 0 && !corked {
+            var stamp = info.pointee.timestamp
+            frames += Double(pa_timeval_age(&stamp)) * rate / 1_000_000
+        }
+        heard = min(written, max(heard, Int64(frames)))
+        return heard
     }
 
     /// Frames written since the stream began, moved back to the read position by `flush`.

@@ -14,6 +14,9 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     var stream: OpaquePointer?
     var format = AudioFormat()
     var written: Int64 = 0
+    /// The last position reported as heard (positions never go backwards).
+    var heard: Int64 = 0
+    var corked = true
     var interrupted = false
     var handler: (@Sendable (AudioOutputEvent) -> Void)?
     let events = DispatchQueue(label: "playhead.pulse.events")

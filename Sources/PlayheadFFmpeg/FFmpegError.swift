@@ -23,6 +23,8 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input is not valid media (`AVERROR_INVALIDDATA`).
     public static let invalidData = ph_averror_invaliddata()
 
+    /// Invalid argument (`AVERROR(EINVAL)`); when opening, FFmpeg's answer to some unreadable inputs.
+    public static let invalidArgument = ph_averror(EINVAL)
     /// No such file (`AVERROR(ENOENT)`).
     public static let noSuchFile = ph_averror(ENOENT)
     /// The path is a directory (`AVERROR(EISDIR)`).

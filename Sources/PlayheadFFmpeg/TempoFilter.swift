@@ -9,6 +9,7 @@ public final class TempoFilter: @unchecked Sendable {
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
     private let channels: Int
+    private let sampleRate: Int
     private let frame: UnsafeMutablePointer<AVFrame>
     /// The speed factor: 2 plays twice as fast.
     public let tempo: Double
@@ -17,6 +18,7 @@ public final class TempoFilter: @unchecked Sendable {
     public init(tempo: Double, sampleRate: Int, channels: Int) throws(FFmpegError) {
         self.tempo = tempo
         self.channels = channels
+        self.sampleRate = sampleRate
         guard let f = av_frame_alloc() else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_frame_alloc") }
         frame = f
         guard let g = avfilter_graph_alloc() else {
@@ -67,7 +69,7 @@ public final class TempoFilter: @unchecked Sendable {
             defer { av_frame_free(&fp) }
             f.pointee.nb_samples = Int32(count)
             f.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
-            f.pointee.sample_rate = 0
+            f.pointee.sample_rate = Int32(sampleRate)
             ph_channel_layout_default(&f.pointee.ch_layout, Int32(channels))
             try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
             f.pointee.data.0!.withMemoryRebound(to: Float.self, capacity: input.count) { dst in

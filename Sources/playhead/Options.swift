@@ -9,6 +9,7 @@ struct Options {
 
     var inputs: [String] = []
     var audioOutput = AudioOutputKind.auto
+    var audioDevice: String?
     var videoNull = false
     var start: Double?
     var end: Double?
@@ -56,6 +57,7 @@ struct Options {
                 case let v where v.hasPrefix("wav:") && v.count > 4: o.audioOutput = .wav(String(v.dropFirst(4)))
                 case let v: throw UsageError(description: "--ao: unknown audio output '\(v)' (auto, pulse, null, wav:PATH)")
                 }
+            case "--audio-device": o.audioDevice = try need(name, value)
             case "--vo":
                 switch try need(name, value) {
                 case "auto": o.videoNull = false
@@ -141,6 +143,7 @@ struct Options {
 
         Options:
           --ao=auto|pulse|null|wav:PATH  audio output (auto: PulseAudio, else silent)
+          --audio-device=NAME            PulseAudio sink to play on
           --vo=auto|null                 video output (null: decode and pace, show nothing)
           --start=SECONDS                start position ([[hh:]mm:]ss also accepted)
           --end=SECONDS                  stop at this position

@@ -21,8 +21,9 @@ final class PlaybackSession {
         self.options = options
         switch options.audioOutput {
         case _ where options.noAudio: player.audioOutputChoice = .disabled
+        case .auto where options.audioDevice != nil, .pulse:
+            player.audioOutputChoice = .pulse(device: options.audioDevice)
         case .auto: player.audioOutputChoice = .automatic
-        case .pulse: player.audioOutputChoice = .pulse(device: nil)
         case .null: player.audioOutputChoice = .null(untimed: options.untimed)
         case .wav(let path): player.audioOutputChoice = .wav(path: path)
         }

@@ -5,7 +5,7 @@ import PlayheadFFmpeg
 /// The `playhead` command: `playhead [options] FILE|URL...` or `playhead probe ...`.
 @MainActor
 func runCommand(_ arguments: [String]) async -> Int32 {
-    // probe: wired in when ProbeCommand lands.
+    if arguments.first == "probe" { return ProbeCommand.run(Array(arguments.dropFirst())) }
     let options: Options
     do {
         options = try Options.parse(arguments)

@@ -114,13 +114,19 @@ extension PlaybackEngine {
         if speed == 1 && p.tempo == nil {
             out = start == 0 ? p.samples : Array(p.samples[(start * ch)...])
         } else {
-            if p.tempo?.tempo != speed {
-                p.tempo = try? TempoFilter(tempo: speed, sampleRate: format.sampleRate, channels: ch)
-            }
-            p.stretched.removeAll(keepingCapacity: true)
-            p.samples.withUnsafeBufferPointer { all in
-                let part = UnsafeBufferPointer(rebasing: all[(start * ch)...])
-                try? p.tempo?.process(part, flush: final, into: &p.stretched)
+            do {
+                if p.tempo?.tempo != speed {
+                    p.tempo = try TempoFilter(tempo: speed, sampleRate: format.sampleRate, channels: ch)
+                }
+                p.stretched.removeAll(keepingCapacity: true)
+                try p.samples.withUnsafeBufferPointer { all in
+                    let part = UnsafeBufferPointer(rebasing: all[(start * ch)...])
+                    try p.tempo?.process(part, flush: final, into: &p.stretched)
+                }
+            } catch {
+                fail(PlaybackError(.decoding, source: info?.name ?? "", reason: "changing the speed failed: \(error)"))
+                p.samples.removeAll(keepingCapacity: true)
+                return false
             }
             out = p.stretched
             if speed == 1 { p.tempo = nil }
@@ -133,6 +139,7 @@ extension PlaybackEngine {
     private func write(_ out: [Float], _ p: inout AudioPipeline, output: any AudioOutput, speed: Double) -> Bool {
         let ch = config.format.channels
         var offset = 0
+        let startTime = p.nextOutputTime!
         let total = out.count / ch
         guard total > 0 else { return false }
         while offset < total {
@@ -157,18 +164,18 @@ extension PlaybackEngine {
         }
         if !p.wroteSinceSeek {
             p.wroteSinceSeek = true
-            completeSeek()
+            completeSeek(at: startTime)
         }
         return true
     }
 
-    /// Reports the active seek as done once the first audio after it has been written.
-    func completeSeek() {
+    /// Reports the active seek as done, at `position` (the first audio written or frame shown after it).
+    func completeSeek(at position: Double) {
         let seek = control.withLock { c -> SeekRequest? in
             defer { c.activeSeek = nil }
             return c.activeSeek
         }
-        if let seek, seek.id >= 0 { sink(.seekDone(id: seek.id, position: seek.seconds, finished: true)) }
+        if let seek, seek.id >= 0 { sink(.seekDone(id: seek.id, position: position, finished: true)) }
     }
 
     /// At the end of the stream: let the output play out, then report the end.

@@ -62,6 +62,7 @@ extension PlaybackEngine {
         guard let media = info, let v = media.videoStream else { return }
         let frameDuration = media.streams[v].frameRate > 0 ? 1 / media.streams[v].frameRate : 0.04
         var shownGeneration = -1
+        var lastShown = 0.0
         var firstPosted = false
         while !isStopping {
             guard let item = frameQueue.take(timeout: 0.05) else { continue }
@@ -69,9 +70,11 @@ extension PlaybackEngine {
             switch item {
             case .end(let g):
                 guard g == current else { continue }
-                waitUntil(media.duration.isNumeric ? media.duration.seconds : 0, generation: g)
+                // The last picture stays for its own duration (a container's duration may overstate a
+                // truncated file).
+                if !config.untimed { waitUntil(lastShown + frameDuration, generation: g) }
                 control.withLock { $0.videoEnded = true }
-                if media.audioStream == nil || !config.decodeAudio { completeSeek() }
+                if media.audioStream == nil || !config.decodeAudio { completeSeek(at: clock.seconds) }
                 checkEnded()
             case .frame(let frame, let g):
                 guard g == current else { continue }
@@ -86,6 +89,7 @@ extension PlaybackEngine {
                     }
                 }
                 shownGeneration = g
+                lastShown = t
                 for out in config.videoOutputs { out.present(frame) }
                 if !firstPosted {
                     firstPosted = true
@@ -93,7 +97,7 @@ extension PlaybackEngine {
                 }
                 if first && (media.audioStream == nil || !config.decodeAudio) {
                     clock.reset(to: t)
-                    completeSeek()
+                    completeSeek(at: t)
                 }
             }
         }

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Runs commands for tests: the project's own binary, ffmpeg, pactl, parec. Safe from any thread.
+public enum Run {
+    /// What a finished command printed and returned.
+    public struct Result: Sendable {
+        /// The exit status (or the signal number when killed).
+        public var status: Int32
+        /// Standard output.
+        public var stdout: String
+        /// Standard error.
+        public var stderr: String
+        /// Wall-clock seconds it took.
+        public var seconds: Double
+    }
+
+    /// Runs `executable` with `arguments`, waiting at most `timeout` seconds (then killing it).
+    @discardableResult
+    public static func command(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60
+    ) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try p.run()
+        let outData = PipeBuffers()
+        let group = DispatchGroup()
+        for (pipe, slot) in [(out, 0), (err, 1)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let d = pipe.fileHandleForReading.readDataToEndOfFile()
+                outData.set(slot, d)
+                group.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if p.isRunning { kill(p) }
+        p.waitUntilExit()
+        group.wait()
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: outData.get(0), as: UTF8.self),
+            stderr: String(decoding: outData.get(1), as: UTF8.self), seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Ends a helper process with SIGKILL and reaps it. (Children of the test runner inherit its threads' blocked
+    /// signals, so SIGTERM and SIGINT may never arrive.)
+    public static func kill(_ p: Process) {
+        guard p.isRunning else { return }
+        Foundation.kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+    }
+
+    /// The full path of a program on PATH; throws when it is missing (tests then fail loudly).
+    public static func which(_ name: String) throws -> String {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw TestSupportError("'\(name)' is not installed: run scripts/install-deps.sh")
+    }
+}
+
+/// A failure of the test environment itself (a missing daemon or tool), with what to do about it.
+public struct TestSupportError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public var description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+private final class PipeBuffers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots = [Data(), Data()]
+    func set(_ i: Int, _ d: Data) {
+        lock.lock()
+        slots[i] = d
+        lock.unlock()
+    }
+    func get(_ i: Int) -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots[i]
+    }
+}

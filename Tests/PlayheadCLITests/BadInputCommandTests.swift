@@ -1,0 +1,85 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// Every kind of bad input ends in one clear line naming the file or URL, a non-zero exit, and no hang.
+struct BadInputCommandTests {
+    func expectOneLineError(_ input: String, mentions words: [String], timeout: Double = 20) throws {
+        let r = try Run.command(Paths.playheadBinary(), ["--ao=null", "--vo=null", input], timeout: timeout)
+        #expect(r.status == 1, "exit \(r.status) for \(input); stderr: \(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+        #expect(lines.count == 1, "expected one error line, got: \(r.stderr)")
+        #expect(r.stderr.contains(input), "the error does not name \(input): \(r.stderr)")
+        for w in words { #expect(r.stderr.lowercased().contains(w), "'\(w)' missing from: \(r.stderr)") }
+        #expect(r.seconds < timeout - 1, "took \(r.seconds) s")
+    }
+
+    @Test func missingFile() throws {
+        try expectOneLineError("/nonexistent/playhead-missing.mp3", mentions: ["no such file"])
+    }
+
+    @Test func directory() throws {
+        try expectOneLineError(Paths.scratch("dir").path, mentions: ["directory"])
+    }
+
+    @Test func emptyFile() throws {
+        try expectOneLineError(Fixtures.file("empty.mp4", bytes: []).path, mentions: ["empty"])
+    }
+
+    @Test func textFile() throws {
+        let url = Fixtures.file("notes.mp3", bytes: Array(String(repeating: "just some text\n", count: 200).utf8))
+        try expectOneLineError(url.path, mentions: ["not a media file"])
+    }
+
+    @Test func truncatedFile() throws {
+        // An MP4 cut before its index: FFmpeg cannot find the moov atom.
+        let tone = try Fixtures.make(
+            "tone-moov-at-end.mp4",
+            ["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-c:a", "aac"])
+        let data = try Data(contentsOf: tone)
+        let cut = Fixtures.file("truncated.mp4", bytes: Array(data.prefix(data.count / 2)))
+        try expectOneLineError(cut.path, mentions: ["not a media file"])
+    }
+
+    @Test func truncatedCorpusFilesNeverCrash() throws {
+        for name in ["fixture2.mkv", "fixture-isom.mp4", "fixture-babys-songbook.m4b.m4a"] {
+            let path = Paths.corpora.appendingPathComponent("media/file-type/fixture/\(name)").path
+            #expect(FileManager.default.fileExists(atPath: path), "corpus file \(path)")
+            let r = try Run.command(Paths.playheadBinary(), ["--ao=null", "--vo=null", "--untimed", path], timeout: 20)
+            // Either it plays what is there (0) or reports a clear error (1); never a crash or a hang.
+            #expect(r.status == 0 || r.status == 1, "\(name): exit \(r.status), \(r.stderr)")
+            if r.status == 1 { #expect(r.stderr.contains(name)) }
+        }
+    }
+
+    @Test func unsupportedCodec() throws {
+        // A WAV whose format tag (0x9999) names no codec FFmpeg knows.
+        var wav: [UInt8] = Array("RIFF".utf8) + le32(36 + 4800) + Array("WAVEfmt ".utf8) + le32(16)
+        wav += le16(0x9999) + le16(2) + le32(48_000) + le32(192_000) + le16(4) + le16(16)
+        wav += Array("data".utf8) + le32(4800) + [UInt8](repeating: 0, count: 4800)
+        try expectOneLineError(Fixtures.file("odd.wav", bytes: wav).path, mentions: ["unsupported"])
+    }
+
+    @Test func unreachableHost() throws {
+        try expectOneLineError("http://127.0.0.1:9/nothing.mp3", mentions: ["connection refused"])
+    }
+
+    @Test func http404() throws {
+        let origin = try TestOrigin(serving: Paths.fixtures)
+        try expectOneLineError(origin.url("no-such-file.mp3").absoluteString, mentions: ["404"])
+    }
+
+    @Test func aBadInputIsReportedAndTheNextOnePlays() throws {
+        let tone = try Fixtures.tone(seconds: 1)
+        let log = Paths.scratch("log").appendingPathComponent("e.jsonl")
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--log-json=\(log.path)", "/nonexistent/a.mp3", tone.path], timeout: 20)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("/nonexistent/a.mp3"))
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("\"ended\""), "the second input did not play to its end: \(text)")
+    }
+}
+
+private func le32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+private func le16(_ v: UInt16) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }

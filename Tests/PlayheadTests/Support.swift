@@ -1,0 +1,62 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+
+/// Waits on the main actor until `condition` holds or `timeout` seconds pass; returns whether it held.
+@MainActor
+func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// Records every change of a player's `timeControlStatus` and `status`, with the reason, as a listener would see
+/// them through observation.
+@MainActor
+final class StateRecorder {
+    private(set) var states: [String] = []
+    private var task: Task<Void, Never>?
+
+    init(_ player: Player) {
+        task = Task { @MainActor [weak self] in
+            var last = ""
+            while !Task.isCancelled {
+                let s = Self.describe(player)
+                if s != last {
+                    self?.states.append(s)
+                    last = s
+                }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+    }
+
+    static func describe(_ p: Player) -> String {
+        switch (p.status, p.timeControlStatus) {
+        case (.failed, _): return "failed"
+        case (_, .paused): return "paused"
+        case (_, .playing): return "playing"
+        case (_, .waitingToPlayAtSpecifiedRate):
+            switch p.reasonForWaitingToPlay {
+            case .toMinimizeStalls: return "waiting(stalls)"
+            case .evaluatingBufferingRate: return "waiting(evaluating)"
+            case .noItemToPlay: return "waiting(noItem)"
+            case nil: return "waiting"
+            }
+        }
+    }
+
+    func stop() { task?.cancel() }
+}
+
+extension Player {
+    /// A player on its own test sink.
+    static func onSink(_ sink: TestSink) -> Player {
+        let p = Player()
+        p.audioOutputChoice = .pulse(device: sink.name)
+        return p
+    }
+}

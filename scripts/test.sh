@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, starts the test daemons (PulseAudio with null sinks, a private D-Bus session
+# bus) in a private folder, runs the whole test suite, checks formatting, and stops the daemons by PID.
+# Usage: scripts/test.sh [extra swift test arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+scripts/install-deps.sh
+
+echo "== format check (swift format lint)"
+swift format lint --strict --recursive Sources Tests Package.swift
+
+echo "== build"
+swift build --build-tests 2>&1 | grep -v "prohibited flag" || true
+test -x .build/debug/playhead || { echo "error: the build failed" >&2; exit 1; }
+
+# shellcheck source=scripts/daemons.sh
+source scripts/daemons.sh
+trap daemons_stop EXIT
+daemons_start
+
+export PLAYHEAD_FIXTURES="${PLAYHEAD_FIXTURES:-$root/.fixtures}"
+export PLAYHEAD_BIN="$root/.build/debug/playhead"
+
+echo "== test"
+# Serially: the timing tests (sound at the sink, pacing) must not compete for the 2 cores.
+swift test --skip-build --no-parallel "$@"
