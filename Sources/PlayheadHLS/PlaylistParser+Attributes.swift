@@ -42,7 +42,11 @@ extension ParserState {
 
     mutating func quoted(_ list: AttributeList, _ name: String, _ tag: TagKind) throws(PlaylistParseError) -> String? {
         guard let value = list[name] else { return nil }
-        if !value.isQuoted { try issue(.invalidValue, "#\(tag.name): \(name) must be a quoted-string") }
+        if !value.isQuoted {
+            try issue(.invalidValue, "#\(tag.name): \(name) must be a quoted-string")
+            // An unquoted value holding a double quote cannot be a string (nor be written back as one).
+            if value.text.utf8.contains(0x22) { return nil }
+        }
         return value.text
     }
 
@@ -52,6 +56,11 @@ extension ParserState {
         guard let value = list[name] else { return nil }
         if list.enumeratedString(name) == nil {
             try issue(.invalidValue, "#\(tag.name): \(name) must be an enumerated-string")
+            // A quoted value is accepted as the enumerated value it spells, unless it holds characters no
+            // enumerated-string can (it could not be written back either).
+            if value.text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x20 || $0 == 0x09 }) {
+                return nil
+            }
         }
         return value.text
     }

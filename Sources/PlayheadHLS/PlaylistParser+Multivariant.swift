@@ -138,9 +138,6 @@ extension ParserState {
     }
 
     mutating func finishMultivariant() throws(PlaylistParseError) -> MultivariantPlaylist {
-        if let stream = pendingStream {
-            try issue(.missingAttribute, "#EXT-X-STREAM-INF is not followed by a URI", line: stream.line)
-        }
         if let line = firstMediaTagLine {
             try issue(.mixedPlaylist, "media playlist tags in a multivariant playlist", line: line)
         }

@@ -223,8 +223,18 @@ struct ParserState {
             throw PlaylistParseError(line: 1, kind: .notAPlaylist, message: "not an HLS playlist (no #EXTM3U)")
         }
         lineNumber += 1
-        if firstMultivariantTagLine != nil {
-            return .multivariant(try finishMultivariant())
+        // A multivariant tag that produced nothing (a STREAM-INF without its URI) does not make an otherwise
+        // media playlist multivariant: the written form of an empty multivariant playlist would read as media.
+        let m = multivariant
+        let hasMultivariantContent =
+            !m.variants.isEmpty || !m.iFrameVariants.isEmpty || !m.renditions.isEmpty || !m.sessionData.isEmpty
+            || !m.sessionKeys.isEmpty || m.contentSteering != nil
+        if let stream = pendingStream {
+            try issue(.missingAttribute, "#EXT-X-STREAM-INF is not followed by a URI", line: stream.line)
+        }
+        if hasMultivariantContent { return .multivariant(try finishMultivariant()) }
+        if let line = firstMultivariantTagLine {
+            try issue(.mixedPlaylist, "multivariant playlist tags in a media playlist", line: line)
         }
         return .media(try finishMedia())
     }
