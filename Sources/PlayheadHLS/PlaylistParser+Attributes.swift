@@ -17,8 +17,10 @@ extension ParserState {
         return list
     }
 
+    /// Unquoted values substitution applies to: hexadecimal-sequences (`0x...`, or a reference standing for one).
     private func isHex(_ entry: AttributeList.Entry) -> Bool {
-        entry.value.text.hasPrefix("0x") || entry.value.text.hasPrefix("0X")
+        let text = entry.value.text
+        return text.hasPrefix("0x") || text.hasPrefix("0X") || text.hasPrefix("{$")
     }
 
     mutating func integer(_ list: AttributeList, _ name: String, _ tag: TagKind) throws(PlaylistParseError) -> Int? {
