@@ -74,36 +74,6 @@ public struct SegmentKey: Sendable, Hashable, Codable {
     }
 }
 
-/// The media initialization section (`EXT-X-MAP`) that applies to a segment. A value type, safe from any thread.
-public struct MediaInitializationSection: Sendable, Hashable, Codable {
-    /// `URI` as written.
-    public var uri: String
-    /// The playlist URL the URI is relative to.
-    public var baseURL: URL?
-    /// `BYTERANGE`, if any (the offset defaults to 0, as the RFC says).
-    public var byteRange: ByteRange?
-    /// The `EXT-X-KEY`s in effect where the `EXT-X-MAP` tag appears: they encrypt the initialization section
-    /// (RFC 8216bis 4.4.4.4), and may differ from the keys of the segments that use the map.
-    public var keys: [SegmentKey]
-    /// Attributes this parser does not interpret.
-    public var unknownAttributes: AttributeList
-
-    /// Creates a map.
-    public init(
-        uri: String, baseURL: URL? = nil, byteRange: ByteRange? = nil, keys: [SegmentKey] = [],
-        unknownAttributes: AttributeList = AttributeList()
-    ) {
-        self.uri = uri
-        self.baseURL = baseURL
-        self.byteRange = byteRange
-        self.keys = keys
-        self.unknownAttributes = unknownAttributes
-    }
-
-    /// The URI resolved against the playlist URL.
-    public var url: URL? { resolve(uri, against: baseURL) }
-}
-
 /// A partial segment (`EXT-X-PART`, low-latency HLS). A value type, safe from any thread.
 public struct PartialSegment: Sendable, Hashable, Codable {
     /// `URI` as written.
