@@ -45,15 +45,17 @@ enum JSONText {
             return
         }
         out += "{\n"
-        let keys = object.keys.sorted()
-        for (index, key) in keys.enumerated() {
-            out += String(repeating: " ", count: indent + 2)
-            string(key, into: &out)
+        let entries = object.sorted { $0.key < $1.key }
+        let inner = spaces(indent + 2)
+        for (index, entry) in entries.enumerated() {
+            out += inner
+            string(entry.key, into: &out)
             out += ": "
-            write(object[key]!, indent: indent + 2, into: &out)
-            out += index + 1 < keys.count ? ",\n" : "\n"
+            write(entry.value, indent: indent + 2, into: &out)
+            out += index + 1 < entries.count ? ",\n" : "\n"
         }
-        out += String(repeating: " ", count: indent) + "}"
+        out += spaces(indent)
+        out += "}"
     }
 
     private static func array(_ values: [Any], indent: Int, into out: inout String) {
@@ -62,12 +64,20 @@ enum JSONText {
             return
         }
         out += "[\n"
+        let inner = spaces(indent + 2)
         for (index, element) in values.enumerated() {
-            out += String(repeating: " ", count: indent + 2)
+            out += inner
             write(element, indent: indent + 2, into: &out)
             out += index + 1 < values.count ? ",\n" : "\n"
         }
-        out += String(repeating: " ", count: indent) + "]"
+        out += spaces(indent)
+        out += "]"
+    }
+
+    private static let indentation: [String] = (0..<16).map { String(repeating: " ", count: $0 * 2) }
+
+    private static func spaces(_ count: Int) -> String {
+        count / 2 < indentation.count ? indentation[count / 2] : String(repeating: " ", count: count)
     }
 
     private static func string(_ text: String, into out: inout String) {
