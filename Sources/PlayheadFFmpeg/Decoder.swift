@@ -68,6 +68,22 @@ public final class Decoder: @unchecked Sendable {
         return .frame(frame)
     }
 
+    /// Decodes `packet` (nil drains at the end of the stream) and hands every frame it yields to `body`, feeding
+    /// again after taking frames when the decoder is full (`EAGAIN`), so no packet is ever dropped. `body` returns
+    /// false to stop early (the remaining frames stay in the decoder).
+    public func decode(_ packet: Packet?, _ body: (Frame) throws -> Bool) throws {
+        var sent = false
+        while true {
+            if !sent { sent = try send(packet) }
+            switch try receive() {
+            case .frame(let frame):
+                if try !body(frame) { return }
+            case .needsInput, .endOfStream:
+                if sent { return }
+            }
+        }
+    }
+
     /// Drops all buffered state, as after a seek.
     public func flush() { avcodec_flush_buffers(context) }
 }

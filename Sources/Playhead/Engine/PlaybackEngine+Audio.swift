@@ -34,8 +34,7 @@ extension PlaybackEngine {
             switch item {
             case .packet(let packet, _):
                 do {
-                    try decoder.send(packet)
-                    while case .frame(let frame) = try decoder.receive() {
+                    try decoder.decode(packet) { frame in
                         let t = frame.pts.map { decoder.stream.seconds($0) - media.startSeconds }
                         try p.resampler.convert(frame, into: &p.samples)
                         if p.nextInputTime == nil || (t.map { abs($0 - p.nextInputTime!) > 0.2 } ?? false) {
@@ -47,15 +46,15 @@ extension PlaybackEngine {
                             firstAudioPosted = true
                             sink(.firstAudio)
                         }
+                        return !isStopping
                     }
                 } catch {
-                    // A damaged packet: skip it, as every player does, unless the decoder is unusable.
-                    if error.code != FFmpegError.invalidData && error.code < 0 && isStopping { return }
+                    // A damaged packet is skipped, as every player does.
                 }
             case .endOfStream:
-                _ = try? decoder.send(nil)
-                while case .frame(let frame)? = try? decoder.receive() {
-                    _ = try? p.resampler.convert(frame, into: &p.samples)
+                try? decoder.decode(nil) { frame in
+                    try p.resampler.convert(frame, into: &p.samples)
+                    return true
                 }
                 p.resampler.drain(into: &p.samples)
                 _ = deliver(&p, output: output, final: true)

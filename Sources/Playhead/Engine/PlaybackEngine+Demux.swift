@@ -73,6 +73,10 @@ extension PlaybackEngine {
             }
             if stopping { return }
             if let seek {
+                // Now that the generation has changed, wake the audio thread if it waits on the output, so it
+                // sees the seek (a wake before the change would be taken for a spurious one).
+                config.audioOutput?.interruptWrite()
+                frameQueue.wakeAll()
                 performSeek(seek, input: input, media: media)
                 atEnd = false
                 continue

@@ -23,19 +23,13 @@ extension PlaybackEngine {
             switch item {
             case .packet(let packet, _):
                 do {
-                    try decoder.send(packet)
-                    while case .frame(let frame) = try decoder.receive() {
-                        if !queueFrame(frame, decoder.stream, media, generation) { break }
-                    }
+                    try decoder.decode(packet) { queueFrame($0, decoder.stream, media, generation) }
                 } catch {
                     if isStopping { return }
                     // A damaged packet is skipped; the next keyframe recovers.
                 }
             case .endOfStream:
-                _ = try? decoder.send(nil)
-                while case .frame(let frame)? = try? decoder.receive() {
-                    if !queueFrame(frame, decoder.stream, media, generation) { break }
-                }
+                try? decoder.decode(nil) { queueFrame($0, decoder.stream, media, generation) }
                 _ = frameQueue.put(.end(generation: generation))
             }
         }

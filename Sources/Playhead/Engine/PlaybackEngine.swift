@@ -101,9 +101,8 @@ final class PlaybackEngine: @unchecked Sendable {
             sink(.seekDone(id: old.id, position: clock.seconds, finished: false))
         }
         sink(.seekStarted(id: id, target: seconds))
+        // The demux thread may be blocked reading; it carries out the seek and wakes the decode threads.
         input?.interrupt()
-        config.audioOutput?.interruptWrite()
-        frameQueue.wakeAll()
         wake()
     }
 
