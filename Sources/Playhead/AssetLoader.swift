@@ -49,7 +49,11 @@ final class AssetLoader: Sendable {
     }
 
     /// The opened input, once; later callers (or when never loaded) get nil and open their own.
-    func takeInput() -> MediaInput? { state.withLock { s in defer { s.input = nil }; return s.input } }
+    func takeInput() -> MediaInput? {
+        state.withLock { s in
+            defer { s.input = nil }; return s.input
+        }
+    }
 
     private func open() {
         let r: Result<AssetInfo, PlaybackError>

@@ -11,15 +11,22 @@ extension PlaybackError {
         let isNetwork = source.hasPrefix("http://") || source.hasPrefix("https://")
         switch e.code {
         case FFmpegError.noSuchFile: self.init(.io, source: source, reason: "no such file", code: e.code)
-        case FFmpegError.isDirectory: self.init(.io, source: source, reason: "is a directory, not a media file", code: e.code)
+        case FFmpegError.isDirectory:
+            self.init(.io, source: source, reason: "is a directory, not a media file", code: e.code)
         case FFmpegError.permissionDenied: self.init(.io, source: source, reason: "permission denied", code: e.code)
-        case FFmpegError.invalidData, FFmpegError.invalidArgument where !isNetwork:
-            self.init(.parsing, source: source, reason: "not a media file Playhead can read (\(e.message.lowercased()))", code: e.code)
+        case FFmpegError.invalidData,
+            FFmpegError.invalidArgument where !isNetwork:
+            self.init(
+                .parsing, source: source, reason: "not a media file Playhead can read (\(e.message.lowercased()))",
+                code: e.code)
         case FFmpegError.httpNotFound: self.init(.network, source: source, reason: "HTTP 404 Not Found", code: e.code)
         case FFmpegError.httpForbidden: self.init(.network, source: source, reason: "HTTP 403 Forbidden", code: e.code)
-        case FFmpegError.httpOther4xx: self.init(.network, source: source, reason: "HTTP client error (4xx)", code: e.code)
-        case FFmpegError.httpServerError: self.init(.network, source: source, reason: "HTTP server error (5xx)", code: e.code)
-        case FFmpegError.connectionRefused: self.init(.network, source: source, reason: "connection refused", code: e.code)
+        case FFmpegError.httpOther4xx:
+            self.init(.network, source: source, reason: "HTTP client error (4xx)", code: e.code)
+        case FFmpegError.httpServerError:
+            self.init(.network, source: source, reason: "HTTP server error (5xx)", code: e.code)
+        case FFmpegError.connectionRefused:
+            self.init(.network, source: source, reason: "connection refused", code: e.code)
         case FFmpegError.timedOut, FFmpegError.exit:
             self.init(isNetwork ? .network : .io, source: source, reason: "timed out", code: e.code)
         case FFmpegError.decoderNotFound:

@@ -134,7 +134,9 @@ public class Player {
 
     /// The time heard now in the current item (`.zero` without an item).
     public func currentTime() -> MediaTime {
-        guard engine != nil else { return currentItem == nil ? .zero : MediaTime(seconds: lastKnownTime, preferredTimescale: 1_000_000) }
+        guard engine != nil else {
+            return currentItem == nil ? .zero : MediaTime(seconds: lastKnownTime, preferredTimescale: 1_000_000)
+        }
         return MediaTime(seconds: timebase.seconds, preferredTimescale: 1_000_000)
     }
 

@@ -67,7 +67,9 @@ final class TimeObserverHub {
     private var playing = false
     private var rate: Float = 1
 
-    func addPeriodic(interval: Double, queue: DispatchQueue, block: @escaping @Sendable (MediaTime) -> Void, clock: Timebase)
+    func addPeriodic(
+        interval: Double, queue: DispatchQueue, block: @escaping @Sendable (MediaTime) -> Void, clock: Timebase
+    )
         -> TimeObserverToken
     {
         let id = nextID
@@ -179,7 +181,8 @@ extension Player {
     /// jumps, like `AVPlayer.addPeriodicTimeObserver`. The block runs on `queue`; from the main queue use
     /// `MainActor.assumeIsolated` to touch the player.
     public func addPeriodicTimeObserver(
-        forInterval interval: MediaTime, queue: DispatchQueue? = nil, using block: @escaping @Sendable (MediaTime) -> Void
+        forInterval interval: MediaTime, queue: DispatchQueue? = nil,
+        using block: @escaping @Sendable (MediaTime) -> Void
     ) -> TimeObserverToken {
         observers.addPeriodic(interval: interval.seconds, queue: queue ?? .main, block: block, clock: timebase)
     }

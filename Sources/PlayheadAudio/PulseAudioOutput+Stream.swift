@@ -10,7 +10,8 @@ extension PulseAudioOutput {
         defer { unlock() }
         guard let c = context, pa_context_get_state(c) == PA_CONTEXT_READY else { throw serverError("not connected") }
         self.format = format
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
+        var spec = pa_sample_spec(
+            format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, role)
@@ -29,7 +30,8 @@ extension PulseAudioOutput {
         pa_stream_set_event_callback(s, PulseCallbacks.event, ctx)
         pa_stream_set_moved_callback(s, PulseCallbacks.moved, ctx)
         let bytes = UInt32(Double(format.sampleRate * format.bytesPerFrame) * targetLatency)
-        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        var attr = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
         let flags = pa_stream_flags_t(
             PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
                 | PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue)

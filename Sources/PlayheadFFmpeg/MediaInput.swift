@@ -55,7 +55,9 @@ public final class MediaInput: @unchecked Sendable {
         let bridge = ByteSourceBridge(source)
         self.bridge = bridge
         let size: Int32 = 64 * 1024
-        guard let buffer = av_malloc(Int(size)) else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_malloc") }
+        guard let buffer = av_malloc(Int(size)) else {
+            throw FFmpegError(code: ph_averror(ENOMEM), function: "av_malloc")
+        }
         let opaque = Unmanaged.passUnretained(bridge).toOpaque()
         guard
             let io = ph_avio_alloc_read(
@@ -138,7 +140,8 @@ public final class MediaInput: @unchecked Sendable {
     /// with no decoder; nil when there is none.
     public func bestStream(_ type: StreamInfo.MediaType) -> Int? {
         guard let c = context else { return nil }
-        let avType: AVMediaType = type == .audio ? AVMEDIA_TYPE_AUDIO : (type == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_SUBTITLE)
+        let avType: AVMediaType =
+            type == .audio ? AVMEDIA_TYPE_AUDIO : (type == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_SUBTITLE)
         let i = av_find_best_stream(c, avType, -1, -1, nil, 0)
         if i >= 0, !streams[Int(i)].isAttachedPicture { return Int(i) }
         return streams.first { $0.mediaType == type && !$0.isAttachedPicture && $0.isDecodable }?.index
@@ -168,7 +171,9 @@ public final class MediaInput: @unchecked Sendable {
     }
 
     /// The stream's codec parameters, valid only inside `body`, for creating decoders.
-    func withCodecParameters<R>(stream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws -> R) rethrows -> R? {
+    func withCodecParameters<R>(stream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws -> R) rethrows
+        -> R?
+    {
         guard let c = context, index < Int(c.pointee.nb_streams), let s = c.pointee.streams[index],
             let par = s.pointee.codecpar
         else { return nil }

@@ -8,7 +8,9 @@ public final class Packet: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     init() throws(FFmpegError) {
-        guard let p = av_packet_alloc() else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_packet_alloc") }
+        guard let p = av_packet_alloc() else {
+            throw FFmpegError(code: ph_averror(ENOMEM), function: "av_packet_alloc")
+        }
         pointer = p
     }
 
@@ -67,7 +69,9 @@ public final class Frame: @unchecked Sendable {
     /// Calls `body` with plane `index`'s bytes and its line size (bytes per row, may exceed the width).
     /// The pointer is valid only inside `body`.
     public func withPlane<R>(_ index: Int, _ body: (UnsafePointer<UInt8>, Int) throws -> R) rethrows -> R? {
-        let data = withUnsafeBytes(of: pointer.pointee.data) { $0.load(fromByteOffset: index * 8, as: UnsafeMutablePointer<UInt8>?.self) }
+        let data = withUnsafeBytes(of: pointer.pointee.data) {
+            $0.load(fromByteOffset: index * 8, as: UnsafeMutablePointer<UInt8>?.self)
+        }
         let line = withUnsafeBytes(of: pointer.pointee.linesize) { $0.load(fromByteOffset: index * 4, as: Int32.self) }
         guard let data else { return nil }
         return try body(UnsafePointer(data), Int(line))

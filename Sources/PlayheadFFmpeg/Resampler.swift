@@ -32,7 +32,8 @@ public final class Resampler: @unchecked Sendable {
         let produced: Int32 = output.withUnsafeMutableBufferPointer { buf in
             var outPtr: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(buf.baseAddress! + start)
                 .assumingMemoryBound(to: UInt8.self)
-            let ins = UnsafeMutableRawPointer(f.pointee.extended_data!).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+            let ins = UnsafeMutableRawPointer(f.pointee.extended_data!).assumingMemoryBound(
+                to: UnsafePointer<UInt8>?.self)
             return swr_convert(context, &outPtr, Int32(capacity), ins, inCount)
         }
         if produced < 0 {
@@ -64,7 +65,9 @@ public final class Resampler: @unchecked Sendable {
     }
 
     private func configure(for f: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) {
-        let key = (f.pointee.sample_rate, f.pointee.format, f.pointee.ch_layout.nb_channels, f.pointee.ch_layout.order.rawValue)
+        let key = (
+            f.pointee.sample_rate, f.pointee.format, f.pointee.ch_layout.nb_channels, f.pointee.ch_layout.order.rawValue
+        )
         if let k = inputKey, context != nil, k == key { return }
         swr_free(&context)
         var outLayout = AVChannelLayout()

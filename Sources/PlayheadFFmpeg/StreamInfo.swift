@@ -125,7 +125,9 @@ public struct MediaMetadata: Sendable, Hashable {
         var result: [String: String] = [:]
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
         while let e = av_dict_get(dict, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            if let k = e.pointee.key, let v = e.pointee.value { result[String(cString: k).lowercased()] = String(cString: v) }
+            if let k = e.pointee.key, let v = e.pointee.value {
+                result[String(cString: k).lowercased()] = String(cString: v)
+            }
             entry = e
         }
         return result

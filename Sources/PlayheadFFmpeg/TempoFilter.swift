@@ -29,7 +29,8 @@ public final class TempoFilter: @unchecked Sendable {
         let layout = channels == 1 ? "mono" : (channels == 2 ? "stereo" : "\(channels)c")
         let args = "sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layout):time_base=1/\(sampleRate)"
         try check(avfilter_graph_create_filter(&source, avfilter_get_by_name("abuffer"), "in", args, nil, g), "abuffer")
-        try check(avfilter_graph_create_filter(&sink, avfilter_get_by_name("abuffersink"), "out", nil, nil, g), "abuffersink")
+        try check(
+            avfilter_graph_create_filter(&sink, avfilter_get_by_name("abuffersink"), "out", nil, nil, g), "abuffersink")
         var last = source
         // atempo accepts 0.5...100 per instance; chain halves for slower rates.
         var remaining = tempo
@@ -42,7 +43,8 @@ public final class TempoFilter: @unchecked Sendable {
         for (i, stage) in stages.enumerated() {
             var ctx: UnsafeMutablePointer<AVFilterContext>?
             try check(
-                avfilter_graph_create_filter(&ctx, avfilter_get_by_name("atempo"), "tempo\(i)", "tempo=\(stage)", nil, g),
+                avfilter_graph_create_filter(
+                    &ctx, avfilter_get_by_name("atempo"), "tempo\(i)", "tempo=\(stage)", nil, g),
                 "atempo")
             try check(avfilter_link(last, 0, ctx, 0), "avfilter_link")
             last = ctx
@@ -64,7 +66,9 @@ public final class TempoFilter: @unchecked Sendable {
     {
         let count = input.count / channels
         if count > 0 {
-            guard let f = av_frame_alloc() else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_frame_alloc") }
+            guard let f = av_frame_alloc() else {
+                throw FFmpegError(code: ph_averror(ENOMEM), function: "av_frame_alloc")
+            }
             var fp: UnsafeMutablePointer<AVFrame>? = f
             defer { av_frame_free(&fp) }
             f.pointee.nb_samples = Int32(count)

@@ -14,7 +14,8 @@ public enum Paths {
 
     /// Generated media fixtures: `PLAYHEAD_FIXTURES`, or `.fixtures/` in the package root.
     public static let fixtures: URL = {
-        let dir = ProcessInfo.processInfo.environment["PLAYHEAD_FIXTURES"].map { URL(fileURLWithPath: $0) }
+        let dir =
+            ProcessInfo.processInfo.environment["PLAYHEAD_FIXTURES"].map { URL(fileURLWithPath: $0) }
             ?? packageRoot.appendingPathComponent(".fixtures")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
@@ -22,7 +23,8 @@ public enum Paths {
 
     /// The `playhead` binary: `PLAYHEAD_BIN`, or `.build/debug/playhead`. Throws when it was not built.
     public static func playheadBinary() throws -> String {
-        let path = ProcessInfo.processInfo.environment["PLAYHEAD_BIN"]
+        let path =
+            ProcessInfo.processInfo.environment["PLAYHEAD_BIN"]
             ?? packageRoot.appendingPathComponent(".build/debug/playhead").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw TestSupportError("\(path) is missing: run 'swift build' before the tests (scripts/test.sh does)")
@@ -35,7 +37,8 @@ public enum Paths {
 
     /// A fresh scratch folder for one test.
     public static func scratch(_ name: String = "t") -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-\(name)-\(UUID().uuidString.prefix(8))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playhead-\(name)-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

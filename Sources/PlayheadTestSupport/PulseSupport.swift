@@ -5,7 +5,8 @@ public enum PulseServer {
     /// Checks that `pactl info` answers on `PULSE_SERVER`.
     public static func require() throws {
         guard ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil else {
-            throw TestSupportError("PULSE_SERVER is not set: run the tests with scripts/test.sh, which starts PulseAudio")
+            throw TestSupportError(
+                "PULSE_SERVER is not set: run the tests with scripts/test.sh, which starts PulseAudio")
         }
         let r = try Run.command("pactl", ["info"], timeout: 5)
         guard r.status == 0 else { throw TestSupportError("PulseAudio does not answer: \(r.stderr)") }
@@ -26,7 +27,8 @@ public final class TestSink: @unchecked Sendable {
     public init() throws {
         try PulseServer.require()
         name = "t_" + UUID().uuidString.prefix(8).lowercased()
-        let r = try Run.command("pactl", ["load-module", "module-null-sink", "sink_name=\(name)", "rate=48000", "channels=2"])
+        let r = try Run.command(
+            "pactl", ["load-module", "module-null-sink", "sink_name=\(name)", "rate=48000", "channels=2"])
         guard r.status == 0 else { throw TestSupportError("cannot load a null sink: \(r.stderr)") }
         module = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         file = Paths.scratch("rec").appendingPathComponent("\(name).raw")

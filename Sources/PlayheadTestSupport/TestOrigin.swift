@@ -31,7 +31,9 @@ public final class TestOrigin: @unchecked Sendable {
     /// The URL of `path` with `query` parameters (rate, stall_after, stall_for, status, first_byte_delay).
     public func url(_ path: String, _ query: [String: String] = [:]) -> URL {
         var c = URLComponents(string: "http://127.0.0.1:\(port)/\(path)")!
-        if !query.isEmpty { c.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
+        if !query.isEmpty {
+            c.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        }
         return c.url!
     }
 

@@ -55,7 +55,8 @@ struct Options {
                 case "pulse": o.audioOutput = .pulse
                 case "null": o.audioOutput = .null
                 case let v where v.hasPrefix("wav:") && v.count > 4: o.audioOutput = .wav(String(v.dropFirst(4)))
-                case let v: throw UsageError(description: "--ao: unknown audio output '\(v)' (auto, pulse, null, wav:PATH)")
+                case let v:
+                    throw UsageError(description: "--ao: unknown audio output '\(v)' (auto, pulse, null, wav:PATH)")
                 }
             case "--audio-device": o.audioDevice = try need(name, value)
             case "--vo":

@@ -57,7 +57,8 @@ final class PlaybackSession {
     }
 
     private func play(_ input: String) async -> Outcome {
-        let url = input.contains("://") ? (URL(string: input) ?? URL(fileURLWithPath: input)) : URL(fileURLWithPath: input)
+        let url =
+            input.contains("://") ? (URL(string: input) ?? URL(fileURLWithPath: input)) : URL(fileURLWithPath: input)
         let item = PlayerItem(url: url)
         if !options.noVideo { item.add(NullVideoOutput()) }
         let (signals, continuation) = AsyncStream<PlayerEvent?>.makeStream()

@@ -73,7 +73,8 @@ struct BadInputCommandTests {
         let tone = try Fixtures.tone(seconds: 1)
         let log = Paths.scratch("log").appendingPathComponent("e.jsonl")
         let r = try Run.command(
-            Paths.playheadBinary(), ["--ao=null", "--log-json=\(log.path)", "/nonexistent/a.mp3", tone.path], timeout: 20)
+            Paths.playheadBinary(), ["--ao=null", "--log-json=\(log.path)", "/nonexistent/a.mp3", tone.path],
+            timeout: 20)
         #expect(r.status == 1)
         #expect(r.stderr.contains("/nonexistent/a.mp3"))
         let text = try String(contentsOf: log, encoding: .utf8)

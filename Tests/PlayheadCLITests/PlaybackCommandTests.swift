@@ -38,7 +38,8 @@ import Testing
     @Test func logJSONRecordsTheEngineEvents() throws {
         let tone = try Fixtures.tone(seconds: 1)
         let log = Paths.scratch("log").appendingPathComponent("events.jsonl")
-        let r = try Run.command(Paths.playheadBinary(), ["--ao=null", "--log-json=\(log.path)", tone.path], timeout: 30)
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--log-json=\(log.path)", tone.path], timeout: 30)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
         let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }

@@ -86,7 +86,9 @@ final class MemorySource: ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         reads += 1
         let n = min(buffer.count, bytes.count - position)
-        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[position..<(position + n)])) }
+        bytes.withUnsafeBytes {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[position..<(position + n)]))
+        }
         position += n
         return n
     }

@@ -50,7 +50,8 @@ import Testing
         #expect(seen == ["playing", "waiting(stalls)", "playing", "paused"], "\(recorder.states)")
         // All 8 s were heard, with one long silence (the stall: about 5 s less the 2.7 s already sent) inside.
         let samples = sink.stopRecording()
-        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.3, "heard \(AudioAnalysis.audibleSeconds(samples)) s")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.3, "heard \(AudioAnalysis.audibleSeconds(samples)) s")
         #expect(AudioAnalysis.longestGap(samples) > 1.5)
     }
 }

@@ -32,7 +32,8 @@ import Testing
         #expect(seen == ["paused", "playing", "paused", "playing", "paused"], "\(recorder.states)")
         #expect(player.currentTime().seconds > 1.9)
         let samples = sink.stopRecording()
-        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 2) < 0.1, "heard \(AudioAnalysis.audibleSeconds(samples)) s")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(samples) - 2) < 0.1, "heard \(AudioAnalysis.audibleSeconds(samples)) s")
     }
 
     @Test func failingItem() async throws {

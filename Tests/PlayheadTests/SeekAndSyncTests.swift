@@ -56,8 +56,10 @@ import Testing
     @Test func aLaterSeekSupersedesAnEarlierOne() async throws {
         let capture = numberedCapture()
         let player = try await openedPlayer(try Fixtures.numberedVideo(), capture)
-        async let first = player.seek(to: MediaTime(value: 4, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
-        async let second = player.seek(to: MediaTime(value: 6, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        async let first = player.seek(
+            to: MediaTime(value: 4, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        async let second = player.seek(
+            to: MediaTime(value: 6, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         let (a, b) = await (first, second)
         #expect(!a, "the superseded seek reports false")
         #expect(b)

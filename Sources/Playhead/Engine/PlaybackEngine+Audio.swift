@@ -146,7 +146,9 @@ extension PlaybackEngine {
             clock.mark(frame: output.writePosition, seconds: p.nextOutputTime!, speed: speed)
             let n: Int
             do {
-                n = try out.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[(offset * ch)...])) }
+                n = try out.withUnsafeBufferPointer {
+                    try output.write(UnsafeBufferPointer(rebasing: $0[(offset * ch)...]))
+                }
             } catch let error as PlaybackError {
                 fail(error)
                 return false

@@ -55,7 +55,8 @@ extension PlaybackEngine {
     }
 
     private func readLoop(_ input: MediaInput, _ media: MediaInfo) {
-        let forward = config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : EngineConfiguration.defaultForwardBuffer
+        let forward =
+            config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : EngineConfiguration.defaultForwardBuffer
         var atEnd = false
         while true {
             let (stopping, seek) = control.withLock { c -> (Bool, SeekRequest?) in
@@ -112,7 +113,9 @@ extension PlaybackEngine {
                 continue
             }
             route(packet, media)
-            if control.withLock({ $0.buffering }), bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward) {
+            if control.withLock({ $0.buffering }),
+                bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward)
+            {
                 setBuffering(false)
             }
         }
