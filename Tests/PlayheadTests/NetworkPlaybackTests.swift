@@ -44,7 +44,7 @@ import Testing
         #expect(abs(player.currentTime().seconds - stalledAt) < 0.05, "time moved during the stall")
         #expect(await eventually(timeout: 6) { player.timeControlStatus == .playing }, "did not resume")
         #expect(await eventually(timeout: 12) { player.timeControlStatus == .paused }, "did not reach the end")
-        recorder.stop()
+        await recorder.stop()
         // The recorder starts after play(): it sees opening, playing, the stall, playing again, the end.
         let seen = recorder.states.filter { $0 != "waiting(evaluating)" }
         #expect(seen == ["playing", "waiting(stalls)", "playing", "paused"], "\(recorder.states)")

@@ -26,7 +26,7 @@ import Testing
         player.play()
         #expect(await eventually(timeout: 5) { ended.value })
         #expect(await eventually { player.timeControlStatus == .paused }, "actionAtItemEnd .pause")
-        recorder.stop()
+        await recorder.stop()
         // The sequence a listener saw: paused, waiting while opening/after play, playing, paused, playing, paused.
         let seen = recorder.states.filter { $0 != "waiting(evaluating)" }
         #expect(seen == ["paused", "playing", "paused", "playing", "paused"], "\(recorder.states)")

@@ -49,7 +49,11 @@ final class StateRecorder {
         }
     }
 
-    func stop() { task?.cancel() }
+    /// Stops recording after one more look, so the last change is not missed.
+    func stop() async {
+        try? await Task.sleep(for: .milliseconds(50))
+        task?.cancel()
+    }
 }
 
 extension Player {
