@@ -34,7 +34,7 @@ public final class PlayerItem {
     public internal(set) var loadedTimeRanges: [TimeRange] = []
     /// The ranges a seek may target: the whole item for seekable files, empty for unseekable streams.
     public internal(set) var seekableTimeRanges: [TimeRange] = []
-    /// Seconds to read ahead of the playhead; 0 lets the player choose (10 s).
+    /// Seconds to read ahead of the playhead; 0 lets the player choose (5 s for files, 30 s over the network).
     public var preferredForwardBufferDuration: Double = 0
     /// Whether enough is buffered that playback should not stall.
     public internal(set) var isPlaybackLikelyToKeepUp = false

@@ -66,8 +66,9 @@ struct EngineConfiguration: Sendable {
     var networkTimeout: Double = 10
     var format = AudioFormat()
 
-    /// The default forward buffer when the item asks for "automatic" (0): 10 s.
-    static let defaultForwardBuffer: Double = 10
+    /// The forward buffer when the item asks for "automatic" (0): 5 s for local files (reading is instant; more
+    /// only costs memory), 30 s for network inputs (riding out bandwidth dips).
+    var automaticForwardBuffer: Double { location.contains("://") && !location.hasPrefix("file:") ? 30 : 5 }
     /// Seconds buffered before playback starts or resumes after a stall.
     static let resumeThreshold: Double = 1.0
 }

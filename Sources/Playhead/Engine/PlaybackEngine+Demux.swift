@@ -56,7 +56,7 @@ extension PlaybackEngine {
 
     private func readLoop(_ input: MediaInput, _ media: MediaInfo) {
         let forward =
-            config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : EngineConfiguration.defaultForwardBuffer
+            config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : config.automaticForwardBuffer
         var atEnd = false
         while true {
             let (stopping, seek) = control.withLock { c -> (Bool, SeekRequest?) in

@@ -45,7 +45,7 @@ final class PlaybackEngine: @unchecked Sendable {
     let wakeup = NSCondition()
     let audioQueue = PacketQueue()
     let videoQueue = PacketQueue()
-    let frameQueue = FrameQueue(capacity: 4)
+    let frameQueue = FrameQueue(capacity: 2)
     let clock: MediaClock
     private let threadsDone = DispatchGroup()
     /// Set once the input is open; read by the decode threads after they start.

@@ -1,0 +1,54 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// The command in a terminal (keys, status line) and `playhead probe`.
+@Suite(.serialized) struct TerminalAndProbeTests {
+    /// Runs `playhead ARGS` on a pseudo-terminal (`script`), typing `keys` as (delay, text) pairs.
+    func runInTerminal(_ arguments: [String], keys: [(Double, String)]) throws -> Run.Result {
+        let quoted = try ([Paths.playheadBinary()] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let typing = keys.map { "sleep \($0.0); printf '\($0.1)'" }.joined(separator: "; ")
+        // `script` runs until its input closes: the trailing sleep outlasts the tone, so a `q` that did not work
+        // shows as an `ended` event.
+        return try Run.command(
+            "bash", ["-c", "(\(typing); sleep 7) | script -qfec \"\(quoted)\" /dev/null"], timeout: 30)
+    }
+
+    @Test func keysPauseAndQuit() throws {
+        let tone = try Fixtures.tone(seconds: 6)
+        let log = Paths.scratch("keys").appendingPathComponent("e.jsonl")
+        let r = try runInTerminal(
+            ["--ao=null", "--log-json=\(log.path)", tone.path],
+            keys: [(1.0, " "), (0.5, " "), (0.5, "]"), (0.5, "q")])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        // The status line was drawn, paused once.
+        #expect(r.stdout.contains("▶ 00:0"), "\(r.stdout)")
+        #expect(r.stdout.contains("⏸"), "\(r.stdout)")
+        #expect(r.stdout.contains("x1.10"), "speed up key: \(r.stdout)")
+        let events = try String(contentsOf: log, encoding: .utf8)
+        #expect(events.contains("\"rate\":0"), "space did not pause: \(events)")
+        #expect(!events.contains("\"ended\""), "played to the end despite q")
+    }
+
+    @Test func noStatusLineWithoutATerminal() throws {
+        let tone = try Fixtures.tone(seconds: 1)
+        let r = try Run.command(Paths.playheadBinary(), ["--ao=null", tone.path], timeout: 20)
+        #expect(r.status == 0)
+        #expect(r.stdout.isEmpty, "printed \(r.stdout)")
+    }
+
+    @Test func probePrintsAPlaylistAndItsJSON() throws {
+        let playlist = Paths.corpora.appendingPathComponent(
+            "hls/videojs-m3u8-parser/test/fixtures/integration/master.m3u8")
+        let r = try Run.command(Paths.playheadBinary(), ["probe", playlist.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.lowercased().contains("variant"), "\(r.stdout)")
+        let j = try Run.command(Paths.playheadBinary(), ["probe", "--json", playlist.path])
+        #expect(j.status == 0, "\(j.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any]
+        #expect(object != nil, "not JSON: \(j.stdout.prefix(200))")
+        let bad = try Run.command(Paths.playheadBinary(), ["probe", "/nonexistent/x.m3u8"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("playhead: /nonexistent/x.m3u8"), "\(bad.stderr)")
+    }
+}
