@@ -64,6 +64,27 @@ import Testing
         #expect(abs(d - 2) < 0.25, "played \(d) s of --start=2 --length=2")
     }
 
+    @Test func loopFileMuteAndNoAudio() throws {
+        let tone = try Fixtures.tone(seconds: 1)
+        let sink = try TestSink()
+        let looped = try Run.command(
+            Paths.playheadBinary(), ["--ao=pulse", "--audio-device=\(sink.name)", "--loop-file=2", tone.path],
+            timeout: 30)
+        #expect(looped.status == 0, "\(looped.stderr)")
+        let samples = sink.stopRecording()
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(samples) - 3) < 0.15, "played \(AudioAnalysis.audibleSeconds(samples)) s")
+        let mutedSink = try TestSink()
+        let muted = try Run.command(
+            Paths.playheadBinary(), ["--ao=pulse", "--audio-device=\(mutedSink.name)", "--mute", tone.path], timeout: 30
+        )
+        #expect(muted.status == 0)
+        #expect(AudioAnalysis.soundSpan(mutedSink.stopRecording()) == nil, "--mute let sound through")
+        let noAudio = try Run.command(Paths.playheadBinary(), ["--no-audio", "--log-json=/dev/stdout", tone.path])
+        #expect(noAudio.status == 1, "an audio-only file with --no-audio has nothing to play")
+        #expect(noAudio.stderr.contains("no audio or video stream"), "\(noAudio.stderr)")
+    }
+
     @Test func helpAndVersion() throws {
         let help = try Run.command(Paths.playheadBinary(), ["--help"])
         #expect(help.status == 0)

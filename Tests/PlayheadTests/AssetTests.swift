@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Playhead
 import PlayheadTestSupport
 import Testing
@@ -54,6 +55,23 @@ struct AssetTests {
             { (Fixtures.file("t.mp3", bytes: Array(String(repeating: "text ", count: 500).utf8)), "not a media file") }
         ),
         ("unreachable", { (URL(string: "http://127.0.0.1:9/a.mp3")!, "connection refused") }),
+        (
+            "truncated",
+            {
+                let whole = try Data(contentsOf: try Fixtures.tone(seconds: 3))
+                return (Fixtures.file("cut.m4a", bytes: Array(whole.prefix(whole.count / 3))), "not a media file")
+            }
+        ),
+        (
+            "unsupported",
+            {
+                // A WAV whose format tag (0x9999) names no codec FFmpeg knows.
+                var wav = Array("RIFF".utf8) + le(UInt32(4036)) + Array("WAVEfmt ".utf8) + le(UInt32(16))
+                wav += le(UInt16(0x9999)) + le(UInt16(2)) + le(UInt32(48_000)) + le(UInt32(192_000))
+                wav += le(UInt16(4)) + le(UInt16(16)) + Array("data".utf8) + le(UInt32(4000))
+                return (Fixtures.file("odd.wav", bytes: wav + [UInt8](repeating: 0, count: 4000)), "unsupported")
+            }
+        ),
     ]
 
     @Test(arguments: 0..<badInputs.count)
@@ -61,8 +79,10 @@ struct AssetTests {
         let (url, words) = try Self.badInputs[index].make()
         let source = url.isFileURL ? url.path : url.absoluteString
         do {
-            _ = try await URLAsset(url: url).load(.duration)
-            Issue.record("\(Self.badInputs[index].name): loading succeeded")
+            // As with AVFoundation, an asset whose only track cannot be decoded loads, but is not playable.
+            let playable = try await URLAsset(url: url).load(.isPlayable)
+            #expect(!playable)
+            #expect(Self.badInputs[index].name == "unsupported", "\(Self.badInputs[index].name): loading succeeded")
         } catch let error as PlaybackError {
             #expect(error.description.hasPrefix(source), "\(error)")
             #expect(error.description.lowercased().contains(words), "\(error)")
@@ -110,5 +130,27 @@ struct AssetTests {
         #expect(abs(AudioAnalysis.audibleSeconds(samples) - 1.7) < 0.2, "\(AudioAnalysis.audibleSeconds(samples))")
         let tail = Array(samples.suffix(from: AudioAnalysis.soundSpan(samples)!.upperBound - 24_000))
         #expect(abs(AudioAnalysis.frequency(tail) - 1000) < 10)
+    }
+}
+
+private func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+
+/// `@Observable` as an app uses it: `Observations` sees the state changes.
+@MainActor struct ObservationTests {
+    @Test func observationsSeeTimeControlStatus() async throws {
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let seen = Locked([Player.TimeControlStatus]())
+        let watcher = Task { @MainActor in
+            for await status in Observations({ player.timeControlStatus }) {
+                seen.withLock { $0.append(status) }
+                if status == .playing { return }
+            }
+        }
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 1)))
+        player.play()
+        _ = await watcher.value
+        #expect(seen.current.first == .paused || seen.current.first == .waitingToPlayAtSpecifiedRate)
+        #expect(seen.current.last == .playing)
     }
 }
