@@ -1,0 +1,178 @@
+import Foundation
+
+/// Chooses the variant of a multivariant playlist to fetch next from the throughput estimate and the buffer level.
+///
+/// **The rule** (Media3's `AdaptiveTrackSelection` gates with a buffer-scaled throughput budget, as BOLA lowers
+/// its choice when the buffer drains):
+/// - Only *allowed* rungs are candidates: codec supported here, `BANDWIDTH` at most the peak bit-rate cap, resolution
+///   within the maximum resolution (or, when there is none, within the window: the smallest rung covering the
+///   window is allowed too). When caps leave nothing, the lowest supported rung is the only candidate.
+/// - Start-up (no current rung): the highest rung within `estimate × startupBandwidthFraction × scale(buffer)`.
+/// - Budget: `estimate × fraction × scale(buffer)`, where `scale` is 1 from `lowBuffer` up and falls linearly to
+///   `emptyBufferScale` at an empty buffer, so a draining buffer lowers the choice before it runs dry.
+///   `fraction` is `upBandwidthFraction` when looking above the current rung, `downBandwidthFraction` (larger)
+///   when checking whether the current one still fits: the gap between the two keeps it from oscillating.
+/// - Up: to the highest rung within the budget, several rungs at once, but only when the buffer holds at least
+///   `minimumBufferForUpSwitch` and would still hold `lowBuffer` after fetching one segment of it at the estimate.
+/// - Down: to the highest rung within the budget, unless the buffer holds `bufferToRideOutDrop` or more
+///   (a short dip is absorbed by the buffer instead); immediately when the current rung is no longer allowed.
+///
+/// A value type with no clock and no I/O: safe on any thread.
+public struct AdaptiveBitratePolicy: Sendable, Hashable {
+    /// One variant as the policy sees it. A value type, safe anywhere.
+    public struct Rung: Sendable, Hashable {
+        /// `BANDWIDTH`: the peak bit rate in bits per second; the peak bit-rate cap compares against it.
+        public var peakBitRate: Double
+        /// `AVERAGE-BANDWIDTH` when known, else the peak: what must fit the throughput.
+        public var bitRate: Double
+        /// `RESOLUTION`, when the variant has video and says so.
+        public var resolution: Resolution?
+        /// Whether its codecs can be decoded here; unsupported rungs are never chosen.
+        public var isSupported: Bool
+
+        /// A rung with these properties; `averageBitRate` defaults to the peak.
+        public init(
+            peakBitRate: Double, averageBitRate: Double? = nil, resolution: Resolution? = nil, isSupported: Bool = true
+        ) {
+            self.peakBitRate = peakBitRate
+            self.bitRate = averageBitRate ?? peakBitRate
+            self.resolution = resolution
+            self.isSupported = isSupported
+        }
+
+        /// The rung of a playlist variant; a variant with no `BANDWIDTH` counts as 0.
+        public init(_ variant: Variant, isSupported: Bool) {
+            let peak = Double(variant.stream.bandwidth ?? 0)
+            self.init(
+                peakBitRate: peak, averageBitRate: variant.stream.averageBandwidth.map(Double.init) ?? peak,
+                resolution: variant.stream.resolution, isSupported: isSupported)
+        }
+    }
+
+    /// Limits set by the application and the display. A value type, safe anywhere.
+    public struct Caps: Sendable, Hashable {
+        /// `preferredPeakBitRate`: bits per second, 0 for none.
+        public var peakBitRate: Double
+        /// `preferredMaximumResolution`: `.zero` for none.
+        public var maximumResolution: CGSize
+        /// The video window's size in pixels, `.zero` when there is none; ignored when `maximumResolution` is set.
+        public var windowSize: CGSize
+
+        /// No caps unless given.
+        public init(peakBitRate: Double = 0, maximumResolution: CGSize = .zero, windowSize: CGSize = .zero) {
+            self.peakBitRate = peakBitRate
+            self.maximumResolution = maximumResolution
+            self.windowSize = windowSize
+        }
+    }
+
+    /// The rule's constants (see the type's description). A value type, safe anywhere.
+    public struct Configuration: Sendable, Hashable {
+        /// Share of the estimate a start-up choice may use (0.7).
+        public var startupBandwidthFraction: Double = 0.7
+        /// Share of the estimate a higher rung may use (0.7).
+        public var upBandwidthFraction: Double = 0.7
+        /// Share of the estimate the current rung may use before switching down (0.9).
+        public var downBandwidthFraction: Double = 0.9
+        /// Seconds of buffer below which the budget shrinks (10 s).
+        public var lowBuffer: Double = 10
+        /// The budget's scale at an empty buffer (0.5).
+        public var emptyBufferScale: Double = 0.5
+        /// Seconds of buffer needed before switching up (10 s, as Media3).
+        public var minimumBufferForUpSwitch: Double = 10
+        /// Seconds of buffer from which a lower estimate does not switch down (25 s, as Media3).
+        public var bufferToRideOutDrop: Double = 25
+        /// Seconds a download must have run before `shouldAbandon` judges it (0.5 s).
+        public var minimumElapsedBeforeAbandon: Double = 0.5
+        /// Share of the measured rate a replacement download is assumed to get (0.8).
+        public var abandonSafetyFraction: Double = 0.8
+
+        /// The defaults described on each property.
+        public init() {}
+    }
+
+    /// The ladder, in the caller's order; indices returned refer to it.
+    public var rungs: [Rung]
+    /// The caps in force.
+    public var caps: Caps
+    /// The rule's constants.
+    public var configuration: Configuration
+
+    /// A policy over `rungs` with `caps`.
+    public init(rungs: [Rung], caps: Caps = Caps(), configuration: Configuration = Configuration()) {
+        self.rungs = rungs
+        self.caps = caps
+        self.configuration = configuration
+    }
+
+    /// Indices of the rungs that may be chosen, lowest bit rate first: supported and within the caps, or else the
+    /// lowest supported rung alone; empty only when no rung is supported.
+    public var allowedRungs: [Int] {
+        let supported = rungs.indices.filter { rungs[$0].isSupported }.sorted(by: lowerFirst)
+        guard let lowest = supported.first else { return [] }
+        var allowed = supported.filter { i in
+            caps.peakBitRate <= 0 || rungs[i].peakBitRate <= caps.peakBitRate
+        }
+        if caps.maximumResolution != .zero {
+            allowed = allowed.filter { fits(rungs[$0].resolution, within: caps.maximumResolution) }
+        } else if caps.windowSize != .zero {
+            let within = allowed.filter { fits(rungs[$0].resolution, within: caps.windowSize) }
+            let covering = allowed.first { !fits(rungs[$0].resolution, within: caps.windowSize) }
+            allowed = within + (covering.map { [$0] } ?? [])
+        }
+        return allowed.isEmpty ? [lowest] : allowed
+    }
+
+    /// The rung to fetch next, or nil when no rung is supported.
+    /// - Parameters:
+    ///   - current: the rung being played (nil at start-up).
+    ///   - estimate: the throughput estimate in bits per second.
+    ///   - buffer: seconds of media buffered ahead of the play head.
+    ///   - segmentDuration: the length of the next segment (the target duration will do), in seconds.
+    public func nextRung(current: Int?, estimate: Double, buffer: Double, segmentDuration: Double) -> Int? {
+        let allowed = allowedRungs
+        guard let lowest = allowed.first else { return nil }
+        let c = configuration
+        guard let current, allowed.contains(current) else {
+            if let current, rungs.indices.contains(current) {
+                // The current rung lost its place (caps changed): the best allowed one within the budget.
+                return highest(in: allowed, within: estimate * c.downBandwidthFraction * scale(buffer)) ?? lowest
+            }
+            return highest(in: allowed, within: estimate * c.startupBandwidthFraction * scale(buffer)) ?? lowest
+        }
+        let here = rungs[current].bitRate
+        if here > estimate * c.downBandwidthFraction * scale(buffer) {
+            guard buffer < c.bufferToRideOutDrop else { return current }
+            let down = highest(in: allowed, within: estimate * c.downBandwidthFraction * scale(buffer)) ?? lowest
+            return rungs[down].bitRate < here ? down : current
+        }
+        guard buffer >= c.minimumBufferForUpSwitch, estimate > 0,
+            let up = highest(in: allowed, within: estimate * c.upBandwidthFraction * scale(buffer)),
+            rungs[up].bitRate > here
+        else { return current }
+        let fetchTime = segmentDuration * rungs[up].bitRate / estimate
+        return buffer - fetchTime >= c.lowBuffer ? up : current
+    }
+
+    /// The budget's scale at `buffer` seconds: 1 from `lowBuffer` up, falling linearly to `emptyBufferScale` at 0.
+    func scale(_ buffer: Double) -> Double {
+        let c = configuration
+        guard c.lowBuffer > 0, buffer < c.lowBuffer else { return 1 }
+        let share = max(buffer, 0) / c.lowBuffer
+        return c.emptyBufferScale + (1 - c.emptyBufferScale) * share
+    }
+
+    /// The allowed rung with the highest bit rate at most `budget`, if any.
+    func highest(in allowed: [Int], within budget: Double) -> Int? {
+        allowed.last { rungs[$0].bitRate <= budget }
+    }
+
+    func lowerFirst(_ a: Int, _ b: Int) -> Bool {
+        rungs[a].bitRate != rungs[b].bitRate ? rungs[a].bitRate < rungs[b].bitRate : a < b
+    }
+
+    func fits(_ resolution: Resolution?, within size: CGSize) -> Bool {
+        guard let resolution else { return true }
+        return Double(resolution.width) <= Double(size.width) && Double(resolution.height) <= Double(size.height)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// A throughput estimate built from download samples (bytes moved in a duration) with two exponentially weighted
+/// moving averages, one quick to follow changes and one slow, read as the lower of the two so that a drop shows
+/// at once and a rise only once it lasts.
+///
+/// The weight of a sample is its duration in seconds, so a half-life is "seconds of transfer". Samples too small to
+/// measure (a few kilobytes delivered within a millisecond on a fast link) are pooled until they reach
+/// `Configuration.minimumSampleBytes` and `minimumSampleDuration`. Until enough has been measured, `estimate`
+/// is the starting estimate: the configured default or a value remembered from an earlier run.
+///
+/// A value type with no clock of its own (callers pass durations): safe on any thread, and the same code runs in
+/// the player and in a simulator.
+public struct BandwidthEstimator: Sendable, Hashable {
+    /// How the estimator weighs samples. A value type, safe anywhere.
+    public struct Configuration: Sendable, Hashable {
+        /// Half-life of the fast average, in seconds of transfer (3 s, as hls.js).
+        public var fastHalfLife: Double
+        /// Half-life of the slow average, in seconds of transfer (9 s, as hls.js).
+        public var slowHalfLife: Double
+        /// Bytes below which a sample is pooled with the next ones instead of counted alone (16 KB).
+        public var minimumSampleBytes: Int
+        /// Seconds below which a sample is pooled with the next ones (50 ms).
+        public var minimumSampleDuration: Double
+        /// The estimate before any measurement, in bits per second (500 kbit/s).
+        public var defaultEstimate: Double
+        /// Seconds of measured transfer after which the averages replace the starting estimate (0.5 s).
+        public var minimumTotalWeight: Double
+
+        /// The defaults described on each property.
+        public init(
+            fastHalfLife: Double = 3, slowHalfLife: Double = 9, minimumSampleBytes: Int = 16_000,
+            minimumSampleDuration: Double = 0.05, defaultEstimate: Double = 500_000, minimumTotalWeight: Double = 0.5
+        ) {
+            self.fastHalfLife = fastHalfLife
+            self.slowHalfLife = slowHalfLife
+            self.minimumSampleBytes = minimumSampleBytes
+            self.minimumSampleDuration = minimumSampleDuration
+            self.defaultEstimate = defaultEstimate
+            self.minimumTotalWeight = minimumTotalWeight
+        }
+    }
+
+    /// An exponentially weighted moving average whose weights are durations, with the start-up bias removed.
+    struct Average: Sendable, Hashable {
+        let halfLife: Double
+        private(set) var raw = 0.0
+        private(set) var totalWeight = 0.0
+
+        init(halfLife: Double) { self.halfLife = max(halfLife, 0.001) }
+
+        mutating func add(_ value: Double, weight: Double) {
+            let keep = pow(0.5, weight / halfLife)
+            raw = keep * raw + (1 - keep) * value
+            totalWeight += weight
+        }
+
+        /// The average, divided by the share of weight it has seen so that early values are not pulled to zero.
+        var value: Double {
+            let seen = 1 - pow(0.5, totalWeight / halfLife)
+            return seen > 0 ? raw / seen : 0
+        }
+    }
+
+    /// The configuration in use.
+    public let configuration: Configuration
+    /// The estimate used until enough has been measured, in bits per second.
+    public let startingEstimate: Double
+    private var fast: Average
+    private var slow: Average
+    private var pendingBytes = 0
+    private var pendingDuration = 0.0
+    /// Every byte passed to `addSample`, counted or pooled.
+    public private(set) var totalBytes = 0
+    /// Every second passed to `addSample`.
+    public private(set) var totalDuration = 0.0
+
+    /// A fresh estimator starting from `persistedEstimate` (bits per second, e.g. remembered from the last run)
+    /// when it is given and positive, else from `configuration.defaultEstimate`.
+    public init(configuration: Configuration = Configuration(), persistedEstimate: Double? = nil) {
+        self.configuration = configuration
+        if let persistedEstimate, persistedEstimate.isFinite, persistedEstimate > 0 {
+            startingEstimate = persistedEstimate
+        } else {
+            startingEstimate = configuration.defaultEstimate
+        }
+        fast = Average(halfLife: configuration.fastHalfLife)
+        slow = Average(halfLife: configuration.slowHalfLife)
+    }
+
+    /// Records that `bytes` arrived over `duration` seconds (one network chunk, or a whole segment).
+    /// Negative, empty or non-finite samples are ignored.
+    public mutating func addSample(bytes: Int, duration: Double) {
+        guard bytes > 0, duration.isFinite, duration >= 0 else { return }
+        totalBytes += bytes
+        totalDuration += duration
+        pendingBytes += bytes
+        pendingDuration += duration
+        guard pendingBytes >= configuration.minimumSampleBytes,
+            pendingDuration >= configuration.minimumSampleDuration
+        else { return }
+        let bitsPerSecond = Double(pendingBytes) * 8 / pendingDuration
+        fast.add(bitsPerSecond, weight: pendingDuration)
+        slow.add(bitsPerSecond, weight: pendingDuration)
+        pendingBytes = 0
+        pendingDuration = 0
+    }
+
+    /// Whether enough transfer has been measured for `estimate` to come from the samples.
+    public var hasMeasurement: Bool { fast.totalWeight >= configuration.minimumTotalWeight }
+
+    /// The estimated throughput in bits per second: the lower of the fast and slow averages once measured, else the
+    /// starting estimate.
+    public var estimate: Double {
+        hasMeasurement ? min(fast.value, slow.value) : startingEstimate
+    }
+
+    /// The fast average alone, in bits per second (0 before any counted sample).
+    public var fastEstimate: Double { fast.value }
+    /// The slow average alone, in bits per second (0 before any counted sample).
+    public var slowEstimate: Double { slow.value }
+}

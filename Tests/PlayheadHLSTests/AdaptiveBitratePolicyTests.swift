@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import PlayheadHLS
+
+/// A 5-rung ladder, deliberately out of order, with one rung whose codec is not supported.
+let ladder: [AdaptiveBitratePolicy.Rung] = [
+    .init(peakBitRate: 2_000_000, resolution: Resolution(width: 1280, height: 720)),  // 0
+    .init(peakBitRate: 500_000, resolution: Resolution(width: 640, height: 360)),  // 1
+    .init(peakBitRate: 5_000_000, resolution: Resolution(width: 1920, height: 1080)),  // 2
+    .init(peakBitRate: 1_000_000, resolution: Resolution(width: 960, height: 540)),  // 3
+    .init(peakBitRate: 9_000_000, resolution: Resolution(width: 3840, height: 2160), isSupported: false),  // 4
+]
+
+@Suite("Adaptive bitrate policy")
+struct AdaptiveBitratePolicyTests {
+    let policy = AdaptiveBitratePolicy(rungs: ladder)
+
+    @Test("start-up fits the estimate with a margin; an empty buffer starts lower")
+    func startup() {
+        let fast = policy.nextRung(current: nil, estimate: 20_000_000, buffer: 10, segmentDuration: 4)
+        #expect(fast == 2)  // never the unsupported 4K rung
+        let defaultStart = policy.nextRung(
+            current: nil, estimate: BandwidthEstimator().estimate, buffer: 0, segmentDuration: 4)
+        #expect(defaultStart == 1)
+        for estimate in stride(from: 100_000.0, to: 30_000_000, by: 250_000) {
+            let pick = policy.nextRung(current: nil, estimate: estimate, buffer: 0, segmentDuration: 4)!
+            #expect(ladder[pick].isSupported)
+            #expect(ladder[pick].bitRate <= max(estimate, 500_000))
+        }
+    }
+
+    @Test("up-switches need buffer to spare, then jump several rungs at once")
+    func upSwitch() {
+        #expect(policy.nextRung(current: 1, estimate: 10_000_000, buffer: 4, segmentDuration: 4) == 1)
+        #expect(policy.nextRung(current: 1, estimate: 10_000_000, buffer: 20, segmentDuration: 4) == 2)
+        // With buffer, but the estimate leaves no room: stay.
+        #expect(policy.nextRung(current: 3, estimate: 1_300_000, buffer: 30, segmentDuration: 4) == 3)
+    }
+
+    @Test("down-switches come early when the buffer drains, not on a dip the buffer covers")
+    func downSwitch() {
+        // Throughput fell below the current rung.
+        #expect(policy.nextRung(current: 2, estimate: 2_500_000, buffer: 8, segmentDuration: 4) == 0)
+        #expect(policy.nextRung(current: 2, estimate: 2_000_000, buffer: 8, segmentDuration: 4) == 3)
+        #expect(policy.nextRung(current: 2, estimate: 2_000_000, buffer: 28, segmentDuration: 4) == 2)
+        // The same estimate that keeps a rung with a healthy buffer drops it when the buffer is nearly empty.
+        #expect(policy.nextRung(current: 0, estimate: 2_500_000, buffer: 12, segmentDuration: 4) == 0)
+        #expect(policy.nextRung(current: 0, estimate: 2_500_000, buffer: 1, segmentDuration: 4) == 3)
+    }
+
+    @Test("no oscillation: a steady estimate keeps the choice at every buffer level")
+    func stable() {
+        for estimate in stride(from: 300_000.0, to: 12_000_000, by: 100_000) {
+            var current = policy.nextRung(current: nil, estimate: estimate, buffer: 0, segmentDuration: 4)!
+            for buffer in [2.0, 6, 12, 20, 30, 30, 30] {
+                current = policy.nextRung(current: current, estimate: estimate, buffer: buffer, segmentDuration: 4)!
+            }
+            let settled = current
+            for buffer in [30.0, 25, 20, 15, 12, 20, 30] {
+                current = policy.nextRung(current: current, estimate: estimate, buffer: buffer, segmentDuration: 4)!
+                #expect(current == settled, "estimate \(estimate), buffer \(buffer)")
+            }
+        }
+    }
+
+    @Test("caps: peak bit rate, maximum resolution, window size; the lowest when nothing fits")
+    func caps() {
+        var capped = policy
+        capped.caps = .init(peakBitRate: 1_500_000)
+        #expect(capped.allowedRungs == [1, 3])
+        #expect(capped.nextRung(current: 3, estimate: 50_000_000, buffer: 30, segmentDuration: 4) == 3)
+        capped.caps = .init(maximumResolution: CGSize(width: 1280, height: 720))
+        #expect(capped.allowedRungs == [1, 3, 0])
+        // A window of 1000x600 allows what fits in it plus the smallest rung that covers it.
+        capped.caps = .init(windowSize: CGSize(width: 1000, height: 600))
+        #expect(capped.allowedRungs == [1, 3, 0])
+        // An explicit maximum wins over the window.
+        capped.caps = .init(
+            maximumResolution: CGSize(width: 4000, height: 3000), windowSize: CGSize(width: 600, height: 300))
+        #expect(capped.allowedRungs == [1, 3, 0, 2])
+        capped.caps = .init(peakBitRate: 100_000)
+        #expect(capped.allowedRungs == [1])
+        // A rung that lost its place to a new cap is left at once.
+        capped.caps = .init(peakBitRate: 1_500_000)
+        #expect(capped.nextRung(current: 2, estimate: 50_000_000, buffer: 30, segmentDuration: 4) == 3)
+        // Nothing supported: no choice.
+        let unsupported = AdaptiveBitratePolicy(rungs: [.init(peakBitRate: 1, isSupported: false)])
+        #expect(unsupported.nextRung(current: nil, estimate: 1e9, buffer: 0, segmentDuration: 4) == nil)
+    }
+
+    @Test("rungs from playlist variants use BANDWIDTH, AVERAGE-BANDWIDTH and RESOLUTION")
+    func fromVariants() throws {
+        let playlist = try PlaylistParser().parseMultivariantPlaylist(
+            """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2200000,RESOLUTION=1280x720,CODECS="avc1.64001f,mp4a.40.2"
+            hi.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360
+            lo.m3u8
+            """)
+        let rungs = playlist.variants.map { AdaptiveBitratePolicy.Rung($0, isSupported: true) }
+        #expect(rungs[0].peakBitRate == 3_000_000 && rungs[0].bitRate == 2_200_000)
+        #expect(rungs[0].resolution == Resolution(width: 1280, height: 720))
+        #expect(rungs[1].bitRate == 800_000)
+    }
+
+    @Test("abandon a download that will not finish before the buffer runs out, for a rung that will")
+    func abandon() {
+        let segment = 4.0
+        let expected = Int(5_000_000 * segment / 8)  // 2.5 MB on rung 2
+        // 10% in after 2 s (250 kbit/s): 18 s left, 5 s of buffer. No rung fits 5 s at that rate, but the lowest
+        // (2 Mbit a segment, 10 s at 80% of it) still stalls less than waiting.
+        let slow = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: expected / 10, expectedBytes: expected, elapsed: 2)
+        #expect(
+            policy.shouldAbandon(slow, rung: 2, segmentDuration: segment, buffer: 5, estimate: 5e6)
+                == .abandon(switchTo: 1))
+        // With 30 s of buffer it can finish.
+        #expect(
+            policy.shouldAbandon(slow, rung: 2, segmentDuration: segment, buffer: 30, estimate: 5e6) == .keepLoading)
+        // Too early to judge.
+        let early = AdaptiveBitratePolicy.DownloadProgress(loadedBytes: 0, expectedBytes: expected, elapsed: 0.1)
+        #expect(
+            policy.shouldAbandon(early, rung: 2, segmentDuration: segment, buffer: 1, estimate: 5e6) == .keepLoading)
+        // Nothing arrived for 3 s with 2 s of buffer: take the highest rung the estimate fetches in time.
+        let silent = AdaptiveBitratePolicy.DownloadProgress(loadedBytes: 0, expectedBytes: nil, elapsed: 3)
+        #expect(
+            policy.shouldAbandon(silent, rung: 2, segmentDuration: segment, buffer: 2, estimate: 2e6)
+                == .abandon(switchTo: 1))
+        // Already on the lowest rung: nothing lower to take.
+        #expect(
+            policy.shouldAbandon(slow, rung: 1, segmentDuration: segment, buffer: 0.5, estimate: 5e6) == .keepLoading)
+        // Almost done: finishing beats starting over even if the buffer runs out first.
+        let nearlyDone = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: expected - 20_000, expectedBytes: expected, elapsed: 20)
+        #expect(
+            policy.shouldAbandon(nearlyDone, rung: 2, segmentDuration: segment, buffer: 0.1, estimate: 1e6)
+                == .keepLoading)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import PlayheadHLS
+
+@Suite("Bandwidth estimator")
+struct BandwidthEstimatorTests {
+    @Test("before any sample: the default, or the persisted value")
+    func startingEstimate() {
+        let fresh = BandwidthEstimator()
+        #expect(!fresh.hasMeasurement)
+        #expect(fresh.estimate == fresh.configuration.defaultEstimate)
+        #expect(BandwidthEstimator(persistedEstimate: 7_000_000).estimate == 7_000_000)
+        #expect(BandwidthEstimator(persistedEstimate: -1).estimate == fresh.configuration.defaultEstimate)
+        #expect(BandwidthEstimator(persistedEstimate: .nan).estimate == fresh.configuration.defaultEstimate)
+    }
+
+    @Test("a steady rate is measured as that rate, from many small chunks")
+    func steadyRate() {
+        var estimator = BandwidthEstimator()
+        let rate = 4_000_000.0  // bits per second
+        for _ in 0..<400 {  // 4 KB chunks, 400 of them
+            estimator.addSample(bytes: 4096, duration: 4096 * 8 / rate)
+        }
+        #expect(estimator.hasMeasurement)
+        #expect(abs(estimator.estimate - rate) / rate < 0.001)
+        #expect(estimator.totalBytes == 400 * 4096)
+    }
+
+    @Test("tiny samples alone do not move the estimate; pooled they count")
+    func tinySamplesPooled() {
+        var estimator = BandwidthEstimator(persistedEstimate: 1_000_000)
+        // 1 KB delivered in 10 microseconds (800 Mbit/s, a loopback artefact): below both minimums.
+        estimator.addSample(bytes: 1000, duration: 0.000_01)
+        #expect(estimator.estimate == 1_000_000)
+        #expect(!estimator.hasMeasurement)
+        // Enough of them, at a real pace, add up to one counted sample.
+        for _ in 0..<100 { estimator.addSample(bytes: 1000, duration: 0.01) }
+        #expect(estimator.hasMeasurement)
+        let measured = 100_000.0 * 8 / (100 * 0.01 + 0.000_01)
+        #expect(abs(estimator.estimate - measured) / measured < 0.01)
+    }
+
+    @Test("a drop shows at once (the lower average), a rise only once it lasts")
+    func asymmetry() {
+        var estimator = BandwidthEstimator()
+        for _ in 0..<30 { estimator.addSample(bytes: 1_000_000, duration: 1) }  // 8 Mbit/s for 30 s
+        var dropped = estimator
+        dropped.addSample(bytes: 125_000, duration: 1)  // 1 Mbit/s for one second
+        let drop = 8_000_000 - dropped.estimate
+        #expect(drop > 0)
+        var risen = estimator
+        risen.addSample(bytes: 8_000_000, duration: 1)  // 64 Mbit/s for one second
+        let rise = risen.estimate - 8_000_000
+        // The same one-second sample moves the estimate down by the fast average, up only by the slow one.
+        #expect(dropped.estimate == dropped.fastEstimate)
+        #expect(risen.estimate == risen.slowEstimate)
+        #expect(drop / 7_000_000 > rise / 56_000_000)
+        // A lasting rise is followed.
+        for _ in 0..<60 { risen.addSample(bytes: 2_000_000, duration: 1) }
+        #expect(abs(risen.estimate - 16_000_000) / 16_000_000 < 0.05)
+    }
+
+    @Test("invalid samples are ignored")
+    func invalidSamples() {
+        var estimator = BandwidthEstimator()
+        estimator.addSample(bytes: 0, duration: 1)
+        estimator.addSample(bytes: -5, duration: 1)
+        estimator.addSample(bytes: 100_000, duration: -1)
+        estimator.addSample(bytes: 100_000, duration: .infinity)
+        #expect(estimator.totalBytes == 0)
+        #expect(estimator.estimate == estimator.configuration.defaultEstimate)
+    }
+}
