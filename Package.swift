@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Playhead", targets: ["Playhead"]),
         .library(name: "PlayheadHLS", targets: ["PlayheadHLS"]),
         .library(name: "PlayheadSubtitles", targets: ["PlayheadSubtitles"]),
+        .library(name: "PlayheadNowPlaying", targets: ["PlayheadNowPlaying"]),
         .executable(name: "playhead", targets: ["playhead"]),
     ],
     targets: [
@@ -22,6 +23,7 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Pure Swift.
         .target(name: "PlayheadCore"),
@@ -40,6 +42,9 @@ let package = Package(
         ),
         .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS"]),
 
+        // Now Playing and remote commands over MPRIS.
+        .target(name: "PlayheadNowPlaying", dependencies: ["CSystemd", "Playhead"]),
+
         .target(name: "PlayheadTestSupport", dependencies: ["PlayheadCore"]),
 
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"]),
@@ -48,6 +53,7 @@ let package = Package(
         .testTarget(name: "PlayheadFFmpegTests", dependencies: ["PlayheadFFmpeg", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadTests", dependencies: ["Playhead", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestSupport"]),
+        .testTarget(name: "PlayheadNowPlayingTests", dependencies: ["PlayheadNowPlaying", "PlayheadTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

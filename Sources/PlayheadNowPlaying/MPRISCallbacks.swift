@@ -1,0 +1,173 @@
+import CSystemd
+import Foundation
+import Playhead
+
+// The C callbacks of the MPRIS vtables. They run on the bus thread inside sd_bus_process: getters read the
+// published state; methods and setters validate, record a request for the main actor and return.
+
+private func bus(_ context: UnsafeMutableRawPointer?) -> MPRISBus {
+    Unmanaged<MPRISBus>.fromOpaque(context!).takeUnretainedValue()
+}
+
+private func type(_ c: Character) -> CChar { CChar(c.asciiValue!) }
+
+private func invalidArgs(_ error: UnsafeMutablePointer<sd_bus_error>?, _ message: String) -> Int32 {
+    sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", message)
+}
+
+let mprisMethod: playhead_mpris_method_fn = { m, context, error in
+    guard let m, let member = sd_bus_message_get_member(m).map({ String(cString: $0) }) else { return -EINVAL }
+    let bus = bus(context)
+    var offset: Int64 = 0
+    var trackID = ""
+    var uri = ""
+    switch member {
+    case "Seek":
+        guard sd_bus_message_read_basic(m, type("x"), &offset) > 0 else { return invalidArgs(error, "Seek takes x") }
+    case "SetPosition":
+        var path: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, type("o"), &path) > 0, let path,
+            sd_bus_message_read_basic(m, type("x"), &offset) > 0
+        else { return invalidArgs(error, "SetPosition takes (o, x)") }
+        trackID = String(cString: path)
+    case "OpenUri":
+        var s: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, type("s"), &s) > 0, let s else {
+            return invalidArgs(error, "OpenUri takes s")
+        }
+        uri = String(cString: s)
+    default: break
+    }
+    let id = bus.keepForReply(m)
+    bus.record(.method(name: member, offset: offset, trackID: trackID, uri: uri, reply: id))
+    return 1
+}
+
+let mprisGet: playhead_mpris_get_fn = { interface, property, reply, context, error in
+    guard let property, let reply else { return -EINVAL }
+    let s = bus(context).state
+    let m = MessageWriter(reply)
+    switch String(cString: property) {
+    case "CanQuit", "CanRaise", "CanSetFullscreen", "Fullscreen", "HasTrackList": m.bool(false)
+    case "Identity": m.string(s.identity)
+    case "DesktopEntry": m.string(s.desktopEntry)
+    case "SupportedUriSchemes", "SupportedMimeTypes": m.strings([])
+    case "PlaybackStatus": m.string(s.playbackStatus)
+    case "LoopStatus": m.string(s.loopStatus)
+    case "Rate": m.double(s.rate)
+    case "Shuffle": m.bool(s.shuffle)
+    case "Metadata": m.metadata(s.metadata)
+    case "Volume": m.double(s.volume)
+    case "Position": m.int64(s.positionMicroseconds(at: MonotonicClock.now()))
+    case "MinimumRate": m.double(s.minimumRate)
+    case "MaximumRate": m.double(s.maximumRate)
+    case "CanGoNext": m.bool(s.canGoNext)
+    case "CanGoPrevious": m.bool(s.canGoPrevious)
+    case "CanPlay": m.bool(s.canPlay)
+    case "CanPause": m.bool(s.canPause)
+    case "CanSeek": m.bool(s.canSeek)
+    case "CanControl": m.bool(true)
+    default: return -ENOENT
+    }
+    return m.result
+}
+
+let mprisSet: playhead_mpris_set_fn = { interface, property, value, context, error in
+    guard let property, let value else { return -EINVAL }
+    let bus = bus(context)
+    let s = bus.state
+    let name = String(cString: property)
+    let notSupported = "org.mpris.MediaPlayer2.Player.Error.NotSupported"
+    switch name {
+    case "Rate", "Volume":
+        var d = 0.0
+        guard sd_bus_message_read_basic(value, type("d"), &d) > 0 else { return -EINVAL }
+        guard d.isFinite, d >= 0 else { return invalidArgs(error, "\(name) must be a finite number >= 0") }
+        if name == "Rate" {
+            guard s.canSetRate || d == 0 else { return sd_bus_error_set(error, notSupported, "rate is fixed") }
+            if d != 0, d < s.minimumRate || d > s.maximumRate {
+                return invalidArgs(error, "rate outside \(s.minimumRate)...\(s.maximumRate)")
+            }
+        } else if !s.canSetVolume {
+            return sd_bus_error_set(error, notSupported, "volume is not controllable")
+        }
+        bus.record(.set(property: name, double: d, bool: false, string: ""))
+    case "LoopStatus":
+        var p: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(value, type("s"), &p) > 0, let p else { return -EINVAL }
+        let loop = String(cString: p)
+        guard ["None", "Track", "Playlist"].contains(loop) else {
+            return invalidArgs(error, "LoopStatus is None, Track or Playlist")
+        }
+        guard s.canSetLoop else { return sd_bus_error_set(error, notSupported, "repeat is not supported") }
+        bus.record(.set(property: name, double: 0, bool: false, string: loop))
+    case "Shuffle":
+        var b: Int32 = 0
+        guard sd_bus_message_read_basic(value, type("b"), &b) > 0 else { return -EINVAL }
+        guard s.canSetShuffle else { return sd_bus_error_set(error, notSupported, "shuffle is not supported") }
+        bus.record(.set(property: name, double: 0, bool: b != 0, string: ""))
+    case "Fullscreen":
+        return sd_bus_error_set(error, notSupported, "fullscreen is not supported")
+    default:
+        return sd_bus_error_set(error, "org.freedesktop.DBus.Error.PropertyReadOnly", "\(name) is read-only")
+    }
+    return 0
+}
+
+/// Appends values to an sd-bus message, remembering the first failure. Bus thread.
+private final class MessageWriter {
+    private let m: OpaquePointer
+    private(set) var result: Int32 = 0
+
+    init(_ m: OpaquePointer) { self.m = m }
+
+    private func check(_ r: Int32) { if r < 0, result == 0 { result = r } }
+
+    func bool(_ b: Bool) {
+        var v: Int32 = b ? 1 : 0
+        check(sd_bus_message_append_basic(m, type("b"), &v))
+    }
+    func double(_ d: Double) {
+        var v = d
+        check(sd_bus_message_append_basic(m, type("d"), &v))
+    }
+    func int64(_ x: Int64) {
+        var v = x
+        check(sd_bus_message_append_basic(m, type("x"), &v))
+    }
+    func int32(_ x: Int32) {
+        var v = x
+        check(sd_bus_message_append_basic(m, type("i"), &v))
+    }
+    func string(_ s: String, as t: Character = "s") { check(sd_bus_message_append_basic(m, type(t), s)) }
+    func strings(_ list: [String]) {
+        check(sd_bus_message_open_container(m, type("a"), "s"))
+        for s in list { string(s) }
+        check(sd_bus_message_close_container(m))
+    }
+
+    /// One `{sv}` entry holding `signature`, written by `body`.
+    private func entry(_ key: String, _ signature: String, _ body: () -> Void) {
+        check(sd_bus_message_open_container(m, type("e"), "sv"))
+        string(key)
+        check(sd_bus_message_open_container(m, type("v"), signature))
+        body()
+        check(sd_bus_message_close_container(m))
+        check(sd_bus_message_close_container(m))
+    }
+
+    func metadata(_ md: MPRISState.Metadata) {
+        check(sd_bus_message_open_container(m, type("a"), "{sv}"))
+        entry("mpris:trackid", "o") { string(md.trackID, as: "o") }
+        if let l = md.lengthMicroseconds { entry("mpris:length", "x") { int64(l) } }
+        if let a = md.artURL { entry("mpris:artUrl", "s") { string(a) } }
+        if let t = md.title { entry("xesam:title", "s") { string(t) } }
+        if !md.artists.isEmpty { entry("xesam:artist", "as") { strings(md.artists) } }
+        if let a = md.album { entry("xesam:album", "s") { string(a) } }
+        if !md.albumArtists.isEmpty { entry("xesam:albumArtist", "as") { strings(md.albumArtists) } }
+        if !md.genres.isEmpty { entry("xesam:genre", "as") { strings(md.genres) } }
+        if let n = md.trackNumber { entry("xesam:trackNumber", "i") { int32(n) } }
+        if let u = md.url { entry("xesam:url", "s") { string(u) } }
+        check(sd_bus_message_close_container(m))
+    }
+}

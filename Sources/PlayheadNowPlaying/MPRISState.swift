@@ -1,0 +1,106 @@
+import Foundation
+import Playhead
+
+/// Everything the MPRIS object answers, as one value: written on the main actor by the bridge, read by the bus
+/// thread's property getters. Safe anywhere.
+struct MPRISState: Sendable, Equatable {
+    /// The `Metadata` map's fields.
+    struct Metadata: Sendable, Equatable {
+        var trackID = MPRISState.noTrack
+        var lengthMicroseconds: Int64?
+        var artURL: String?
+        var title: String?
+        var artists: [String] = []
+        var album: String?
+        var albumArtists: [String] = []
+        var genres: [String] = []
+        var trackNumber: Int32?
+        var url: String?
+    }
+
+    static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+
+    var identity = "Playhead"
+    var desktopEntry = "playhead"
+    var playbackStatus = "Stopped"
+    var loopStatus = "None"
+    var shuffle = false
+    var rate = 1.0
+    var volume = 1.0
+    var minimumRate = 0.25
+    var maximumRate = 4.0
+    var metadata = Metadata()
+    var canGoNext = false
+    var canGoPrevious = false
+    var canPlay = false
+    var canPause = false
+    var canSeek = false
+    var canSetRate = false
+    var canSetLoop = false
+    var canSetShuffle = false
+    var canSetVolume = false
+
+    /// The elapsed seconds published at `stamp` (monotonic seconds), advancing at `positionRate` since.
+    var elapsed = 0.0
+    var positionRate = 0.0
+    var stamp = 0.0
+
+    /// The position now, extrapolated from the last publication and bounded by the length.
+    func position(at now: Double) -> Double {
+        var p = max(0, elapsed + positionRate * (now - stamp))
+        if let length = metadata.lengthMicroseconds { p = min(p, Double(length) / 1e6) }
+        return p
+    }
+
+    /// The `Position` property: microseconds.
+    func positionMicroseconds(at now: Double) -> Int64 { Int64((position(at: now) * 1e6).rounded()) }
+
+    /// The names of the `org.mpris.MediaPlayer2.Player` properties whose values differ from `old`'s.
+    func changedPlayerProperties(from old: MPRISState) -> [String] {
+        var names: [String] = []
+        func check<T: Equatable>(_ name: String, _ path: KeyPath<MPRISState, T>) {
+            if self[keyPath: path] != old[keyPath: path] { names.append(name) }
+        }
+        check("PlaybackStatus", \.playbackStatus)
+        check("LoopStatus", \.loopStatus)
+        check("Shuffle", \.shuffle)
+        check("Rate", \.rate)
+        check("Volume", \.volume)
+        check("Metadata", \.metadata)
+        check("MinimumRate", \.minimumRate)
+        check("MaximumRate", \.maximumRate)
+        check("CanGoNext", \.canGoNext)
+        check("CanGoPrevious", \.canGoPrevious)
+        check("CanPlay", \.canPlay)
+        check("CanPause", \.canPause)
+        check("CanSeek", \.canSeek)
+        return names
+    }
+}
+
+/// Writes artwork bytes once to a file under `$XDG_CACHE_HOME/playhead/artwork` (or `~/.cache`), named by a hash
+/// of the bytes, and returns its `file://` URL. Safe from any thread.
+enum ArtworkCache {
+    static func fileURL(for bytes: [UInt8]) -> String? {
+        guard !bytes.isEmpty else { return nil }
+        let env = ProcessInfo.processInfo.environment
+        let base =
+            env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".cache")
+        let dir = base.appendingPathComponent("playhead/artwork")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0100_0000_01b3 }
+        let ext =
+            bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : (bytes.starts(with: [0xFF, 0xD8]) ? "jpg" : "img")
+        let file = dir.appendingPathComponent("\(String(hash, radix: 16))-\(bytes.count).\(ext)")
+        if !FileManager.default.fileExists(atPath: file.path) {
+            do {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                try Data(bytes).write(to: file, options: .atomic)
+            } catch {
+                return nil
+            }
+        }
+        return file.absoluteString
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Playhead
+
+/// What is playing, shown by the desktop, like `MPNowPlayingInfoCenter`: GNOME and KDE media controls,
+/// `playerctl`, KDE Connect, through MPRIS. Publishing the elapsed time and the rate is enough: listeners
+/// extrapolate, and a jump relative to that extrapolation is announced with MPRIS `Seeked`. Main actor.
+@MainActor
+public final class NowPlayingInfoCenter {
+    /// The typed form of what is playing; nil when nothing is.
+    public var info: NowPlayingInfo? { didSet { bridge?.update() } }
+
+    /// The dictionary form of `info`, like `MPNowPlayingInfoCenter.nowPlayingInfo`.
+    public var nowPlayingInfo: [NowPlayingInfoKey: any Sendable]? {
+        get { info?.dictionary }
+        set { info = newValue.map(NowPlayingInfo.init(dictionary:)) }
+    }
+
+    /// The app's playback state; `.unknown` derives it from the published rate.
+    public var playbackState: NowPlayingPlaybackState = .unknown { didSet { bridge?.update() } }
+
+    /// The commands this center's desktop presence accepts.
+    public let remoteCommandCenter: RemoteCommandCenter
+
+    /// The D-Bus name the MPRIS object took (`org.mpris.MediaPlayer2.playhead`, or `...instance<PID>` when taken);
+    /// nil when no session bus is reachable (not an error: nothing is shown).
+    public var mprisBusName: String? { bridge?.busName }
+
+    var bridge: MPRISBridge?
+    private static var defaultCenter: NowPlayingInfoCenter?
+
+    /// The app's center, serving `RemoteCommandCenter.shared()`. The first call connects to the session bus.
+    public static func `default`() -> NowPlayingInfoCenter {
+        if let defaultCenter { return defaultCenter }
+        let center = NowPlayingInfoCenter(commandCenter: .shared())
+        defaultCenter = center
+        return center
+    }
+
+    init(commandCenter: RemoteCommandCenter) {
+        remoteCommandCenter = commandCenter
+        bridge = MPRISBridge(center: self)
+    }
+
+    /// Removes the MPRIS object from the bus; the center no longer shows anything. Blocks until the bus thread ended.
+    public func disconnect() {
+        bridge?.close()
+        bridge = nil
+    }
+}
