@@ -1,0 +1,87 @@
+import Foundation
+import PlayheadNowPlaying
+import PlayheadTestSupport
+import Testing
+
+/// Records the `Seeked` signals on the session bus with `dbus-monitor`. Safe from any thread.
+final class SeekedMonitor: Sendable {
+    private let process: Process
+    private let output: URL
+
+    init() async throws {
+        try requireSessionBus()
+        output = Paths.scratch("seeked").appendingPathComponent("monitor.txt")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Run.which("dbus-monitor"))
+        process.arguments = [
+            "--session", "type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'",
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // dbus-monitor prints the bus's NameAcquired signal once its match rules are in place.
+        let deadline = Date().addingTimeInterval(5)
+        while (try? Data(contentsOf: output))?.isEmpty ?? true {
+            guard Date() < deadline else { throw TestSupportError("dbus-monitor printed nothing within 5 s") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The positions (seconds) of the `Seeked` signals seen so far.
+    var positions: [Double] {
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        var result: [Double] = []
+        var inSeeked = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("signal ") {
+                inSeeked = line.contains("member=Seeked")
+            } else if inSeeked {
+                let words = line.split(separator: " ")
+                if words.count == 2, words[0] == "int64", let v = Double(words[1]) { result.append(v / 1e6) }
+            }
+        }
+        return result
+    }
+
+    func stop() { Run.kill(process) }
+}
+
+extension PlayerctlTests {
+    /// `Seeked` after every jump, from the app and from the remote, and none during normal playback.
+    @Test func seekedOnJumpsOnly() async throws {
+        let (center, player) = try freshCenter()
+        let monitor = try await SeekedMonitor()
+        defer { monitor.stop() }
+        var info = NowPlayingInfo()
+        info.title = "Seeked"
+        info.playbackDuration = 120
+        info.elapsedPlaybackTime = 2
+        info.playbackRate = 1
+        center.info = info
+        center.remoteCommandCenter.changePlaybackPositionCommand.addTarget { event in
+            center.info?.elapsedPlaybackTime = event.positionTime
+            return .success
+        }
+        // Normal playback, republished as an app would (periodically, with the elapsed time it reads): no Seeked.
+        let start = Date()
+        for _ in 0..<5 {
+            try await Task.sleep(for: .milliseconds(200))
+            center.info?.elapsedPlaybackTime = 2 + Date().timeIntervalSince(start)
+        }
+        // The app seeks.
+        center.info?.elapsedPlaybackTime = 20
+        #expect(await eventually { monitor.positions.count == 1 }, "Seeked after the app's seek: \(monitor.positions)")
+        // The remote seeks.
+        _ = try await playerctl(player, "position", "40")
+        #expect(await eventually { monitor.positions.count == 2 }, "Seeked after the remote's: \(monitor.positions)")
+        // Pausing is not a seek.
+        center.info?.playbackRate = 0
+        try await Task.sleep(for: .milliseconds(300))
+        let seen = monitor.positions
+        #expect(seen.count == 2, "Seeked signals: \(seen)")
+        if seen.count == 2 {
+            #expect(abs(seen[0] - 20) < 0.1 && abs(seen[1] - 40) < 0.1, "Seeked positions \(seen)")
+        }
+    }
+}
