@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "PlayheadTestSupport", dependencies: ["PlayheadCore"]),
 
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"]),
-        .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"]),
+        .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadSubtitlesTests", dependencies: ["PlayheadSubtitles"]),
         .testTarget(name: "PlayheadFFmpegTests", dependencies: ["PlayheadFFmpeg", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadTests", dependencies: ["Playhead", "PlayheadTestSupport"]),

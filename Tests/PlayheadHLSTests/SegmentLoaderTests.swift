@@ -1,0 +1,177 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import PlayheadHLS
+
+/// Collects what a load delivers, from the loader's delegate queue.
+final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [SegmentChunk] = []
+
+    func add(_ chunk: SegmentChunk) { lock.withLock { chunks.append(chunk) } }
+    var all: [SegmentChunk] { lock.withLock { chunks } }
+    var data: Data { all.reduce(into: Data()) { $0.append($1.data) } }
+}
+
+/// A test origin serving one file of pseudo-random bytes, `segment.bin`.
+struct ServedFile {
+    let origin: TestOrigin
+    let bytes: Data
+
+    init(size: Int = 300_000) throws {
+        let folder = Paths.scratch("loader")
+        var generator = SystemRandomNumberGenerator()
+        bytes = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try bytes.write(to: folder.appendingPathComponent("segment.bin"))
+        origin = try TestOrigin(serving: folder)
+    }
+
+    func url(_ query: [String: String] = [:]) -> URL { origin.url("segment.bin", query) }
+}
+
+/// The error `body` throws, as a `SegmentLoadError`, and how long it took.
+func loadError(_ body: () async throws -> SegmentLoadResult) async -> (SegmentLoadError?, Double) {
+    let start = monotonicSeconds()
+    do {
+        _ = try await body()
+        return (nil, monotonicSeconds() - start)
+    } catch {
+        return (error as? SegmentLoadError, monotonicSeconds() - start)
+    }
+}
+
+@Suite("Segment loader against the test origin", .serialized)
+struct SegmentLoaderTests {
+    @Test("a whole body arrives in order, chunk by chunk, with offsets and samples")
+    func wholeBody() async throws {
+        let served = try ServedFile()
+        let loader = SegmentLoader()
+        let received = Received()
+        let result = try await loader.load(served.url()) { received.add($0) }
+        #expect(result.statusCode == 200)
+        #expect(result.bytes == served.bytes.count && result.expectedBytes == served.bytes.count)
+        #expect(received.data == served.bytes)
+        var offset = 0
+        for chunk in received.all {
+            #expect(chunk.offset == offset && chunk.duration >= 0)
+            offset += chunk.data.count
+        }
+        #expect(result.elapsed >= result.timeToFirstByte)
+    }
+
+    @Test("a byte range fetches only that range (206)")
+    func byteRange() async throws {
+        let served = try ServedFile()
+        let loader = SegmentLoader()
+        let (data, result) = try await loader.data(
+            from: served.url(), byteRange: ByteRange(length: 10_000, offset: 123_456))
+        #expect(result.statusCode == 206)
+        #expect(data == served.bytes[123_456..<133_456])
+    }
+
+    @Test("per-chunk samples measure a paced body's rate")
+    func throughput() async throws {
+        let served = try ServedFile(size: 300_000)
+        let loader = SegmentLoader()
+        let received = Received()
+        let rate = 300_000.0  // bytes per second: 1 s for the body
+        let result = try await loader.load(served.url(["rate": "\(Int(rate))"])) { received.add($0) }
+        #expect(received.all.count > 5)
+        var estimator = BandwidthEstimator(persistedEstimate: 100_000_000)
+        for chunk in received.all { estimator.addSample(bytes: chunk.data.count, duration: chunk.duration) }
+        #expect(estimator.hasMeasurement)
+        let measured = estimator.estimate / 8
+        #expect(measured > rate * 0.6 && measured < rate * 1.6, "measured \(measured) bytes/s")
+        #expect(result.elapsed > 0.8)
+    }
+
+    @Test("HTTP errors are typed: 404, 500, a missing file")
+    func statusErrors() async throws {
+        let served = try ServedFile(size: 1000)
+        let loader = SegmentLoader()
+        let received = Received()
+        for code in [404, 500, 403] {
+            let (error, _) = await loadError {
+                try await loader.load(served.url(["status": "\(code)"])) { received.add($0) }
+            }
+            #expect(error == .httpStatus(code))
+        }
+        let missing = served.origin.url("nothing-here.ts")
+        let (error, _) = await loadError { try await loader.load(missing) { received.add($0) } }
+        #expect(error == .httpStatus(404))
+        #expect(received.all.isEmpty)
+    }
+
+    @Test("a body that stalls fails after the idle time-out, keeping what arrived")
+    func stallTimesOut() async throws {
+        let served = try ServedFile()
+        let loader = SegmentLoader(idleTimeout: 0.5)
+        let received = Received()
+        let (error, seconds) = await loadError {
+            try await loader.load(served.url(["stall_after": "50000", "stall_for": "5"])) { received.add($0) }
+        }
+        #expect(error == .timedOut(after: 0.5))
+        #expect(seconds < 2.5)
+        #expect(received.data.count >= 40_000 && received.data.count < served.bytes.count)
+        #expect(received.data == served.bytes.prefix(received.data.count))
+    }
+
+    @Test("a slow first byte times out too")
+    func slowFirstByte() async throws {
+        let served = try ServedFile(size: 1000)
+        let loader = SegmentLoader(idleTimeout: 0.4)
+        let (error, seconds) = await loadError {
+            try await loader.load(served.url(["first_byte_delay": "5"])) { _ in }
+        }
+        #expect(error == .timedOut(after: 0.4))
+        #expect(seconds < 2)
+    }
+
+    @Test("cancelling the calling task ends the download at once")
+    func cancellation() async throws {
+        let served = try ServedFile()
+        let loader = SegmentLoader()
+        let received = Received()
+        let start = monotonicSeconds()
+        let task = Task { try await loader.load(served.url(["rate": "20000"])) { received.add($0) } }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let outcome = await task.result
+        #expect(monotonicSeconds() - start < 1.5)
+        #expect(throws: SegmentLoadError.cancelled) { try outcome.get() }
+        // Cancelled before it starts: no request is needed to end it.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await loader.load(served.url()) { _ in }
+        }
+        await #expect(throws: SegmentLoadError.cancelled) { try await early.value }
+    }
+
+    @Test("a body larger than the limit is refused, memory stays bounded")
+    func tooLarge() async throws {
+        let served = try ServedFile()
+        let loader = SegmentLoader(maximumBytes: 100_000)
+        let (error, _) = await loadError { try await loader.load(served.url()) { _ in } }
+        #expect(error == .tooLarge(limit: 100_000))
+        // A range within the limit still loads.
+        let (data, _) = try await loader.data(from: served.url(), byteRange: ByteRange(length: 50_000, offset: 0))
+        #expect(data == served.bytes.prefix(50_000))
+    }
+
+    @Test("several downloads at once on one loader keep their bytes apart")
+    func concurrent() async throws {
+        let served = try ServedFile()
+        let loader = SegmentLoader()
+        let ranges = (0..<4).map { ByteRange(length: 60_000, offset: $0 * 60_000) }
+        let bodies = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            for (i, range) in ranges.enumerated() {
+                group.addTask { (i, try await loader.data(from: served.url(["rate": "600000"]), byteRange: range).0) }
+            }
+            return try await group.reduce(into: [Int: Data]()) { $0[$1.0] = $1.1 }
+        }
+        for (i, range) in ranges.enumerated() {
+            #expect(bodies[i] == served.bytes[range.offset..<range.end])
+        }
+    }
+}
