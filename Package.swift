@@ -38,7 +38,7 @@ let package = Package(
         // The public player.
         .target(
             name: "Playhead",
-            dependencies: ["PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo"]
+            dependencies: ["PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo", "PlayheadHLS"]
         ),
         .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS"]),
 

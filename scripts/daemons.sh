@@ -39,9 +39,43 @@ daemons_start() {
   export DBUS_SESSION_BUS_ADDRESS
 }
 
+# nginx serving a folder on 127.0.0.1 with an access log, for HTTP and HLS tests:
+#   nginx_start ROOT   exports PLAYHEAD_NGINX_PORT and PLAYHEAD_NGINX_LOG
+nginx_start() {
+  local root=$1 port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mkdir -p "$PLAYHEAD_RUN/nginx" "$root"
+  cat >"$PLAYHEAD_RUN/nginx/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $PLAYHEAD_RUN/nginx/nginx.pid;
+error_log $PLAYHEAD_RUN/nginx/error.log;
+events { worker_connections 64; }
+http {
+  types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; audio/mp4 m4a; }
+  default_type application/octet-stream;
+  access_log $PLAYHEAD_RUN/nginx/access.log;
+  client_body_temp_path $PLAYHEAD_RUN/nginx;
+  proxy_temp_path $PLAYHEAD_RUN/nginx;
+  fastcgi_temp_path $PLAYHEAD_RUN/nginx;
+  uwsgi_temp_path $PLAYHEAD_RUN/nginx;
+  scgi_temp_path $PLAYHEAD_RUN/nginx;
+  server { listen 127.0.0.1:$port; root $root; }
+}
+CONF
+  nginx -c "$PLAYHEAD_RUN/nginx/nginx.conf" -p "$PLAYHEAD_RUN/nginx" >"$PLAYHEAD_RUN/nginx/stdout.log" 2>&1 &
+  echo $! >"$PLAYHEAD_RUN/nginx.pid"
+  for _ in $(seq 1 50); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+    sleep 0.1
+  done
+  export PLAYHEAD_NGINX_PORT=$port PLAYHEAD_NGINX_LOG="$PLAYHEAD_RUN/nginx/access.log" PLAYHEAD_NGINX_ROOT="$root"
+}
+
 daemons_stop() {
   [ -n "${PLAYHEAD_RUN:-}" ] || return 0
-  for f in pulse dbus; do
+  for f in pulse dbus nginx; do
     if [ -f "$PLAYHEAD_RUN/$f.pid" ]; then
       kill "$(cat "$PLAYHEAD_RUN/$f.pid")" 2>/dev/null || true
       rm -f "$PLAYHEAD_RUN/$f.pid"

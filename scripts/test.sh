@@ -21,6 +21,7 @@ trap daemons_stop EXIT
 daemons_start
 
 export PLAYHEAD_FIXTURES="${PLAYHEAD_FIXTURES:-$root/.fixtures}"
+nginx_start "$PLAYHEAD_FIXTURES/www"
 export PLAYHEAD_BIN="$root/.build/debug/playhead"
 
 echo "== test"

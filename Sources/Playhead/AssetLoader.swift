@@ -58,18 +58,12 @@ final class AssetLoader: Sendable {
     private func open() {
         let r: Result<AssetInfo, PlaybackError>
         var opened: MediaInput?
-        if let problem = LocalFileCheck.problem(with: location) {
-            r = .failure(problem)
-        } else {
-            do {
-                var options = MediaInput.OpenOptions()
-                options.timeout = timeout
-                let input = try MediaInput(location: location, options: options)
-                opened = input
-                r = .success(AssetInfo(input: input))
-            } catch {
-                r = .failure(PlaybackError(opening: location, error: error))
-            }
+        do {
+            let input = try MediaOpener.open(location, timeout: timeout)
+            opened = input
+            r = .success(AssetInfo(input: input))
+        } catch {
+            r = .failure(error)
         }
         let waiters = state.withLock { s -> [CheckedContinuation<AssetInfo, any Error>] in
             s.result = r

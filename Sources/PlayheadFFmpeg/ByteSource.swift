@@ -12,6 +12,13 @@ public protocol ByteSource: AnyObject {
     func seek(to offset: Int64) -> Bool
     /// The total size in bytes, when known.
     var size: Int64? { get }
+    /// Aborts a blocking `read` from another thread (stop or seek); the default does nothing.
+    func interrupt()
+}
+
+extension ByteSource {
+    /// Nothing to abort.
+    public func interrupt() {}
 }
 
 /// Adapts a `ByteSource` to FFmpeg's read and seek callbacks.

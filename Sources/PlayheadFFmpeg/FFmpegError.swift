@@ -85,6 +85,9 @@ public enum FFmpegLibrary {
         ph_set_log_level(verbose ? ph_log_warning() : ph_log_quiet())
     }
 
+    /// Whether this FFmpeg build has a decoder called `name` ("h264", "aac", "hevc").
+    public static func hasDecoder(named name: String) -> Bool { avcodec_find_decoder_by_name(name) != nil }
+
     /// The libavformat version string, e.g. "59.27.100".
     public static var versionString: String {
         let v = avformat_version()

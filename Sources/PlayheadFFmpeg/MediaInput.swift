@@ -184,6 +184,16 @@ public final class MediaInput: @unchecked Sendable {
     /// `resume()`.
     public func interrupt() { interruptFlag.interrupt() }
 
+    /// Aborts for good, as `interrupt()` does, and also cancels a custom byte source's blocking work (a segment
+    /// download): for stopping, not for seeking.
+    public func cancel() {
+        interruptFlag.interrupt()
+        bridge?.source.interrupt()
+    }
+
+    /// Replaces the duration, for inputs whose container cannot know it but whose source does (an HLS playlist).
+    public func setDuration(_ duration: MediaTime) { self.duration = duration }
+
     /// Allows blocking calls again after `interrupt()`.
     public func resume() { interruptFlag.reset() }
 

@@ -7,20 +7,15 @@ extension PlaybackEngine {
     /// the forward buffer, and carries out seeks.
     func runDemux() {
         let opened: MediaInput
-        do {
-            if let problem = LocalFileCheck.problem(with: config.location) {
-                fail(problem)
+        if let pre = config.preopened {
+            opened = pre
+        } else {
+            do {
+                opened = try MediaOpener.open(config.location, timeout: config.networkTimeout)
+            } catch {
+                if !isStopping { fail(error) }
                 return
-            } else if let pre = config.preopened {
-                opened = pre
-            } else {
-                var options = MediaInput.OpenOptions()
-                options.timeout = config.networkTimeout
-                opened = try MediaInput(location: config.location, options: options)
             }
-        } catch {
-            if !isStopping { fail(PlaybackError(opening: config.location, error: error)) }
-            return
         }
         input = opened
         if isStopping { return }

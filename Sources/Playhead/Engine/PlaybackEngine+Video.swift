@@ -66,7 +66,12 @@ extension PlaybackEngine {
                 guard g == current else { continue }
                 // The last picture stays for its own duration (a container's duration may overstate a
                 // truncated file).
-                if !config.untimed { waitUntil(lastShown + frameDuration, generation: g) }
+                if !config.untimed {
+                    var until = lastShown + frameDuration
+                    if media.duration.isNumeric { until = min(until, media.duration.seconds) }
+                    // The audio clock stops at the last sample: do not wait past the end of the sound.
+                    waitUntil(until, generation: g) { $0.audioEnded }
+                }
                 control.withLock { $0.videoEnded = true }
                 if media.audioStream == nil || !config.decodeAudio { completeSeek(at: clock.seconds) }
                 checkEnded()
@@ -99,9 +104,12 @@ extension PlaybackEngine {
 
     /// Waits until the clock reaches `seconds`; false when a seek or stop came first.
     @discardableResult
-    private func waitUntil(_ seconds: Double, generation: Int) -> Bool {
+    private func waitUntil(_ seconds: Double, generation: Int, unless done: (Control) -> Bool = { _ in false }) -> Bool
+    {
         while !isStopping {
-            if control.withLock({ $0.generation }) != generation { return false }
+            let (g, finished) = control.withLock { ($0.generation, done($0)) }
+            if g != generation { return false }
+            if finished { return true }
             let ahead = seconds - clock.seconds
             if ahead <= 0.002 { return true }
             let rate = control.withLock { $0.rate }

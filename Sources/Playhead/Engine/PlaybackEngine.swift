@@ -118,7 +118,7 @@ final class PlaybackEngine: @unchecked Sendable {
     /// left paused for the next item.
     func stop() {
         control.withLock { $0.stopping = true }
-        input?.interrupt()
+        input?.cancel()
         audioQueue.abort()
         videoQueue.abort()
         frameQueue.abort()

@@ -1,0 +1,54 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+
+/// Opens what a URL names: an HLS stream through Playhead's own client (recognised by its tags, its content type
+/// or its extension), anything else through FFmpeg's own protocols. Blocking; called on a dispatch thread by the
+/// asset loader and on the engine's demux thread.
+enum MediaOpener {
+    static func open(_ location: String, timeout: Double) throws(PlaybackError) -> MediaInput {
+        if let problem = LocalFileCheck.problem(with: location) { throw problem }
+        if let url = hlsURL(location, timeout: timeout) {
+            let source = try HLSSource(url: url, timeout: timeout)
+            do {
+                var options = MediaInput.OpenOptions()
+                options.timeout = timeout
+                let input = try MediaInput(source: source, name: location, options: options)
+                if let d = source.duration { input.setDuration(MediaTime(seconds: d, preferredTimescale: 1000)) }
+                return input
+            } catch {
+                throw PlaybackError(opening: location, error: error)
+            }
+        }
+        do {
+            var options = MediaInput.OpenOptions()
+            options.timeout = timeout
+            return try MediaInput(location: location, options: options)
+        } catch {
+            throw PlaybackError(opening: location, error: error)
+        }
+    }
+
+    /// The playlist URL when `location` is HLS: `.m3u8`, an HLS content type, or `#EXTM3U` followed by `#EXT-X-`
+    /// tags in the first kilobytes.
+    static func hlsURL(_ location: String, timeout: Double) -> URL? {
+        let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
+        guard let url = isRemote ? URL(string: location) : URL(fileURLWithPath: location) else { return nil }
+        if url.pathExtension.lowercased() == "m3u8" { return url }
+        let head: Data
+        if isRemote {
+            // One small ranged request; when it fails, FFmpeg opens the URL and reports the error itself.
+            guard let (data, type) = try? HTTPFetch(timeout: min(timeout, 5)).get(url, range: 0...4095) else {
+                return nil
+            }
+            if let type = type?.lowercased(), type.contains("mpegurl") { return url }
+            head = data
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+            head = handle.readData(ofLength: 4096)
+            handle.closeFile()
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        return text.hasPrefix("#EXTM3U") && text.contains("#EXT-X-") ? url : nil
+    }
+}

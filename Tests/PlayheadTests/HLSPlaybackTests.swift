@@ -1,0 +1,59 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// HLS through Playhead's own client, served by a real nginx: what the origin was asked, what reached the sink.
+@MainActor @Suite(.serialized) struct HLSPlaybackTests {
+    @Test func playsTheFirstVariantFetchingOnlyWhatItPlays() async throws {
+        let master = try HLSFixtures.tsLadder()
+        let sink = try TestSink()
+        let before = try HLSFixtures.requestCount()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: try HLSFixtures.url(master))
+        let firstAudio = Flag()
+        let requestsAtFirstAudio = Locked([String]())
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events {
+                if case .firstAudio = e.kind {
+                    requestsAtFirstAudio.withLock { $0 = (try? HLSFixtures.requests(since: before)) ?? [] }
+                    firstAudio.value = true
+                }
+            }
+        }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { firstAudio.value })
+        #expect(abs(item.duration.seconds - 8) < 0.1, "duration \(item.duration)")
+        // Before the first sound: the multivariant playlist, the first variant's playlist, its first segment
+        // (FFmpeg may have asked for the second while probing), and no other variant.
+        let early = requestsAtFirstAudio.current
+        #expect(early.first == "/ladder-ts/master.m3u8", "\(early)")
+        #expect(early.dropFirst().first == "/ladder-ts/v0/index.m3u8", "\(early)")
+        #expect(early.allSatisfy { $0 == "/ladder-ts/master.m3u8" || $0.hasPrefix("/ladder-ts/v0/") }, "\(early)")
+        #expect(early.count <= 4, "\(early)")
+        #expect(await eventually(timeout: 15) { player.timeControlStatus == .paused }, "did not end")
+        let samples = sink.stopRecording()
+        #expect(abs(AudioAnalysis.frequency(samples) - 400) < 4, "the 360p variant's 400 Hz tone")
+        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.2, "\(AudioAnalysis.audibleSeconds(samples)) s")
+        let all = try HLSFixtures.requests(since: before)
+        #expect(all.filter { $0.hasSuffix(".ts") }.count == 4, "each segment once: \(all)")
+    }
+
+    @Test func aMissingVariantPlaylistIsAClearError() async throws {
+        let root = try HLSFixtures.root().appendingPathComponent("broken")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CODECS=\"mp4a.40.2\"\nnowhere/index.m3u8\n"
+            .write(to: root.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: try HLSFixtures.url("broken/master.m3u8"))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .failed })
+        #expect(
+            item.error?.description.hasSuffix("broken/nowhere/index.m3u8: HTTP 404 Not Found") == true,
+            "\(String(describing: item.error))")
+    }
+}
