@@ -73,6 +73,22 @@ struct ABRSimulationTests {
         #expect(zip(recovering, recovering.dropFirst()).allSatisfy { $0.rung <= $1.rung }, "no oscillation")
     }
 
+    @Test("on 3G traces with outages, rebuffering stays near the unavoidable (lowest rung only) at a higher bit rate")
+    func outages() throws {
+        let movie = try loadMovie()
+        let lowest = movie.bitrates_kbps[0] * 1000
+        for trace in try traces("3Glogs", limit: 4, where: { $0.minimumKbps < 100 }) {
+            var baseline = ABRSimulation(movie: movie, trace: trace, caps: .init(peakBitRate: lowest))
+            baseline.run(segments: 120)
+            var simulation = ABRSimulation(movie: movie, trace: trace)
+            simulation.run(segments: 120)
+            #expect(
+                simulation.rebufferSeconds <= baseline.rebufferSeconds + 15,
+                "\(trace.name): \(simulation.rebufferSeconds) s against \(baseline.rebufferSeconds) s")
+            #expect(simulation.averageKbps >= baseline.averageKbps, "\(trace.name)")
+        }
+    }
+
     @Test("caps are never exceeded, on broadband and on 3G traces")
     func capsHold() throws {
         let movie = try loadMovie()

@@ -9,15 +9,22 @@ struct NetworkTrace: Decodable {
         var bandwidth_kbps: Double
         var latency_ms: Double
     }
-    var periods: [Period]
+    let periods: [Period]
     var name = ""
+    /// The end of each period in seconds, for a binary search.
+    private let ends: [Double]
 
     init(periods: [Period], name: String) {
         self.periods = periods
         self.name = name
+        var total = 0.0
+        ends = periods.map {
+            total += $0.duration_ms / 1000
+            return total
+        }
     }
 
-    init(from decoder: any Decoder) throws { periods = try [Period](from: decoder) }
+    init(from decoder: any Decoder) throws { self.init(periods: try [Period](from: decoder), name: "") }
 
     static func load(_ url: URL) throws -> NetworkTrace {
         var trace = try JSONDecoder().decode(NetworkTrace.self, from: Data(contentsOf: url))
@@ -29,13 +36,14 @@ struct NetworkTrace: Decodable {
 
     /// The period in force at `time` seconds (the trace repeats).
     func period(at time: Double) -> Period {
-        let total = periods.reduce(0) { $0 + $1.duration_ms } / 1000
-        var t = total > 0 ? time.truncatingRemainder(dividingBy: total) : 0
-        for period in periods {
-            if t < period.duration_ms / 1000 { return period }
-            t -= period.duration_ms / 1000
+        let total = ends.last ?? 0
+        let t = total > 0 ? time.truncatingRemainder(dividingBy: total) : 0
+        var (low, high) = (0, ends.count - 1)
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] > t { high = middle } else { low = middle + 1 }
         }
-        return periods[periods.count - 1]
+        return periods[low]
     }
 }
 

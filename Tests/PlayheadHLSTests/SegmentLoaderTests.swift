@@ -70,6 +70,16 @@ struct SegmentLoaderTests {
         #expect(data == served.bytes[123_456..<133_456])
     }
 
+    @Test("a server that ignores the range (200, whole body): only the range is delivered")
+    func rangeIgnored() async throws {
+        // data: URLs answer the whole body with no HTTP status, like a server that ignores Range.
+        let body = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let url = URL(string: "data:application/octet-stream;base64," + body.base64EncodedString())!
+        let (data, result) = try await SegmentLoader().data(from: url, byteRange: ByteRange(length: 1000, offset: 1234))
+        #expect(result.statusCode == 200 && result.expectedBytes == 1000)
+        #expect(data == body[1234..<2234])
+    }
+
     @Test("per-chunk samples measure a paced body's rate")
     func throughput() async throws {
         let served = try ServedFile(size: 300_000)
