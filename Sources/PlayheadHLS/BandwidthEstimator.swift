@@ -4,7 +4,10 @@ import Foundation
 /// moving averages, one quick to follow changes and one slow, read as the lower of the two so that a drop shows
 /// at once and a rise only once it lasts.
 ///
-/// The weight of a sample is its duration in seconds, so a half-life is "seconds of transfer". Samples too small to
+/// The weight of a sample is its duration in seconds, so a half-life is "seconds of transfer"; when callers also
+/// say when a sample ended (`at`), the idle time since the previous one counts too, up to `maximumIdleWeight` per
+/// gap, so that old samples age with time: an estimate made on a slow link recovers within a few segments once the
+/// link is fast, even though fast downloads of small segments add little transfer time. Samples too small to
 /// measure (a few kilobytes delivered within a millisecond on a fast link) are pooled until they reach
 /// `Configuration.minimumSampleBytes` and `minimumSampleDuration`. Until enough has been measured, `estimate`
 /// is the starting estimate: the configured default or a value remembered from an earlier run.
@@ -26,11 +29,14 @@ public struct BandwidthEstimator: Sendable, Hashable {
         public var defaultEstimate: Double
         /// Seconds of measured transfer after which the averages replace the starting estimate (0.5 s).
         public var minimumTotalWeight: Double
+        /// The most idle seconds between two samples that count toward the weight of the later one (3 s).
+        public var maximumIdleWeight: Double
 
         /// The defaults described on each property.
         public init(
             fastHalfLife: Double = 3, slowHalfLife: Double = 9, minimumSampleBytes: Int = 16_000,
-            minimumSampleDuration: Double = 0.05, defaultEstimate: Double = 500_000, minimumTotalWeight: Double = 0.5
+            minimumSampleDuration: Double = 0.05, defaultEstimate: Double = 500_000, minimumTotalWeight: Double = 0.5,
+            maximumIdleWeight: Double = 3
         ) {
             self.fastHalfLife = fastHalfLife
             self.slowHalfLife = slowHalfLife
@@ -38,6 +44,7 @@ public struct BandwidthEstimator: Sendable, Hashable {
             self.minimumSampleDuration = minimumSampleDuration
             self.defaultEstimate = defaultEstimate
             self.minimumTotalWeight = minimumTotalWeight
+            self.maximumIdleWeight = maximumIdleWeight
         }
     }
 
@@ -70,6 +77,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
     private var slow: Average
     private var pendingBytes = 0
     private var pendingDuration = 0.0
+    private var pendingIdle = 0.0
+    private var lastSampleEnd: Double?
+    private var countedDuration = 0.0
     /// Every byte passed to `addSample`, counted or pooled.
     public private(set) var totalBytes = 0
     /// Every second passed to `addSample`.
@@ -88,10 +98,17 @@ public struct BandwidthEstimator: Sendable, Hashable {
         slow = Average(halfLife: configuration.slowHalfLife)
     }
 
-    /// Records that `bytes` arrived over `duration` seconds (one network chunk, or a whole segment).
+    /// Records that `bytes` arrived over `duration` seconds (one network chunk, or a whole segment), ending at time
+    /// `at` (seconds on any monotonic clock of the caller's; nil when unknown, then idle time is not counted).
     /// Negative, empty or non-finite samples are ignored.
-    public mutating func addSample(bytes: Int, duration: Double) {
+    public mutating func addSample(bytes: Int, duration: Double, at end: Double? = nil) {
         guard bytes > 0, duration.isFinite, duration >= 0 else { return }
+        if let end, end.isFinite {
+            if let last = lastSampleEnd {
+                pendingIdle += min(max(end - duration - last, 0), configuration.maximumIdleWeight)
+            }
+            lastSampleEnd = end
+        }
         totalBytes += bytes
         totalDuration += duration
         pendingBytes += bytes
@@ -100,14 +117,17 @@ public struct BandwidthEstimator: Sendable, Hashable {
             pendingDuration >= configuration.minimumSampleDuration
         else { return }
         let bitsPerSecond = Double(pendingBytes) * 8 / pendingDuration
-        fast.add(bitsPerSecond, weight: pendingDuration)
-        slow.add(bitsPerSecond, weight: pendingDuration)
+        let weight = pendingDuration + min(pendingIdle, configuration.maximumIdleWeight)
+        countedDuration += pendingDuration
+        fast.add(bitsPerSecond, weight: weight)
+        slow.add(bitsPerSecond, weight: weight)
         pendingBytes = 0
         pendingDuration = 0
+        pendingIdle = 0
     }
 
     /// Whether enough transfer has been measured for `estimate` to come from the samples.
-    public var hasMeasurement: Bool { fast.totalWeight >= configuration.minimumTotalWeight }
+    public var hasMeasurement: Bool { countedDuration >= configuration.minimumTotalWeight }
 
     /// The estimated throughput in bits per second: the lower of the fast and slow averages once measured, else the
     /// starting estimate.

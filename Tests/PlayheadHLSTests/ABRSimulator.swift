@@ -135,7 +135,7 @@ struct ABRSimulation {
                 elapsed += step
                 if bits > 0 {
                     loaded += bits
-                    estimator.addSample(bytes: Int(bits / 8), duration: step)
+                    estimator.addSample(bytes: Int(bits / 8), duration: step, at: time)
                 }
                 guard playing, elapsed >= nextCheck else { continue }
                 nextCheck += 0.25

@@ -61,6 +61,37 @@ struct BandwidthEstimatorTests {
         #expect(abs(risen.estimate - 16_000_000) / 16_000_000 < 0.05)
     }
 
+    @Test("with times given, idle gaps age old samples: short fast downloads lift a slow estimate within a few")
+    func idleAging() {
+        var withTimes = BandwidthEstimator()
+        var withoutTimes = BandwidthEstimator()
+        var time = 0.0
+        for _ in 0..<30 {  // 300 kbit/s, downloads back to back
+            time += 1
+            withTimes.addSample(bytes: 37_500, duration: 1, at: time)
+            withoutTimes.addSample(bytes: 37_500, duration: 1)
+        }
+        // Now 8 Mbit/s: each 3 s segment of 1 Mbit takes 0.125 s, then the player idles.
+        for _ in 0..<5 {
+            time += 3
+            withTimes.addSample(bytes: 125_000, duration: 0.125, at: time)
+            withoutTimes.addSample(bytes: 125_000, duration: 0.125)
+        }
+        #expect(withTimes.estimate > 4_000_000, "\(withTimes.estimate)")
+        #expect(withoutTimes.estimate < 1_000_000, "\(withoutTimes.estimate)")
+        // A long pause counts no more than maximumIdleWeight: one sample does not replace the history.
+        var paused = BandwidthEstimator()
+        var gap = BandwidthEstimator()
+        for i in 1...30 {
+            paused.addSample(bytes: 37_500, duration: 1, at: Double(i))
+            gap.addSample(bytes: 37_500, duration: 1, at: Double(i))
+        }
+        paused.addSample(bytes: 1_000_000, duration: 1, at: 10_000)
+        gap.addSample(bytes: 1_000_000, duration: 1, at: 30 + gap.configuration.maximumIdleWeight + 1)
+        #expect(paused.estimate == gap.estimate)
+        #expect(paused.estimate < 4_000_000, "\(paused.estimate)")
+    }
+
     @Test("invalid samples are ignored")
     func invalidSamples() {
         var estimator = BandwidthEstimator()
