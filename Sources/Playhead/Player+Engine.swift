@@ -71,6 +71,11 @@ extension Player {
         self.engine = nil
         timebase.engine = nil
         timebase.frozen = lastKnownTime
+        cancelPendingSeeks()
+    }
+
+    /// Completes every seek still waiting with `false` (the item stopped or failed).
+    func cancelPendingSeeks() {
         for (_, c) in seekWaiters { c.resume(returning: false) }
         seekWaiters.removeAll()
         for (_, h) in seekHandlers { h(false) }
@@ -80,6 +85,7 @@ extension Player {
     func fail(_ error: PlaybackError) {
         status = .failed
         self.error = error
+        cancelPendingSeeks()
         if let item = currentItem {
             item.status = .failed
             item.error = error

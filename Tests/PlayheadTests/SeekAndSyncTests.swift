@@ -56,12 +56,13 @@ import Testing
     @Test func aLaterSeekSupersedesAnEarlierOne() async throws {
         let capture = numberedCapture()
         let player = try await openedPlayer(try Fixtures.numberedVideo(), capture)
-        async let first = player.seek(
-            to: MediaTime(value: 4, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
-        async let second = player.seek(
-            to: MediaTime(value: 6, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
-        let (a, b) = await (first, second)
-        #expect(!a, "the superseded seek reports false")
+        // The first seek starts (and is still waiting) when the second one is asked for.
+        let first = Locked<Bool?>(nil)
+        let four = MediaTime(value: 4, timescale: 1)
+        player.seek(to: four, toleranceBefore: .zero, toleranceAfter: .zero) { done in first.withLock { $0 = done } }
+        let b = await player.seek(to: MediaTime(value: 6, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(await eventually { first.current != nil })
+        #expect(first.current == false, "the superseded seek reports false")
         #expect(b)
         #expect(await eventually { capture.frames.last?.value == 150 }, "\(capture.frames.suffix(3).map(\.value))")
     }

@@ -73,6 +73,7 @@ extension PlaybackEngine {
                 // sees the seek (a wake before the change would be taken for a spurious one).
                 config.audioOutput?.interruptWrite()
                 frameQueue.wakeAll()
+                wake()
                 performSeek(seek, input: input, media: media)
                 atEnd = false
                 continue
@@ -93,7 +94,8 @@ extension PlaybackEngine {
                 packet = try input.readPacket()
             } catch {
                 if isStopping { return }
-                if error.code == FFmpegError.exit, control.withLock({ $0.pendingSeek != nil }) {
+                if error.code == FFmpegError.exit {
+                    // Interrupted for a seek (possibly one already taken): read again.
                     input.resume()
                     continue
                 }

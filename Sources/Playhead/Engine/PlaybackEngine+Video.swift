@@ -112,9 +112,9 @@ extension PlaybackEngine {
             if finished { return true }
             let ahead = seconds - clock.seconds
             if ahead <= 0.002 { return true }
+            // Sleep until the frame is due; a seek, a rate change or a stop wakes the condition early.
             let rate = control.withLock { $0.rate }
-            let step = rate > 0 ? min(ahead / rate, 0.01) : 0.01
-            Thread.sleep(forTimeInterval: max(step, 0.001))
+            sleep(rate > 0 ? min(max(ahead / rate, 0.001), 0.1) : 0.1)
         }
         return false
     }
