@@ -169,7 +169,8 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             let duration = now - (transfer.lastActivity)
             transfer.lastActivity = now
             guard !body.isEmpty else { return nil }
-            let chunk = SegmentChunk(data: Data(body), offset: transfer.delivered, duration: duration)
+            let chunk = SegmentChunk(
+                data: Data(body), offset: transfer.delivered, duration: duration, arrival: now)
             transfer.delivered += body.count
             if transfer.delivered > maximumBytes { failure = .tooLarge(limit: maximumBytes) }
             return failure == nil ? (transfer, chunk) : nil

@@ -36,8 +36,10 @@ public struct SegmentChunk: Sendable {
     /// Where they start in the requested body (0 for the first chunk).
     public var offset: Int
     /// Seconds since the previous chunk arrived (since the response headers, for the first chunk): with
-    /// `data.count`, a sample for `BandwidthEstimator.addSample(bytes:duration:)`.
+    /// `data.count` and `arrival`, a sample for `BandwidthEstimator.addSample(bytes:duration:at:)`.
     public var duration: Double
+    /// When it arrived, in seconds on the monotonic clock (`DispatchTime` uptime; `SegmentLoader.now`).
+    public var arrival: Double
 }
 
 /// The outcome of a download that completed. A value type, safe anywhere.
@@ -69,6 +71,9 @@ public final class SegmentLoader: @unchecked Sendable {
     public let maximumBytes: Int
     private let session: URLSession
     private let core: LoaderCore
+
+    /// The loader's clock: seconds of `DispatchTime` uptime, the clock of `SegmentChunk.arrival`.
+    public static var now: Double { monotonicSeconds() }
 
     /// A loader with its own session; `idleTimeout` in seconds, `maximumBytes` per body (64 MiB by default).
     public init(idleTimeout: Double = 10, maximumBytes: Int = 64 << 20) {

@@ -54,7 +54,7 @@ struct SegmentLoaderTests {
         #expect(received.data == served.bytes)
         var offset = 0
         for chunk in received.all {
-            #expect(chunk.offset == offset && chunk.duration >= 0)
+            #expect(chunk.offset == offset && chunk.duration >= 0 && chunk.arrival <= SegmentLoader.now)
             offset += chunk.data.count
         }
         #expect(result.elapsed >= result.timeToFirstByte)
@@ -89,7 +89,9 @@ struct SegmentLoaderTests {
         let result = try await loader.load(served.url(["rate": "\(Int(rate))"])) { received.add($0) }
         #expect(received.all.count > 5)
         var estimator = BandwidthEstimator(persistedEstimate: 100_000_000)
-        for chunk in received.all { estimator.addSample(bytes: chunk.data.count, duration: chunk.duration) }
+        for chunk in received.all {
+            estimator.addSample(bytes: chunk.data.count, duration: chunk.duration, at: chunk.arrival)
+        }
         #expect(estimator.hasMeasurement)
         let measured = estimator.estimate / 8
         #expect(measured > rate * 0.6 && measured < rate * 1.6, "measured \(measured) bytes/s")
