@@ -36,9 +36,16 @@ public final class NowPlayingInfoCenter {
         return center
     }
 
-    init(commandCenter: RemoteCommandCenter) {
+    init(commandCenter: RemoteCommandCenter, connect: Bool = true) {
         remoteCommandCenter = commandCenter
-        bridge = MPRISBridge(center: self)
+        if connect { self.connect() }
+    }
+
+    /// Exports the MPRIS object on the session bus, when it is not already; returns whether it is exported.
+    @discardableResult
+    func connect() -> Bool {
+        if bridge == nil { bridge = MPRISBridge(center: self) }
+        return bridge != nil
     }
 
     /// Removes the MPRIS object from the bus; the center no longer shows anything. Blocks until the bus thread ended.

@@ -65,9 +65,9 @@ func taggedFile() throws -> URL {
     let cover = try Fixtures.make(
         "nowplaying-cover.png", ["-f", "lavfi", "-i", "color=c=blue:s=48x48:d=1", "-frames:v", "1"])
     return try Fixtures.make(
-        "nowplaying-tagged.mp3",
+        "nowplaying-tagged-20s.mp3",
         [
-            "-f", "lavfi", "-i", "sine=frequency=330:duration=3", "-i", cover.path, "-map", "0:a", "-map", "1:v",
+            "-f", "lavfi", "-i", "sine=frequency=330:duration=20", "-i", cover.path, "-map", "0:a", "-map", "1:v",
             "-c:a", "libmp3lame", "-c:v", "png", "-disposition:v", "attached_pic", "-id3v2_version", "3",
             "-metadata", "title=Now Title", "-metadata", "artist=Now Artist", "-metadata", "album=Now Album",
         ])

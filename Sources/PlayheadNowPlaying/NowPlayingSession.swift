@@ -1,0 +1,61 @@
+import Foundation
+import Playhead
+
+/// Now Playing for one or more players, like `MPNowPlayingSession`: with `automaticallyPublishesNowPlayingInfo`
+/// the session publishes the current item's tags, artwork, duration, elapsed time, rate and playback state with
+/// no app code, and its `remoteCommandCenter` has default handlers (play, pause, toggle, stop, seek, skip 15 s,
+/// rate) that the app can replace. Only the active session is shown to the desktop and receives remote commands.
+/// Main actor.
+@MainActor
+public final class NowPlayingSession {
+    /// The players this session publishes; the first is the one observed and controlled.
+    public let players: [Player]
+    /// This session's commands (not the shared center's).
+    public let remoteCommandCenter: RemoteCommandCenter
+    /// This session's Now Playing information; published to the desktop while the session is active.
+    public let nowPlayingInfoCenter: NowPlayingInfoCenter
+    /// Whether the session keeps `nowPlayingInfoCenter` up to date from its player by itself.
+    public var automaticallyPublishesNowPlayingInfo = false {
+        didSet {
+            guard oldValue != automaticallyPublishesNowPlayingInfo else { return }
+            if automaticallyPublishesNowPlayingInfo { startPublishing() } else { stopPublishing() }
+        }
+    }
+    /// Whether this session is the one the desktop sees.
+    public var isActive: Bool { Self.active === self && nowPlayingInfoCenter.mprisBusName != nil }
+
+    private static weak var active: NowPlayingSession?
+    var observation: Task<Void, Never>?
+    var events: Task<Void, Never>?
+    /// The target of a seek the player has not finished: published as the elapsed time until it is done, as the
+    /// clock still reads the old position meanwhile.
+    var pendingSeek: Double?
+    var defaultTargets: [(RemoteCommand, RemoteCommandTarget)] = []
+
+    /// A session for `players` (at least one), with default command handlers, not yet active.
+    public init(players: [Player]) {
+        precondition(!players.isEmpty, "NowPlayingSession needs at least one player")
+        self.players = players
+        let commands = RemoteCommandCenter()
+        remoteCommandCenter = commands
+        nowPlayingInfoCenter = NowPlayingInfoCenter(commandCenter: commands, connect: false)
+        installDefaultHandlers()
+    }
+
+    /// Makes this the session the desktop sees and remote commands reach, taking over from the active one;
+    /// false when no session bus is reachable.
+    public func becomeActiveIfPossible() async -> Bool {
+        if let current = Self.active, current !== self { current.nowPlayingInfoCenter.disconnect() }
+        Self.active = self
+        return nowPlayingInfoCenter.connect()
+    }
+
+    /// Stops observing the players and leaves the desktop. Call it when the session is no longer needed.
+    public func invalidate() {
+        automaticallyPublishesNowPlayingInfo = false
+        nowPlayingInfoCenter.disconnect()
+        if Self.active === self { Self.active = nil }
+    }
+
+    var player: Player { players[0] }
+}
