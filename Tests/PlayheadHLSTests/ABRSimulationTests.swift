@@ -73,6 +73,20 @@ struct ABRSimulationTests {
         #expect(zip(recovering, recovering.dropFirst()).allSatisfy { $0.rung <= $1.rung }, "no oscillation")
     }
 
+    @Test("abandoning the segment in flight when the bandwidth collapses avoids the stall that waiting causes")
+    func abandonOnCollapse() throws {
+        let movie = try loadMovie()
+        let trace = stepTrace([(60, 10_000), (600, 400)])
+        var simulation = ABRSimulation(movie: movie, trace: trace)
+        simulation.run(segments: 60)
+        var patient = ABRSimulation(movie: movie, trace: trace)
+        patient.policy.configuration.minimumElapsedBeforeAbandon = .infinity
+        patient.run(segments: 60)
+        #expect(!simulation.abandons.isEmpty && simulation.abandons.allSatisfy { $0.time >= 60 && $0.to < $0.from })
+        #expect(simulation.rebufferEvents == 0, "stalls at \(simulation.stalls)")
+        #expect(patient.abandons.isEmpty && patient.rebufferSeconds > 0)
+    }
+
     @Test("on 3G traces with outages, rebuffering stays near the unavoidable (lowest rung only) at a higher bit rate")
     func outages() throws {
         let movie = try loadMovie()
