@@ -197,6 +197,9 @@ public final class MediaInput: @unchecked Sendable {
     /// Allows blocking calls again after `interrupt()`.
     public func resume() { interruptFlag.reset() }
 
+    /// The custom byte source this input reads, if any.
+    public var byteSource: (any ByteSource)? { bridge?.source }
+
     /// The last error a custom byte source threw, for error messages.
     public var byteSourceError: (any Error)? { bridge?.lastError }
 }

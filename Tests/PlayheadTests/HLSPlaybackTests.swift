@@ -90,3 +90,32 @@ import Testing
             "\(String(describing: item.error))")
     }
 }
+
+/// Seeking in a VOD stream.
+@MainActor struct HLSSeekTests {
+    @Test func seekingFetchesTheTargetSegmentFirstAndPlaysFromThere() async throws {
+        let master = try HLSFixtures.tsLadder()
+        let capture = CaptureVideoOutput()
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: try HLSFixtures.url(master))
+        item.add(capture)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        try await Task.sleep(for: .milliseconds(300))
+        let before = try HLSFixtures.requestCount()
+        capture.reset()
+        let done = await player.seek(
+            to: MediaTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(done)
+        let after = try HLSFixtures.requests(since: before)
+        // Segments are 2 s: 5 s lies in the third, seg02.ts.
+        #expect(after.first == "/ladder-ts/v0/seg02.ts", "\(after)")
+        #expect(!after.contains("/ladder-ts/v0/seg01.ts"), "\(after)")
+        #expect(abs(player.currentTime().seconds - 5) < 0.05, "\(player.currentTime().seconds)")
+        #expect(await eventually { !capture.frames.isEmpty })
+        #expect(
+            abs((capture.frames.first?.time.seconds ?? 0) - 5) < 0.05,
+            "first frame at \(capture.frames.first?.time.seconds ?? -1)")
+    }
+}

@@ -49,7 +49,8 @@ extension PlaybackEngine {
         readLoop(opened, media)
     }
 
-    private func readLoop(_ input: MediaInput, _ media: MediaInfo) {
+    private func readLoop(_ opened: MediaInput, _ media: MediaInfo) {
+        var input = opened
         let forward =
             config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : config.automaticForwardBuffer
         var atEnd = false
@@ -74,7 +75,7 @@ extension PlaybackEngine {
                 config.audioOutput?.interruptWrite()
                 frameQueue.wakeAll()
                 wake()
-                performSeek(seek, input: input, media: media)
+                if let reopened = performSeek(seek, input: input, media: media) { input = reopened }
                 atEnd = false
                 continue
             }
@@ -137,25 +138,47 @@ extension PlaybackEngine {
         return result
     }
 
-    private func performSeek(_ seek: SeekRequest, input: MediaInput, media: MediaInfo) {
+    /// Carries out a seek; returns a new input when the seek reopened the stream (HLS starts again at the segment
+    /// that holds the target, and fetches that one first).
+    private func performSeek(_ seek: SeekRequest, input: MediaInput, media: MediaInfo) -> MediaInput? {
         input.resume()
         audioQueue.flush()
         videoQueue.flush()
         frameQueue.flush()
         clock.reset(to: seek.seconds)
+        var replacement: MediaInput?
         do {
-            try input.seek(toSeconds: seek.seconds + media.startSeconds)
+            if let hls = input.byteSource as? HLSSource {
+                replacement = try reopen(hls, at: seek.seconds, like: input)
+            } else {
+                try input.seek(toSeconds: seek.seconds + media.startSeconds)
+            }
         } catch {
-            if isStopping { return }
+            if isStopping { return nil }
             // Unseekable inputs keep playing from where they are.
             control.withLock { $0.activeSeek = nil }
             if seek.id >= 0 { sink(.seekDone(id: seek.id, position: clock.seconds, finished: false)) }
-            return
+            return nil
         }
         control.withLock {
             $0.buffering = true
             $0.seekBuffering = true
         }
         applyCork(true)
+        if let replacement { self.input = replacement }
+        return replacement
+    }
+
+    private func reopen(_ hls: HLSSource, at seconds: Double, like old: MediaInput) throws -> MediaInput {
+        let source = hls.restarted(at: seconds)
+        var options = MediaInput.OpenOptions()
+        options.timeout = config.networkTimeout
+        let input = try MediaInput(source: source, name: old.name, options: options)
+        // The decoders stay: the streams must be the same ones in the same places.
+        guard input.streams.map(\.codecName) == old.streams.map(\.codecName) else {
+            throw PlaybackError(.parsing, source: old.name, reason: "the stream changed its tracks")
+        }
+        input.setDuration(old.duration)
+        return input
     }
 }

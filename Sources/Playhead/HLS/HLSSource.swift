@@ -20,6 +20,27 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     private var position = 0
     private var lastMap: MediaInitializationSection?
 
+    private init(url: URL, playlist: MediaPlaylist, variant: Variant?, fetch: HTTPFetch, next: Int) {
+        self.url = url
+        self.playlist = playlist
+        self.variant = variant
+        self.fetch = fetch
+        self.next = next
+    }
+
+    /// A new source over the same variant that starts with the segment holding `seconds` (playlist time).
+    func restarted(at seconds: Double) -> HLSSource {
+        var start = 0.0
+        var index = 0
+        for (i, segment) in playlist.segments.enumerated() {
+            index = i
+            if seconds < start + segment.duration { break }
+            start += segment.duration
+        }
+        return HLSSource(
+            url: url, playlist: playlist, variant: variant, fetch: HTTPFetch(timeout: fetch.timeout), next: index)
+    }
+
     /// Opens `url` (a multivariant or a media playlist), choosing a variant with `choose` from those FFmpeg can
     /// decode.
     init(url: URL, timeout: Double, choose: ([Variant]) -> Variant? = HLSSource.defaultChoice) throws(PlaybackError) {
