@@ -50,6 +50,8 @@ extension Player {
         config.decodeVideo = decodesVideo
         config.untimed = untimed
         config.networkTimeout = item.asset.options[.networkTimeout] as? Double ?? 10
+        config.peakBitRate = item.preferredPeakBitRate
+        config.maximumResolution = item.preferredMaximumResolution
         let engine = PlaybackEngine(configuration: config) { [weak self] event in
             let stamped = MonotonicClock.now() - MonotonicClock.processStart
             Task { @MainActor in self?.handle(event, timestamp: stamped, item: item) }
@@ -150,6 +152,8 @@ extension Player {
             fail(error)
         case .droppedFrame:
             emit(PlayerEvent(.droppedFrame, timestamp: timestamp))
+        case .variantSwitch(let bitRate, let width, let height):
+            emit(PlayerEvent(.variantSwitch(bitRate: bitRate, width: width, height: height), timestamp: timestamp))
         }
         updateTimeControlStatus()
     }

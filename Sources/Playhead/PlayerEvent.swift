@@ -30,6 +30,8 @@ public struct PlayerEvent: Sendable {
         case error(PlaybackError)
         /// A late video frame was dropped.
         case droppedFrame
+        /// HLS moved to another variant (its `BANDWIDTH` and resolution), from the next segment on.
+        case variantSwitch(bitRate: Int, width: Int, height: Int)
     }
 
     /// What happened.
@@ -58,6 +60,7 @@ public struct PlayerEvent: Sendable {
         case .ended: return "ended"
         case .error: return "error"
         case .droppedFrame: return "dropped-frame"
+        case .variantSwitch: return "variant-switch"
         }
     }
 }

@@ -36,6 +36,11 @@ public final class PlayerItem {
     public internal(set) var seekableTimeRanges: [TimeRange] = []
     /// Seconds to read ahead of the playhead; 0 lets the player choose (5 s for files, 30 s over the network).
     public var preferredForwardBufferDuration: Double = 0
+    /// The highest HLS variant bit rate to choose, in bits per second; 0 for no limit (`preferredPeakBitRate`).
+    /// Applies from the next time the item starts playing.
+    public var preferredPeakBitRate: Double = 0
+    /// The largest HLS variant picture to choose; `.zero` for no limit (`preferredMaximumResolution`).
+    public var preferredMaximumResolution: Size = .zero
     /// Whether enough is buffered that playback should not stall.
     public internal(set) var isPlaybackLikelyToKeepUp = false
     /// Whether the buffer has run dry.

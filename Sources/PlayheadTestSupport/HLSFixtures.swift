@@ -36,11 +36,14 @@ public enum HLSFixtures {
         return URL(string: "http://127.0.0.1:\(port)/\(path)")!
     }
 
-    /// Makes (once) an 8 s MPEG-TS ladder with 2 s segments in `ladder-ts/`: `master.m3u8` and `v0...v3/index.m3u8`.
-    public static func tsLadder() throws -> String {
-        let dir = try root().appendingPathComponent("ladder-ts")
+    /// Makes (once) an MPEG-TS ladder of `seconds` with 2 s segments in `name/`: `master.m3u8` and
+    /// `v0...v3/index.m3u8`; `segmentQuery` is appended to every segment URI (for the pacing test origin).
+    public static func tsLadder(_ name: String = "ladder-ts", seconds: Int = 8, segmentQuery: String = "") throws
+        -> String
+    {
+        let dir = try root().appendingPathComponent(name)
         let master = dir.appendingPathComponent("master.m3u8")
-        if FileManager.default.fileExists(atPath: master.path) { return "ladder-ts/master.m3u8" }
+        if FileManager.default.fileExists(atPath: master.path) { return "\(name)/master.m3u8" }
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for (i, r) in rungs.enumerated() {
             let out = dir.appendingPathComponent("v\(i)")
@@ -49,8 +52,9 @@ public enum HLSFixtures {
             let result = try Run.command(
                 "ffmpeg",
                 [
-                    "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(r.height):r=25:d=8",
-                    "-f", "lavfi", "-i", "sine=frequency=\(r.tone):duration=8:sample_rate=48000",
+                    "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=s=\(width)x\(r.height):r=25:d=\(seconds)",
+                    "-f", "lavfi", "-i", "sine=frequency=\(r.tone):duration=\(seconds):sample_rate=48000",
                     "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(r.kbps)k", "-g", "50", "-keyint_min", "50",
                     "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-b:a", "96k",
                     "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
@@ -60,13 +64,20 @@ public enum HLSFixtures {
             guard result.status == 0 else {
                 throw TestSupportError("ffmpeg failed making the ladder: \(result.stderr)")
             }
+            if !segmentQuery.isEmpty {
+                let index = out.appendingPathComponent("index.m3u8")
+                let text = try String(contentsOf: index, encoding: .utf8)
+                    .split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.hasSuffix(".ts") ? "\($0)?\(segmentQuery)" : String($0) }
+                try text.joined(separator: "\n").write(to: index, atomically: true, encoding: .utf8)
+            }
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\((r.kbps + 110) * 1000),RESOLUTION=\(width)x\(r.height),"
                     + "CODECS=\"avc1.64001f,mp4a.40.2\"")
             lines.append("v\(i)/index.m3u8")
         }
         try (lines.joined(separator: "\n") + "\n").write(to: master, atomically: true, encoding: .utf8)
-        return "ladder-ts/master.m3u8"
+        return "\(name)/master.m3u8"
     }
 
     /// Makes (once) a single-variant 8 s stream in `name/` with `ffmpeg`'s HLS muxer and `extra` options (for

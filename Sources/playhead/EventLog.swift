@@ -23,6 +23,9 @@ final class EventLog {
             object["position"] = position
             object["finished"] = finished
         case .rateChanged(let r): object["rate"] = Double(r)
+        case .variantSwitch(let bitRate, let width, let height):
+            object["bitrate"] = bitRate
+            object["resolution"] = "\(width)x\(height)"
         case .error(let e):
             object["message"] = e.description
             object["category"] = e.category.rawValue

@@ -17,6 +17,7 @@ enum EngineEvent: Sendable {
     case ended
     case failed(PlaybackError)
     case droppedFrame
+    case variantSwitch(bitRate: Int, width: Int, height: Int)
 }
 
 /// What an opened input holds, as the player needs it. A value type, safe on any thread.
@@ -64,6 +65,9 @@ struct EngineConfiguration: Sendable {
     /// Present video frames as soon as they are decoded (with `--untimed`).
     var untimed = false
     var networkTimeout: Double = 10
+    /// HLS caps: bits per second (0 = none) and the largest picture (zero = none).
+    var peakBitRate: Double = 0
+    var maximumResolution = Size.zero
     var format = AudioFormat()
 
     /// The forward buffer when the item asks for "automatic" (0): 5 s for local files (reading is instant; more

@@ -1,23 +1,34 @@
 import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadHLS
 
 extension PlaybackEngine {
     /// The demux thread: opens the input, starts the decode threads, then reads packets into the queues, bounded by
     /// the forward buffer, and carries out seeks.
     func runDemux() {
         let opened: MediaInput
-        if let pre = config.preopened {
+        let caps = AdaptiveBitratePolicy.Caps(
+            peakBitRate: config.peakBitRate,
+            maximumResolution: CGSize(width: config.maximumResolution.width, height: config.maximumResolution.height))
+        if let pre = config.preopened, !(pre.byteSource is HLSSource && caps != AdaptiveBitratePolicy.Caps()) {
             opened = pre
         } else {
             do {
-                opened = try MediaOpener.open(config.location, timeout: config.networkTimeout)
+                opened = try MediaOpener.open(config.location, timeout: config.networkTimeout, caps: caps)
             } catch {
                 if !isStopping { fail(error) }
                 return
             }
         }
         input = opened
+        if let hls = opened.byteSource as? HLSSource {
+            hls.playbackPosition = { [weak self] in self?.clock.seconds ?? 0 }
+            hls.onSwitch = { [weak self] v in
+                let r = v.resolution
+                self?.sink(.variantSwitch(bitRate: v.bandwidth ?? 0, width: r?.width ?? 0, height: r?.height ?? 0))
+            }
+        }
         if isStopping { return }
         let media = MediaInfo(input: opened, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo)
         if media.audioStream == nil && media.videoStream == nil {

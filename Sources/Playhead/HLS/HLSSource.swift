@@ -11,24 +11,38 @@ import PlayheadHLS
 /// may come from any thread.
 final class HLSSource: ByteSource, @unchecked Sendable {
     let url: URL
-    let playlist: MediaPlaylist
-    /// The variant chosen from a multivariant playlist, nil for a media playlist URL.
-    let variant: Variant?
-    private let fetch: HTTPFetch
-    private var next = 0
+    /// The media playlist of the variant playing.
+    private(set) var playlist: MediaPlaylist
+    /// The variant playing, nil for a media playlist URL.
+    private(set) var variant: Variant?
+    let fetch: HTTPFetch
+    var next = 0
     private var buffer = Data()
     private var position = 0
     private var lastMap: MediaInitializationSection?
+    /// Adaptive state: the ladder, its loaded media playlists, the estimator and the policy.
+    var adaptive: HLSAdaptiveState?
+    /// The playlist time at which the next segment starts.
+    var nextStart = 0.0
+    /// The playback position in playlist time (set by the engine), for the buffer level the policy weighs.
+    var playbackPosition: @Sendable () -> Double = { 0 }
+    /// Called on the demux thread when the variant changes.
+    var onSwitch: (@Sendable (Variant) -> Void)?
 
-    private init(url: URL, playlist: MediaPlaylist, variant: Variant?, fetch: HTTPFetch, next: Int) {
-        self.url = url
-        self.playlist = playlist
-        self.variant = variant
-        self.fetch = fetch
+    private init(from old: HLSSource, next: Int, start: Double) {
+        url = old.url
+        playlist = old.playlist
+        variant = old.variant
+        fetch = HTTPFetch(timeout: old.fetch.timeout)
+        adaptive = old.adaptive
+        playbackPosition = old.playbackPosition
+        onSwitch = old.onSwitch
         self.next = next
+        nextStart = start
     }
 
-    /// A new source over the same variant that starts with the segment holding `seconds` (playlist time).
+    /// A new source over the same variant and adaptive state that starts with the segment holding `seconds`
+    /// (playlist time).
     func restarted(at seconds: Double) -> HLSSource {
         var start = 0.0
         var index = 0
@@ -37,30 +51,29 @@ final class HLSSource: ByteSource, @unchecked Sendable {
             if seconds < start + segment.duration { break }
             start += segment.duration
         }
-        return HLSSource(
-            url: url, playlist: playlist, variant: variant, fetch: HTTPFetch(timeout: fetch.timeout), next: index)
+        return HLSSource(from: self, next: index, start: start)
     }
 
-    /// Opens `url` (a multivariant or a media playlist), choosing a variant with `choose` from those FFmpeg can
-    /// decode.
-    init(url: URL, timeout: Double, choose: ([Variant]) -> Variant? = HLSSource.defaultChoice) throws(PlaybackError) {
+    /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
+    /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
+    init(url: URL, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init()) throws(PlaybackError) {
         self.url = url
         fetch = HTTPFetch(timeout: timeout)
-        let top = try Self.load(url, fetch)
-        switch top {
+        switch try Self.load(url, fetch) {
         case .media(let media):
             playlist = media
             variant = nil
         case .multivariant(let master):
-            guard let chosen = choose(master.variants), let variantURL = chosen.url else {
+            let state = HLSAdaptiveState(variants: master.variants, caps: caps)
+            guard let start = state.startRung(), let variantURL = master.variants[start].url else {
                 throw PlaybackError(
                     .unsupported, source: url.absoluteString, reason: "no playable variant in the playlist")
             }
-            guard case .media(let media) = try Self.load(variantURL, fetch) else {
-                throw PlaybackError(.parsing, source: variantURL.absoluteString, reason: "not a media playlist")
-            }
-            playlist = media
-            variant = chosen
+            playlist = try Self.mediaPlaylist(variantURL, fetch)
+            variant = master.variants[start]
+            state.current = start
+            state.playlists[start] = playlist
+            adaptive = state
         }
         guard playlist.segments.contains(where: { !$0.gap }) else {
             throw PlaybackError(.parsing, source: url.absoluteString, reason: "the media playlist has no segments")
@@ -72,12 +85,14 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         playlist.hasEndList ? playlist.segments.reduce(0) { $0 + $1.duration } : nil
     }
 
-    /// AVPlayer's choice: the first listed variant whose codecs can be decoded here.
-    static func defaultChoice(_ variants: [Variant]) -> Variant? {
-        variants.first { v in v.codecList.allSatisfy(CodecSupport.isDecodable) } ?? variants.first
+    static func mediaPlaylist(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> MediaPlaylist {
+        guard case .media(let media) = try load(url, fetch) else {
+            throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a media playlist")
+        }
+        return media
     }
 
-    private static func load(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> Playlist {
+    static func load(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> Playlist {
         let (data, _) = try fetch.get(url, limit: 16 << 20)
         do {
             return try PlaylistParser().parse(data, url: url)
@@ -100,23 +115,39 @@ final class HLSSource: ByteSource, @unchecked Sendable {
 
     /// Downloads the next segment (and its init section when it changes); false after the last.
     private func loadNext() throws -> Bool {
-        while next < playlist.segments.count && playlist.segments[next].gap { next += 1 }
+        if next < playlist.segments.count { adapt() }
+        while next < playlist.segments.count && playlist.segments[next].gap {
+            nextStart += playlist.segments[next].duration
+            next += 1
+        }
         guard next < playlist.segments.count else { return false }
         let segment = playlist.segments[next]
         next += 1
+        nextStart += segment.duration
         var data = Data()
         if let map = segment.map, map != lastMap, let mapURL = map.url {
             data.append(try fetch.get(mapURL, range: map.byteRange.map(Self.closed)).0)
             lastMap = map
         }
         guard let segmentURL = segment.url else { return true }
-        data.append(try fetch.get(segmentURL, range: segment.byteRange.map(Self.closed)).0)
+        let started = MonotonicClock.now()
+        let body = try fetch.get(segmentURL, range: segment.byteRange.map(Self.closed)).0
+        let now = MonotonicClock.now()
+        adaptive?.estimator.addSample(bytes: body.count, duration: now - started, at: now)
+        data.append(body)
         buffer = data
         position = 0
         return true
     }
 
     private static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }
+
+    /// Continues with `media`'s segment `next` (a variant switch).
+    func switchTo(_ media: MediaPlaylist, variant: Variant, next: Int) {
+        playlist = media
+        self.variant = variant
+        self.next = next
+    }
 
     func seek(to offset: Int64) -> Bool { false }
     var size: Int64? { nil }

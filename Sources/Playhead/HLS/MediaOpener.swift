@@ -1,15 +1,19 @@
 import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadHLS
 
 /// Opens what a URL names: an HLS stream through Playhead's own client (recognised by its tags, its content type
 /// or its extension), anything else through FFmpeg's own protocols. Blocking; called on a dispatch thread by the
 /// asset loader and on the engine's demux thread.
 enum MediaOpener {
-    static func open(_ location: String, timeout: Double) throws(PlaybackError) -> MediaInput {
+    static func open(_ location: String, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init())
+        throws(PlaybackError)
+        -> MediaInput
+    {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
         if let url = hlsURL(location, timeout: timeout) {
-            let source = try HLSSource(url: url, timeout: timeout)
+            let source = try HLSSource(url: url, timeout: timeout, caps: caps)
             do {
                 var options = MediaInput.OpenOptions()
                 options.timeout = timeout
