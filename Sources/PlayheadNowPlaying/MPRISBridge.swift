@@ -72,6 +72,8 @@ final class MPRISBridge {
         s.maximumRate = s.canSetRate ? max(1, rates.max() ?? 1) : 1
         s.canSetLoop = c.changeRepeatModeCommand.isActive
         s.canSetShuffle = c.changeShuffleModeCommand.isActive
+        s.canSetVolume = center.volumeControl != nil
+        s.volume = center.volume
         switch c.changeRepeatModeCommand.currentRepeatType {
         case .off: s.loopStatus = "None"
         case .one: s.loopStatus = "Track"
@@ -120,6 +122,7 @@ final class MPRISBridge {
                     $0.repeatType = string == "Track" ? .one : (string == "Playlist" ? .all : .off)
                 }
             case "Shuffle": _ = perform(c.changeShuffleModeCommand) { $0.shuffleType = bool ? .items : .off }
+            case "Volume": center?.volumeControl?(double)
             default: break
             }
         }

@@ -82,14 +82,17 @@ let mprisSet: playhead_mpris_set_fn = { interface, property, value, context, err
     case "Rate", "Volume":
         var d = 0.0
         guard sd_bus_message_read_basic(value, type("d"), &d) > 0 else { return -EINVAL }
-        guard d.isFinite, d >= 0 else { return invalidArgs(error, "\(name) must be a finite number >= 0") }
+        guard d.isFinite else { return invalidArgs(error, "\(name) must be a finite number") }
         if name == "Rate" {
+            guard d >= 0 else { return invalidArgs(error, "Rate must not be negative") }
             guard s.canSetRate || d == 0 else { return sd_bus_error_set(error, notSupported, "rate is fixed") }
             if d != 0, d < s.minimumRate || d > s.maximumRate {
                 return invalidArgs(error, "rate outside \(s.minimumRate)...\(s.maximumRate)")
             }
         } else if !s.canSetVolume {
             return sd_bus_error_set(error, notSupported, "volume is not controllable")
+        } else {
+            d = max(0, d)  // the spec: a negative volume is 0
         }
         bus.record(.set(property: name, double: d, bool: false, string: ""))
     case "LoopStatus":

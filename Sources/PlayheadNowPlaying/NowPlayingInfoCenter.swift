@@ -26,6 +26,10 @@ public final class NowPlayingInfoCenter {
     public var mprisBusName: String? { bridge?.busName }
 
     var bridge: MPRISBridge?
+    /// The volume published as MPRIS `Volume` (a `NowPlayingSession` keeps it to its player's).
+    var volume = 1.0 { didSet { if oldValue != volume { bridge?.update() } } }
+    /// Sets the volume from MPRIS; nil makes `Volume` read-only. Set by a `NowPlayingSession`.
+    var volumeControl: (@MainActor (Double) -> Void)? { didSet { bridge?.update() } }
     private static var defaultCenter: NowPlayingInfoCenter?
 
     /// The app's center, serving `RemoteCommandCenter.shared()`. The first call connects to the session bus.

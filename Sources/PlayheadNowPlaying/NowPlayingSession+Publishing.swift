@@ -4,6 +4,8 @@ import Playhead
 extension NowPlayingSession {
     /// How often the session re-reads its player between events (item, tags, duration, clock drift).
     static let pollInterval: Duration = .milliseconds(250)
+    /// How long after a completed seek the clock may disagree with the seek's target before it is believed.
+    static let seekSettleSeconds = 1.0
 
     func startPublishing() {
         let stream = player.events()
@@ -12,14 +14,11 @@ extension NowPlayingSession {
                 guard let self else { return }
                 switch event.kind {
                 case .droppedFrame, .firstVideo: continue
-                case .seekStarted(let target): self.pendingSeek = target
+                case .seekStarted(let target):
+                    self.pendingSeek = target
+                    self.seekDoneAt = nil
                 case .seekDone(_, finished: false): continue  // a newer seek follows
-                case .seekDone(let position, finished: true):
-                    // The engine's word on where the seek landed; the clock may not show it yet.
-                    self.pendingSeek = position
-                    self.publish()
-                    self.pendingSeek = nil
-                    continue
+                case .seekDone(_, finished: true): self.seekDoneAt = MonotonicClock.now()
                 default: break
                 }
                 self.publish()
@@ -69,18 +68,39 @@ extension NowPlayingSession {
         let live = item.status == .readyToPlay && !item.duration.isNumeric
         info.isLiveStream = live
         if item.duration.isNumeric { info.playbackDuration = item.duration.seconds }
-        info.elapsedPlaybackTime = pendingSeek ?? player.currentTime().seconds
+        info.elapsedPlaybackTime = elapsed()
         let playing = player.timeControlStatus == .playing
         info.playbackRate = playing ? Double(player.rate) : 0
         info.defaultPlaybackRate = Double(player.defaultRate)
         if info != center.info { center.info = info }
+        if center.volume != Double(player.volume) { center.volume = Double(player.volume) }
         let state: NowPlayingPlaybackState = player.timeControlStatus == .paused ? .paused : .playing
         if center.playbackState != state { center.playbackState = state }
     }
 
-    /// The default handlers: play, pause, toggle, stop, position, skip forward/backward, rate.
+    /// The elapsed time to publish: the target of a pending seek until the clock shows it (the clock can read the
+    /// old position for a moment after a seek), at most `seekSettleSeconds` after the seek completed.
+    private func elapsed() -> Double {
+        let clock = player.currentTime().seconds
+        guard let target = pendingSeek else { return clock }
+        let rate = player.timeControlStatus == .playing ? Double(player.rate) : 0
+        let expected = target + (seekDoneAt.map { MonotonicClock.now() - $0 } ?? 0) * rate
+        if let done = seekDoneAt, abs(clock - expected) < 0.3 || MonotonicClock.now() - done > Self.seekSettleSeconds {
+            pendingSeek = nil
+            seekDoneAt = nil
+            return clock
+        }
+        return expected
+    }
+
+    /// The default handlers: play, pause, toggle, stop, position, skip forward/backward, rate; and MPRIS `Volume`.
     func installDefaultHandlers() {
         let c = remoteCommandCenter
+        nowPlayingInfoCenter.volumeControl = { [weak self] volume in
+            guard let self else { return }
+            self.player.volume = Float(min(1, max(0, volume)))
+            self.publish()
+        }
         func add(
             _ command: RemoteCommand, _ handler: @escaping @MainActor (RemoteCommandEvent) -> RemoteCommandHandlerStatus
         ) {
@@ -133,6 +153,7 @@ extension NowPlayingSession {
         if item.duration.isNumeric { target = min(target, item.duration.seconds) }
         player.seek(to: MediaTime(seconds: target, preferredTimescale: 600))
         pendingSeek = target
+        seekDoneAt = nil
         publish()
         return .success
     }

@@ -30,6 +30,8 @@ public final class NowPlayingSession {
     /// The target of a seek the player has not finished: published as the elapsed time until it is done, as the
     /// clock still reads the old position meanwhile.
     var pendingSeek: Double?
+    /// When the pending seek completed (monotonic seconds); nil while it runs.
+    var seekDoneAt: Double?
     var defaultTargets: [(RemoteCommand, RemoteCommandTarget)] = []
 
     /// A session for `players` (at least one), with default command handlers, not yet active.
