@@ -3,20 +3,18 @@ import PlayheadNowPlaying
 import PlayheadTestSupport
 import Testing
 
-/// Records the `Seeked` signals on the session bus with `dbus-monitor`. Safe from any thread.
+/// Records signals on the session bus with `dbus-monitor`: `Seeked` by default. Safe from any thread.
 final class SeekedMonitor: Sendable {
     private let process: Process
     private let output: URL
 
-    init() async throws {
+    init(match: String = "type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'") async throws {
         try requireSessionBus()
         output = Paths.scratch("seeked").appendingPathComponent("monitor.txt")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Run.which("dbus-monitor"))
-        process.arguments = [
-            "--session", "type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'",
-        ]
+        process.arguments = ["--session", match]
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -28,9 +26,11 @@ final class SeekedMonitor: Sendable {
         }
     }
 
+    /// Everything dbus-monitor printed so far.
+    var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
     /// The positions (seconds) of the `Seeked` signals seen so far.
     var positions: [Double] {
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         var result: [Double] = []
         var inSeeked = false
         for line in text.split(separator: "\n") {
