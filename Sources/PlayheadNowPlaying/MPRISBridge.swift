@@ -25,6 +25,9 @@ final class MPRISBridge {
 
     func close() { bus.close() }
 
+    // A center (or session) dropped without `disconnect()` leaves the bus too; `close()` is safe from any thread.
+    deinit { bus.close() }
+
     /// The bus thread's request handler: hands each request to the main actor. Built outside the main actor so
     /// the closure is not main-actor isolated.
     private nonisolated static func hop(to center: NowPlayingInfoCenter) -> @Sendable (MPRISRequest) -> Void {

@@ -110,4 +110,20 @@ extension PlayerctlTests {
         let title = try await playerctl(nameB, "metadata", "--format", "{{xesam:url}}")
         #expect(title.hasSuffix(try Fixtures.tone(seconds: 4).lastPathComponent), "the desktop shows \(title)")
     }
+
+    @Test func aDroppedSessionLeavesTheBus() async throws {
+        _ = try freshCenter()
+        let player = try await taggedPlayer()
+        defer { player.close() }
+        var session: NowPlayingSession? = NowPlayingSession(players: [player])
+        #expect(await session?.becomeActiveIfPossible() == true)
+        let name = try name(of: try #require(session))
+        #expect(try await run("playerctl", ["-l"]).stdout.split(separator: "\n").contains { $0 == name })
+        session = nil
+        #expect(
+            try await eventually {
+                try await !run("playerctl", ["-l"]).stdout.split(separator: "\n").contains { $0 == name }
+            },
+            "\(name) is still on the bus")
+    }
 }
