@@ -10,6 +10,8 @@ final class MPRISBridge {
     private var state = MPRISState()
     private var trackKey: [String?]?
     private var trackNumber = 0
+    /// The information last published: when it has not changed, the position goes on from its extrapolation.
+    private var lastInfo: NowPlayingInfo?
     /// Jumps smaller than this, in seconds, relative to the extrapolated position are clock drift, not seeks.
     static let seekThreshold = 0.5
 
@@ -57,8 +59,14 @@ final class MPRISBridge {
         }
         if rate > 0 { s.rate = rate } else if let d = info?.defaultPlaybackRate, d > 0 { s.rate = d }
         s.positionRate = s.playbackStatus == "Playing" ? (rate > 0 ? rate : s.rate) : 0
-        s.elapsed = info?.elapsedPlaybackTime ?? (info == nil ? 0 : old.position(at: now))
+        if let info, info == lastInfo || info.elapsedPlaybackTime == nil {
+            // Not republished (a command or the playback state changed): no jump.
+            s.elapsed = old.position(at: now)
+        } else {
+            s.elapsed = info?.elapsedPlaybackTime ?? 0
+        }
         s.stamp = now
+        lastInfo = info
         let hasItem = info != nil
         let live = info?.isLiveStream ?? false
         s.canPlay = hasItem && (c.playCommand.isActive || c.togglePlayPauseCommand.isActive)

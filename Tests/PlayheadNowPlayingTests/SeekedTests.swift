@@ -84,4 +84,26 @@ extension PlayerctlTests {
             #expect(abs(seen[0] - 20) < 0.1 && abs(seen[1] - 40) < 0.1, "Seeked positions \(seen)")
         }
     }
+
+    /// Changing a command or the playback state without republishing keeps the position where it was heading.
+    @Test func noSeekedWhenOnlyCommandsOrStateChange() async throws {
+        let (center, player) = try freshCenter()
+        let monitor = try await SeekedMonitor()
+        defer { monitor.stop() }
+        var info = NowPlayingInfo()
+        info.title = "Steady"
+        info.playbackDuration = 120
+        info.elapsedPlaybackTime = 1
+        info.playbackRate = 1
+        center.info = info
+        try await Task.sleep(for: .milliseconds(600))
+        center.remoteCommandCenter.playCommand.addTarget { _ in .success }
+        center.remoteCommandCenter.nextTrackCommand.isEnabled = false
+        center.playbackState = .paused
+        let position = try #require(Double(try await playerctl(player, "position")))
+        #expect(position > 1.5 && position < 2.2, "position after 0.6 s from 1 s: \(position)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(abs((Double(try await playerctl(player, "position")) ?? 0) - position) < 0.01, "paused: it stays")
+        #expect(monitor.positions == [], "Seeked: \(monitor.positions)")
+    }
 }
