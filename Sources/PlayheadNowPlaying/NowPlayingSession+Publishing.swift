@@ -74,7 +74,9 @@ extension NowPlayingSession {
         info.defaultPlaybackRate = Double(player.defaultRate)
         if info != center.info { center.info = info }
         if center.volume != Double(player.volume) { center.volume = Double(player.volume) }
-        let state: NowPlayingPlaybackState = player.timeControlStatus == .paused ? .paused : .playing
+        if player.timeControlStatus != .paused { isStopped = false }
+        let state: NowPlayingPlaybackState =
+            player.timeControlStatus == .paused ? (isStopped ? .stopped : .paused) : .playing
         if center.playbackState != state { center.playbackState = state }
     }
 
@@ -112,10 +114,10 @@ extension NowPlayingSession {
             self?.act { $0.timeControlStatus == .paused ? $0.play() : $0.pause() } ?? .commandFailed
         }
         add(c.stopCommand) { [weak self] _ in
-            self?.act {
-                $0.pause()
-                $0.seek(to: .zero)
-            } ?? .commandFailed
+            guard let self, self.player.currentItem != nil else { return .noActionableNowPlayingItem }
+            self.player.pause()
+            self.isStopped = true
+            return self.seek(to: 0)
         }
         add(c.changePlaybackPositionCommand) { [weak self] event in
             guard let self, let target = event.positionTime else { return .commandFailed }

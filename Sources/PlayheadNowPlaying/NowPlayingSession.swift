@@ -32,6 +32,8 @@ public final class NowPlayingSession {
     var pendingSeek: Double?
     /// When the pending seek completed (monotonic seconds); nil while it runs.
     var seekDoneAt: Double?
+    /// Set by the stop command: the paused player shows as stopped until it plays again.
+    var isStopped = false
     var defaultTargets: [(RemoteCommand, RemoteCommandTarget)] = []
 
     /// A session for `players` (at least one), with default command handlers, not yet active.

@@ -31,6 +31,8 @@ extension PlayerctlTests {
         session.automaticallyPublishesNowPlayingInfo = true
         #expect(await session.becomeActiveIfPossible())
         let name = try name(of: session)
+        // The default center holds org.mpris.MediaPlayer2.playhead: the session takes the spec's instance name.
+        #expect(name == "playhead.instance\(getpid())")
         #expect(try await run("playerctl", ["-l"]).stdout.split(separator: "\n").contains { $0 == name })
         #expect(try await playerctl(name, "metadata", "--format", "{{title}}|{{artist}}") == "Now Title|Now Artist")
         #expect(try await playerctl(name, "status") == "Paused")
@@ -79,6 +81,12 @@ extension PlayerctlTests {
         _ = try await playerctl(name, "volume", "0.5")
         #expect(await eventually { player.volume == 0.5 }, "player volume \(player.volume)")
         #expect(try await playerctl(name, "volume") == "0.500000")
+        // Stop: stopped at the start; play goes on from there.
+        _ = try await playerctl(name, "stop")
+        #expect(try await playerctl(name, "status") == "Stopped")
+        #expect(await eventually { player.currentTime().seconds < 0.2 }, "at \(player.currentTime()) after stop")
+        _ = try await playerctl(name, "play")
+        #expect(try await eventually { try await playerctl(name, "status") == "Playing" })
     }
 
     @Test func onlyTheActiveSessionIsVisible() async throws {
