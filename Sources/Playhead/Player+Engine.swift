@@ -68,11 +68,11 @@ extension Player {
 
     func stopEngine() {
         guard let engine else { return }
-        lastKnownTime = engine.currentSeconds
+        let position = engine.currentSeconds
         engine.stop()
         self.engine = nil
         timebase.engine = nil
-        timebase.frozen = lastKnownTime
+        timebase.frozen = position
         cancelPendingSeeks()
     }
 

@@ -111,7 +111,6 @@ public class Player {
     let observers = TimeObserverHub()
     var engineReady = false
     var stalled = false
-    var lastKnownTime: Double = 0
     /// The clock, readable from any thread (for video outputs and observers on other queues).
     public nonisolated let timebase = Timebase()
 
@@ -133,12 +132,7 @@ public class Player {
     public func pause() { rate = 0 }
 
     /// The time heard now in the current item (`.zero` without an item).
-    public func currentTime() -> MediaTime {
-        guard engine != nil else {
-            return currentItem == nil ? .zero : MediaTime(seconds: lastKnownTime, preferredTimescale: 1_000_000)
-        }
-        return MediaTime(seconds: timebase.seconds, preferredTimescale: 1_000_000)
-    }
+    public func currentTime() -> MediaTime { currentItem == nil ? .zero : timebase.time }
 
     /// Replaces the current item, stopping the old one; nil leaves the player empty.
     public func replaceCurrentItem(with item: PlayerItem?) {
@@ -147,7 +141,7 @@ public class Player {
         currentItem = item
         status = .unknown
         error = nil
-        lastKnownTime = 0
+        timebase.frozen = 0
         if let item {
             item.player = self
             startEngine(for: item)
