@@ -135,6 +135,7 @@ extension Player {
             }
         case .stalled:
             stalled = true
+            item.accessLogUpdate { $0.numberOfStalls += 1 }
             item.isPlaybackLikelyToKeepUp = false
             item.isPlaybackBufferEmpty = true
             NotificationCenter.default.post(name: PlayerItem.playbackStalledNotification, object: item)
@@ -151,9 +152,14 @@ extension Player {
         case .failed(let error):
             fail(error)
         case .droppedFrame:
+            item.accessLogUpdate { $0.numberOfDroppedVideoFrames += 1 }
             emit(PlayerEvent(.droppedFrame, timestamp: timestamp))
         case .variantSwitch(let bitRate, let width, let height):
+            item.accessLogDidSwitch(bitRate: bitRate, width: width, height: height, uri: item.asset.url.absoluteString)
             emit(PlayerEvent(.variantSwitch(bitRate: bitRate, width: width, height: height), timestamp: timestamp))
+        case .segmentLoaded(let bytes, let seconds, let estimate):
+            item.accessLogDidLoad(bytes: bytes, seconds: seconds, estimate: estimate)
+            emit(PlayerEvent(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate), timestamp: timestamp))
         }
         updateTimeControlStatus()
     }

@@ -32,6 +32,8 @@ public struct PlayerEvent: Sendable {
         case droppedFrame
         /// HLS moved to another variant (its `BANDWIDTH` and resolution), from the next segment on.
         case variantSwitch(bitRate: Int, width: Int, height: Int)
+        /// An HLS segment arrived: its size, its transfer time, and the bandwidth estimate after it (bits/s).
+        case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
     }
 
     /// What happened.
@@ -61,6 +63,7 @@ public struct PlayerEvent: Sendable {
         case .error: return "error"
         case .droppedFrame: return "dropped-frame"
         case .variantSwitch: return "variant-switch"
+        case .segmentLoaded: return "segment-loaded"
         }
     }
 }

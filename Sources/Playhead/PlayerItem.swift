@@ -49,6 +49,8 @@ public final class PlayerItem {
     public internal(set) var isPlaybackBufferFull = false
     /// The common metadata read from the file's tags (empty until opened).
     public internal(set) var metadata: [MetadataItem] = []
+    /// The access log, like `AVPlayerItemAccessLog`: one event per period on an HLS variant (empty for files).
+    public internal(set) var accessLog: [AccessLogEvent] = []
     /// The error log, like `AVPlayerItemErrorLog`: one entry for each error met while playing the item.
     public internal(set) var errorLog: [ErrorLogEntry] = []
     /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.

@@ -23,6 +23,10 @@ final class EventLog {
             object["position"] = position
             object["finished"] = finished
         case .rateChanged(let r): object["rate"] = Double(r)
+        case .segmentLoaded(let bytes, let seconds, let estimate):
+            object["bytes"] = bytes
+            object["seconds"] = seconds
+            object["estimate"] = estimate
         case .variantSwitch(let bitRate, let width, let height):
             object["bitrate"] = bitRate
             object["resolution"] = "\(width)x\(height)"

@@ -25,8 +25,15 @@ enum StatusLine {
             let ahead = range.end.seconds - now
             if ahead.isFinite && ahead > 0 { line += " (+\(Int(ahead))s)" }
         }
+        if let period = item.accessLog.last {
+            let size = period.resolution.width > 0 ? "\(period.resolution) " : ""
+            line += " \(size)\(megabits(period.indicatedBitrate))"
+            if period.estimatedBitrate > 0 { line += " est \(megabits(period.estimatedBitrate))" }
+        }
         line += " x" + String(format: "%.2f", player.defaultRate)
         line += player.isMuted ? " muted" : " vol \(Int((player.volume * 100).rounded()))"
         return line
     }
+
+    static func megabits(_ bitsPerSecond: Double) -> String { String(format: "%.1f Mb/s", bitsPerSecond / 1e6) }
 }

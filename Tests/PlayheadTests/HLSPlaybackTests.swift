@@ -39,6 +39,11 @@ import Testing
         #expect(abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.2, "\(AudioAnalysis.audibleSeconds(samples)) s")
         let all = try HLSFixtures.requests(since: before)
         #expect(all.filter { $0.hasSuffix(".ts") }.count == 4, "each segment once: \(all)")
+        // The access log: one period on the 360p variant, four segments.
+        #expect(item.accessLog.count == 1)
+        #expect(item.accessLog.first?.indicatedBitrate == 510_000)
+        #expect(item.accessLog.first?.numberOfMediaRequests == 4)
+        #expect(item.accessLog.first?.resolution == Size(width: 640, height: 360))
     }
 
     nonisolated static let formats: [(name: String, tone: Int, audioOnly: Bool, options: [String])] = [
@@ -122,7 +127,7 @@ import Testing
 
 /// Adaptive bitrate on a paced origin (4 Mb/s): up-switches once buffer and measurements allow, obeys caps.
 @MainActor @Suite(.serialized) struct HLSAdaptiveTests {
-    func play(_ configure: (PlayerItem) -> Void) async throws -> (samples: [Float], switches: [Int]) {
+    func play(_ configure: (PlayerItem) -> Void) async throws -> (samples: [Float], switches: [Int], item: PlayerItem) {
         let master = try HLSFixtures.tsLadder("ladder-paced", seconds: 20, segmentQuery: "rate=500000")
         let folder = try HLSFixtures.root()
         let origin = try TestOrigin(serving: folder)
@@ -141,13 +146,18 @@ import Testing
         player.play()
         #expect(await eventually { item.status == .readyToPlay })
         #expect(await eventually(timeout: 40) { player.timeControlStatus == .paused }, "did not end")
-        return (sink.stopRecording(), switches.current)
+        return (sink.stopRecording(), switches.current, item)
     }
 
     @Test func switchesUpSeamlessly() async throws {
-        let (samples, switches) = try await play { _ in }
+        let (samples, switches, item) = try await play { _ in }
         #expect(!switches.isEmpty, "no variant switch")
-        #expect(switches.allSatisfy { $0 > 510_000 }, "\(switches)")
+        // The access log: a first period on 360p, then a switch; the origin paces at 4 Mb/s.
+        let log = item.accessLog
+        #expect(log.count >= 2 && log.first?.indicatedBitrate == 510_000 && log[1].isSwitch, "\(log)")
+        let observed = log.first?.observedBitrate ?? 0
+        #expect(observed > 2.5e6 && observed < 5e6, "observed \(observed) b/s on a 4 Mb/s origin")
+        #expect(switches.dropFirst().allSatisfy { $0 > 510_000 }, "\(switches)")
         // It starts on the 400 Hz variant and ends on a higher one, with no silence at the switch.
         let head = Array(samples[AudioAnalysis.soundSpan(samples)!.lowerBound...].prefix(48_000))
         let tail = Array(samples[..<AudioAnalysis.soundSpan(samples)!.upperBound].suffix(48_000))
@@ -158,8 +168,8 @@ import Testing
     }
 
     @Test func peakBitRateCapHolds() async throws {
-        let (samples, switches) = try await play { $0.preferredPeakBitRate = 600_000 }
-        #expect(switches.isEmpty, "\(switches)")
+        let (samples, switches, _) = try await play { $0.preferredPeakBitRate = 600_000 }
+        #expect(switches == [510_000], "only the starting variant: \(switches)")
         let tail = Array(samples[..<AudioAnalysis.soundSpan(samples)!.upperBound].suffix(48_000))
         #expect(abs(AudioAnalysis.frequency(tail) - 400) < 4, "left the capped variant")
     }

@@ -67,6 +67,23 @@ import Testing
         #expect(await eventually { capture.frames.last?.value == 150 }, "\(capture.frames.suffix(3).map(\.value))")
     }
 
+    @Test func backToBackSeeksAllLand() async throws {
+        // Seeks one right after another, backwards and forwards: each lands on its own frame, never the old place.
+        let capture = numberedCapture()
+        let player = try await openedPlayer(try Fixtures.numberedVideo(), capture)
+        for frame in [150, 40, 210, 75, 120, 30] {
+            capture.reset()
+            let done = await player.seek(
+                to: MediaTime(value: Int64(frame), timescale: 25), toleranceBefore: .zero, toleranceAfter: .zero)
+            #expect(done)
+            #expect(await eventually { !capture.frames.isEmpty })
+            #expect(
+                capture.frames.first?.value == frame, "seek to frame \(frame) showed \(capture.frames.map(\.value))")
+            #expect(
+                abs(player.currentTime().seconds - Double(frame) / 25) < 0.05, "clock \(player.currentTime().seconds)")
+        }
+    }
+
     @Test func videoFramesFollowTheAudioClock() async throws {
         let sink = try TestSink()
         let player = Player.onSink(sink)

@@ -18,6 +18,7 @@ enum EngineEvent: Sendable {
     case failed(PlaybackError)
     case droppedFrame
     case variantSwitch(bitRate: Int, width: Int, height: Int)
+    case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
 }
 
 /// What an opened input holds, as the player needs it. A value type, safe on any thread.

@@ -11,8 +11,14 @@ final class PacketQueue: @unchecked Sendable {
         case endOfStream
     }
 
+    /// An item and the engine generation (seek) it belongs to.
+    struct Tagged {
+        var item: Item
+        var generation: Int
+    }
+
     private let condition = NSCondition()
-    private var items: [Item] = []
+    private var items: [Tagged] = []
     private var head = 0
     private var aborted = false
     private var waitingConsumer = false
@@ -59,7 +65,7 @@ final class PacketQueue: @unchecked Sendable {
         return bytes
     }
 
-    func put(_ item: Item) {
+    func put(_ item: Item, generation: Int) {
         condition.lock()
         switch item {
         case .packet(let p, let s):
@@ -71,13 +77,13 @@ final class PacketQueue: @unchecked Sendable {
         case .endOfStream:
             reachedEnd = true
         }
-        items.append(item)
+        items.append(Tagged(item: item, generation: generation))
         condition.signal()
         condition.unlock()
     }
 
     /// The next item, waiting while the queue is empty; nil once aborted.
-    func take() -> Item? {
+    func take() -> Tagged? {
         condition.lock()
         defer { condition.unlock() }
         while head == items.count && !aborted {
@@ -92,7 +98,7 @@ final class PacketQueue: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
-        if case .packet(let p, let s) = item {
+        if case .packet(let p, let s) = item.item {
             bytes -= p.size
             if let s { firstSeconds = s }
         }

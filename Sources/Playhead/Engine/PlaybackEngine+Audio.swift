@@ -14,6 +14,8 @@ extension PlaybackEngine {
         /// Media time of the next frame written to the output.
         var nextOutputTime: Double?
         var wroteSinceSeek = false
+        /// This generation's exact seek target: samples before it are skipped.
+        var dropBefore: Double?
         var samples: [Float] = []
         var stretched: [Float] = []
     }
@@ -29,9 +31,12 @@ extension PlaybackEngine {
         while !isStopping {
             syncGeneration(&p, decoder, output)
             if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving() }
-            guard let item = audioQueue.take() else { return }
-            if control.withLock({ $0.generation }) != p.generation { continue }
-            switch item {
+            guard let tagged = audioQueue.take() else { return }
+            // A packet of an older seek is stale; one of a newer seek than ours means adopting that seek first.
+            if tagged.generation < control.withLock({ $0.generation }) { continue }
+            syncGeneration(&p, decoder, output)
+            if tagged.generation != p.generation { continue }
+            switch tagged.item {
             case .packet(let packet, _):
                 do {
                     try decoder.decode(packet) { frame in
@@ -64,9 +69,10 @@ extension PlaybackEngine {
     }
 
     private func syncGeneration(_ p: inout AudioPipeline, _ decoder: Decoder, _ output: any AudioOutput) {
-        let g = control.withLock { $0.generation }
+        let (g, target) = control.withLock { ($0.generation, $0.exactTarget) }
         guard g != p.generation else { return }
         p.generation = g
+        p.dropBefore = target
         decoder.flush()
         p.resampler.reset()
         p.tempo = nil
@@ -93,8 +99,9 @@ extension PlaybackEngine {
             return false
         }
         let frames = p.samples.count / ch
-        let (dropBefore, rate, volume) = control.withLock { c in
-            (c.dropBefore, c.rate == 0 ? 1 : c.rate, c.muted ? Float(0) : c.volume)
+        let dropBefore = p.dropBefore
+        let (rate, volume) = control.withLock { c in
+            (c.rate == 0 ? 1 : c.rate, c.muted ? Float(0) : c.volume)
         }
         p.nextInputTime = time + Double(frames) / Double(format.sampleRate)
         var start = 0
@@ -106,7 +113,7 @@ extension PlaybackEngine {
                 return false
             }
         }
-        if dropBefore != nil { control.withLock { $0.dropBefore = nil } }
+        p.dropBefore = nil
         if p.nextOutputTime == nil { p.nextOutputTime = time }
         let speed = abs(rate - 1) < 0.001 ? 1.0 : rate
         var out: [Float]
@@ -142,8 +149,14 @@ extension PlaybackEngine {
         let total = out.count / ch
         guard total > 0 else { return false }
         while offset < total {
-            if isStopping || control.withLock({ $0.generation }) != p.generation { return false }
-            clock.mark(frame: output.writePosition, seconds: p.nextOutputTime!, speed: speed)
+            // The check and the mark are one step: a seek's generation change (and its clock reset) comes either
+            // before both or after both, so stale audio never leaves a mark.
+            let current = control.withLock { c -> Bool in
+                guard !c.stopping, c.generation == p.generation else { return false }
+                clock.mark(frame: output.writePosition, seconds: p.nextOutputTime!, speed: speed)
+                return true
+            }
+            if !current { return false }
             let n: Int
             do {
                 n = try out.withUnsafeBufferPointer {
@@ -165,14 +178,16 @@ extension PlaybackEngine {
         }
         if !p.wroteSinceSeek {
             p.wroteSinceSeek = true
-            completeSeek(at: startTime)
+            completeSeek(at: startTime, generation: p.generation)
         }
         return true
     }
 
-    /// Reports the active seek as done, at `position` (the first audio written or frame shown after it).
-    func completeSeek(at position: Double) {
+    /// Reports the active seek as done, at `position` (the first audio written or frame shown after it), when
+    /// that output belongs to the seek's generation.
+    func completeSeek(at position: Double, generation: Int) {
         let seek = control.withLock { c -> SeekRequest? in
+            guard c.generation == generation else { return nil }
             defer { c.activeSeek = nil }
             return c.activeSeek
         }

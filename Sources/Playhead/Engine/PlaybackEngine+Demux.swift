@@ -24,10 +24,11 @@ extension PlaybackEngine {
         input = opened
         if let hls = opened.byteSource as? HLSSource {
             hls.playbackPosition = { [weak self] in self?.clock.seconds ?? 0 }
-            hls.onSwitch = { [weak self] v in
-                let r = v.resolution
-                self?.sink(.variantSwitch(bitRate: v.bandwidth ?? 0, width: r?.width ?? 0, height: r?.height ?? 0))
+            if let v = hls.variant { sink(Self.switchEvent(v)) }
+            hls.onSegment = { [weak self] bytes, seconds, estimate in
+                self?.sink(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate))
             }
+            hls.onSwitch = { [weak self] v in self?.sink(Self.switchEvent(v)) }
         }
         if isStopping { return }
         let media = MediaInfo(input: opened, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo)
@@ -66,13 +67,20 @@ extension PlaybackEngine {
             config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : config.automaticForwardBuffer
         var atEnd = false
         while true {
+            if control.withLock({ $0.pendingSeek != nil }) {
+                // Empty the queues before the generation changes: a decode thread that adopts the new generation
+                // must not find packets of the old one.
+                audioQueue.flush()
+                videoQueue.flush()
+                frameQueue.flush()
+            }
             let (stopping, seek) = control.withLock { c -> (Bool, SeekRequest?) in
                 let s = c.pendingSeek
                 if s != nil {
                     c.pendingSeek = nil
                     c.activeSeek = s
                     c.generation += 1
-                    c.dropBefore = s!.exact ? s!.seconds : nil
+                    c.exactTarget = s!.exact ? s!.seconds : nil
                     c.audioEnded = false
                     c.videoEnded = false
                     c.endedPosted = false
@@ -116,12 +124,13 @@ extension PlaybackEngine {
             }
             guard let packet else {
                 atEnd = true
-                audioQueue.put(.endOfStream)
-                videoQueue.put(.endOfStream)
+                let g = control.withLock { $0.generation }
+                audioQueue.put(.endOfStream, generation: g)
+                videoQueue.put(.endOfStream, generation: g)
                 setBuffering(false)
                 continue
             }
-            route(packet, media)
+            route(packet, media, generation: control.withLock { $0.generation })
             if control.withLock({ $0.buffering }),
                 bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward)
             {
@@ -130,15 +139,19 @@ extension PlaybackEngine {
         }
     }
 
-    private func route(_ packet: Packet, _ media: MediaInfo) {
+    private func route(_ packet: Packet, _ media: MediaInfo, generation: Int) {
         let index = packet.streamIndex
         let stream = media.streams[index]
         let seconds = (packet.pts ?? packet.dts).map { stream.seconds($0) }
         if index == media.audioStream {
-            audioQueue.put(.packet(packet, seconds: seconds))
+            audioQueue.put(.packet(packet, seconds: seconds), generation: generation)
         } else if index == media.videoStream {
-            videoQueue.put(.packet(packet, seconds: seconds))
+            videoQueue.put(.packet(packet, seconds: seconds), generation: generation)
         }
+    }
+
+    static func switchEvent(_ v: Variant) -> EngineEvent {
+        .variantSwitch(bitRate: v.bandwidth ?? 0, width: v.resolution?.width ?? 0, height: v.resolution?.height ?? 0)
     }
 
     /// Seconds buffered ahead in the stream that has the least.

@@ -18,9 +18,15 @@ extension PlaybackEngine {
                 let (buffering, seeking) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
                 if !buffering && !seeking { setBuffering(true) }
             }
-            guard let item = videoQueue.take() else { return }
-            if control.withLock({ $0.generation }) != generation { continue }
-            switch item {
+            guard let tagged = videoQueue.take() else { return }
+            let current = control.withLock { $0.generation }
+            if tagged.generation < current { continue }
+            if current != generation {
+                generation = current
+                decoder.flush()
+            }
+            if tagged.generation != generation { continue }
+            switch tagged.item {
             case .packet(let packet, _):
                 do {
                     try decoder.decode(packet) { queueFrame($0, decoder.stream, media, generation) }
@@ -38,10 +44,7 @@ extension PlaybackEngine {
     private func queueFrame(_ frame: Frame, _ stream: StreamInfo, _ media: MediaInfo, _ generation: Int) -> Bool {
         let seconds = frame.pts.map { stream.seconds($0) - media.startSeconds } ?? 0
         let frameDuration = stream.frameRate > 0 ? 1 / stream.frameRate : 0.04
-        let target = control.withLock { c -> Double? in
-            guard let s = c.activeSeek, s.exact else { return nil }
-            return s.seconds
-        }
+        let target = control.withLock { $0.generation == generation ? $0.exactTarget : nil }
         if let target, seconds + frameDuration / 2 < target { return true }
         let time = MediaTime(seconds: seconds, preferredTimescale: 90_000)
         while !isStopping {
@@ -73,7 +76,7 @@ extension PlaybackEngine {
                     waitUntil(until, generation: g) { $0.audioEnded }
                 }
                 control.withLock { $0.videoEnded = true }
-                if media.audioStream == nil || !config.decodeAudio { completeSeek(at: clock.seconds) }
+                if media.audioStream == nil || !config.decodeAudio { completeSeek(at: clock.seconds, generation: g) }
                 checkEnded()
             case .frame(let frame, let g):
                 guard g == current else { continue }
@@ -96,7 +99,7 @@ extension PlaybackEngine {
                 }
                 if first && (media.audioStream == nil || !config.decodeAudio) {
                     clock.reset(to: t)
-                    completeSeek(at: t)
+                    completeSeek(at: t, generation: g)
                 }
             }
         }

@@ -25,9 +25,11 @@ final class PlaybackEngine: @unchecked Sendable {
         var muted = false
         var generation = 0
         var pendingSeek: SeekRequest?
-        /// The seek the decode threads are completing: samples and frames before `dropBefore` are skipped.
+        /// The seek the decode threads are completing.
         var activeSeek: SeekRequest?
-        var dropBefore: Double?
+        /// The exact seek target of the current generation (frames before it are not shown); kept until the next
+        /// seek, whoever completes the seek first.
+        var exactTarget: Double?
         var stopping = false
         var buffering = true
         /// Buffering after a seek: cleared without stall or resume events.

@@ -28,6 +28,15 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     var playbackPosition: @Sendable () -> Double = { 0 }
     /// Called on the demux thread when the variant changes.
     var onSwitch: (@Sendable (Variant) -> Void)?
+    /// Called on the demux thread after each segment: its bytes, its transfer seconds and the estimate after it.
+    var onSegment: (@Sendable (_ bytes: Int, _ seconds: Double, _ estimate: Double) -> Void)? {
+        didSet {
+            // Segments loaded while the input was opening, before anyone listened.
+            for r in unreported { onSegment?(r.bytes, r.seconds, r.estimate) }
+            unreported.removeAll()
+        }
+    }
+    private var unreported: [(bytes: Int, seconds: Double, estimate: Double)] = []
 
     private init(from old: HLSSource, next: Int, start: Double) {
         url = old.url
@@ -37,6 +46,7 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         adaptive = old.adaptive
         playbackPosition = old.playbackPosition
         onSwitch = old.onSwitch
+        onSegment = old.onSegment
         self.next = next
         nextStart = start
     }
@@ -134,6 +144,12 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         let body = try fetch.get(segmentURL, range: segment.byteRange.map(Self.closed)).0
         let now = MonotonicClock.now()
         adaptive?.estimator.addSample(bytes: body.count, duration: now - started, at: now)
+        let estimate = adaptive?.estimator.estimate ?? 0
+        if let onSegment {
+            onSegment(body.count, now - started, estimate)
+        } else {
+            unreported.append((body.count, now - started, estimate))
+        }
         data.append(body)
         buffer = data
         position = 0

@@ -1,0 +1,57 @@
+import Foundation
+
+/// One period of playback on one variant, like `AVPlayerItemAccessLogEvent`. A value type, safe anywhere.
+public struct AccessLogEvent: Sendable, Hashable {
+    /// The URI of the stream.
+    public var uri: String
+    /// When the period began.
+    public var playbackStartDate: Date
+    /// The variant's declared bit rate (`BANDWIDTH`), bits per second.
+    public var indicatedBitrate: Double
+    /// The variant's picture size, zero for audio.
+    public var resolution: Size
+    /// Bytes of media downloaded in the period.
+    public var numberOfBytesTransferred: Int64 = 0
+    /// Segments downloaded in the period.
+    public var numberOfMediaRequests = 0
+    /// Seconds spent downloading them.
+    public var transferDuration: Double = 0
+    /// The throughput measured over the period's downloads, bits per second (0 before any).
+    public var observedBitrate: Double {
+        transferDuration > 0 ? Double(numberOfBytesTransferred) * 8 / transferDuration : 0
+    }
+    /// The player's bandwidth estimate after the period's last download, bits per second.
+    public var estimatedBitrate: Double = 0
+    /// Stalls during the period.
+    public var numberOfStalls = 0
+    /// Late video frames dropped during the period.
+    public var numberOfDroppedVideoFrames = 0
+    /// Whether the period began with a switch from another variant (false for the first).
+    public var isSwitch: Bool
+}
+
+extension PlayerItem {
+    /// Starts a new access log period on a variant.
+    func accessLogDidSwitch(bitRate: Int, width: Int, height: Int, uri: String) {
+        accessLog.append(
+            AccessLogEvent(
+                uri: uri, playbackStartDate: Date(), indicatedBitrate: Double(bitRate),
+                resolution: Size(width: Double(width), height: Double(height)), isSwitch: !accessLog.isEmpty))
+    }
+
+    /// Counts a downloaded segment in the current period.
+    func accessLogDidLoad(bytes: Int, seconds: Double, estimate: Double) {
+        accessLogUpdate {
+            $0.numberOfBytesTransferred += Int64(bytes)
+            $0.numberOfMediaRequests += 1
+            $0.transferDuration += seconds
+            $0.estimatedBitrate = estimate
+        }
+    }
+
+    /// Changes the current period, if there is one.
+    func accessLogUpdate(_ change: (inout AccessLogEvent) -> Void) {
+        guard !accessLog.isEmpty else { return }
+        change(&accessLog[accessLog.count - 1])
+    }
+}
