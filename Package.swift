@@ -40,7 +40,7 @@ let package = Package(
             name: "Playhead",
             dependencies: ["PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo", "PlayheadHLS"]
         ),
-        .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS"]),
+        .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS", "PlayheadNowPlaying"]),
 
         // Now Playing and remote commands over MPRIS.
         .target(name: "PlayheadNowPlaying", dependencies: ["CSystemd", "Playhead"]),

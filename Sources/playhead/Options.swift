@@ -25,6 +25,7 @@ struct Options {
     var reallyQuiet = false
     var verbose = false
     var logJSON: String?
+    var mpris = true
     var showHelp = false
     var showVersion = false
 
@@ -94,6 +95,7 @@ struct Options {
             case "--really-quiet": o.reallyQuiet = true
             case "-v", "--verbose": o.verbose = true
             case "--log-json": o.logJSON = try need(name, value)
+            case "--no-mpris": o.mpris = false
             default: throw UsageError(description: "unknown option '\(name)' (see --help)")
             }
         }
@@ -157,6 +159,7 @@ struct Options {
           --no-audio, --no-video         ignore the audio or video track
           --really-quiet                 print nothing but errors
           --log-json=PATH                write one JSON object per engine event to PATH
+          --no-mpris                     do not export Now Playing and remote control over MPRIS (D-Bus)
           -v, --verbose                  show FFmpeg's own warnings
           --help, --version
 

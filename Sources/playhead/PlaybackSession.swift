@@ -1,5 +1,6 @@
 import Foundation
 import Playhead
+import PlayheadNowPlaying
 
 /// Plays the command line's inputs one after another on one `Player`, with the status line, keys and event log.
 /// Main actor.
@@ -41,6 +42,8 @@ final class PlaybackSession {
             log = EventLog(path: path)
             if log == nil { printError("\(path): cannot write the event log") }
         }
+        let nowPlaying = options.mpris ? await startNowPlaying() : nil
+        defer { nowPlaying?.invalidate() }
         terminal.start { [weak self] key in self?.handle(key) }
         defer { terminal.restore() }
         var failures = 0
@@ -54,6 +57,16 @@ final class PlaybackSession {
         }
         player.close()
         return failures > 0 ? 1 : 0
+    }
+
+    /// Exports the player over MPRIS when a session bus answers; a missing bus is not an error (a notice with -v).
+    private func startNowPlaying() async -> NowPlayingSession? {
+        let session = NowPlayingSession(players: [player])
+        session.automaticallyPublishesNowPlayingInfo = true
+        if await session.becomeActiveIfPossible() { return session }
+        session.invalidate()
+        if options.verbose { printError("no D-Bus session bus: Now Playing and media keys are off") }
+        return nil
     }
 
     private func play(_ input: String) async -> Outcome {

@@ -1,0 +1,48 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead` seen from the desktop: playerctl on the private session bus the test command starts.
+@Suite(.serialized) struct MPRISCommandTests {
+    @Test func playerctlSeesAndControlsPlayhead() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let tone = try Fixtures.tone(seconds: 6)
+        let log = Paths.scratch("mpris").appendingPathComponent("e.jsonl")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--log-json=\(log.path)", tone.path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { Run.kill(p) }
+        let deadline = Date().addingTimeInterval(5)
+        var listed = ""
+        while Date() < deadline {
+            listed = try Run.command("playerctl", ["-l"], timeout: 5).stdout
+            if listed.contains("playhead") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(listed.contains("playhead"), "playerctl -l: \(listed)")
+        #expect(try Run.command("playerctl", ["-p", "playhead", "status"]).stdout.hasPrefix("Playing"))
+        let title = try Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"]).stdout
+        #expect(title.contains("tone-440hz-6.0s"), "title \(title)")
+        _ = try Run.command("playerctl", ["-p", "playhead", "pause"])
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try Run.command("playerctl", ["-p", "playhead", "status"]).stdout.hasPrefix("Paused"))
+        let events = try String(contentsOf: log, encoding: .utf8)
+        #expect(events.contains("\"rate\":0"), "the remote pause did not reach the player: \(events)")
+    }
+
+    @Test func noMPRISAndNoBusAreQuiet() throws {
+        let tone = try Fixtures.tone(seconds: 1)
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--no-mpris", tone.path], timeout: 20)
+        #expect(r.status == 0)
+        let noBus = try Run.command(
+            "env", ["-u", "DBUS_SESSION_BUS_ADDRESS", try Paths.playheadBinary(), "--ao=null", tone.path], timeout: 20)
+        #expect(noBus.status == 0)
+        #expect(noBus.stderr.isEmpty, "a missing bus is not an error: \(noBus.stderr)")
+    }
+}
