@@ -26,6 +26,10 @@ final class Terminal: @unchecked Sendable {
         }
         tcsetattr(STDIN_FILENO, TCSANOW, &t)
         raw = true
+        // Ctrl-C or a kill must not leave the shell without echo.
+        terminalAtStart = saved
+        signal(SIGINT, restoreTerminalAndExit)
+        signal(SIGTERM, restoreTerminalAndExit)
         let thread = Thread { Self.readKeys(onKey) }
         thread.name = "playhead.keys"
         thread.start()
@@ -79,6 +83,15 @@ final class Terminal: @unchecked Sendable {
             if let key { Task { @MainActor in onKey(key) } }
         }
     }
+}
+
+/// The terminal settings to put back from a signal handler (written once, before the handlers are installed).
+nonisolated(unsafe) private var terminalAtStart = termios()
+
+/// Restores the terminal and exits with the signal's status; only async-signal-safe calls.
+private let restoreTerminalAndExit: @convention(c) (Int32) -> Void = { signal in
+    tcsetattr(STDIN_FILENO, TCSANOW, &terminalAtStart)
+    _exit(128 + signal)
 }
 
 /// Formats seconds as `h:mm:ss` or `mm:ss`.
