@@ -91,11 +91,7 @@ extension Player {
         if let item = currentItem {
             item.status = .failed
             item.error = error
-            item.errorLog.append(
-                ErrorLogEntry(
-                    date: Date(), uri: error.source, errorDomain: error.category.rawValue,
-                    errorStatusCode: Int(error.code ?? 0), errorComment: error.reason))
-            NotificationCenter.default.post(name: PlayerItem.newErrorLogEntryNotification, object: item)
+            item.logError(error)
             NotificationCenter.default.post(
                 name: PlayerItem.failedToPlayToEndTimeNotification, object: item, userInfo: ["error": error])
         }
@@ -160,6 +156,7 @@ extension Player {
         case .segmentLoaded(let bytes, let seconds, let estimate):
             item.accessLogDidLoad(bytes: bytes, seconds: seconds, estimate: estimate)
             emit(PlayerEvent(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate), timestamp: timestamp))
+        case .hls(let notice): handleHLS(notice, item: item, timestamp: timestamp)
         }
         updateTimeControlStatus()
     }

@@ -34,6 +34,9 @@ public struct PlayerEvent: Sendable {
         case variantSwitch(bitRate: Int, width: Int, height: Int)
         /// An HLS segment arrived: its size, its transfer time, and the bandwidth estimate after it (bits/s).
         case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
+        /// Playback jumped from `from` to `to` seconds without a seek (a live stream's play head fell out of its
+        /// window and moved forward).
+        case timeJumped(from: Double, to: Double)
     }
 
     /// What happened.
@@ -64,6 +67,7 @@ public struct PlayerEvent: Sendable {
         case .droppedFrame: return "dropped-frame"
         case .variantSwitch: return "variant-switch"
         case .segmentLoaded: return "segment-loaded"
+        case .timeJumped: return "time-jumped"
         }
     }
 }

@@ -194,6 +194,10 @@ public final class MediaInput: @unchecked Sendable {
     /// Replaces the duration, for inputs whose container cannot know it but whose source does (an HLS playlist).
     public func setDuration(_ duration: MediaTime) { self.duration = duration }
 
+    /// Replaces the first time stamp players subtract, for a source that knows where its bytes lie on a longer
+    /// timeline (a live HLS stream starts inside its playlist's window, not at 0).
+    public func setStartSeconds(_ seconds: Double) { startSeconds = seconds }
+
     /// Allows blocking calls again after `interrupt()`.
     public func resume() { interruptFlag.reset() }
 

@@ -12,6 +12,8 @@ func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds)
 final class Transfer: @unchecked Sendable {
     let onChunk: @Sendable (SegmentChunk) -> Void
     let range: ByteRange?
+    /// The largest body accepted for this download.
+    let limit: Int
     var task: URLSessionTask?
     var continuation: CheckedContinuation<SegmentLoadResult, any Error>?
     var outcome: Result<SegmentLoadResult, SegmentLoadError>?
@@ -22,14 +24,17 @@ final class Transfer: @unchecked Sendable {
     var statusCode = 0
     var expectedBytes: Int?
     var delivered = 0
+    var contentType: String?
+    var redirects = 0
     /// When a server ignored the Range header (200 with the whole file): bytes still to drop, then to keep.
     var skip = 0
     var keep: Int?
     var watchdog: (any DispatchSourceTimer)?
 
-    init(onChunk: @escaping @Sendable (SegmentChunk) -> Void, range: ByteRange?) {
+    init(onChunk: @escaping @Sendable (SegmentChunk) -> Void, range: ByteRange?, limit: Int) {
         self.onChunk = onChunk
         self.range = range
+        self.limit = limit
     }
 }
 
@@ -113,7 +118,8 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let now = monotonicSeconds()
         return SegmentLoadResult(
             statusCode: transfer.statusCode, bytes: transfer.delivered, expectedBytes: transfer.expectedBytes,
-            timeToFirstByte: (transfer.responseAt ?? now) - transfer.started, elapsed: now - transfer.started)
+            timeToFirstByte: (transfer.responseAt ?? now) - transfer.started, elapsed: now - transfer.started,
+            contentType: transfer.contentType)
     }
 
     func urlSession(
@@ -129,6 +135,7 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             transfer.responseAt = now
             transfer.lastActivity = now
             transfer.statusCode = status
+            transfer.contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
             let length = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
             transfer.expectedBytes = length
             if let range = transfer.range, status == 200 {
@@ -136,8 +143,8 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 transfer.keep = range.length
                 transfer.expectedBytes = range.length
             }
-            if let expected = transfer.expectedBytes, expected > maximumBytes, failure == nil {
-                failure = .tooLarge(limit: maximumBytes)
+            if let expected = transfer.expectedBytes, expected > transfer.limit, failure == nil {
+                failure = .tooLarge(limit: transfer.limit)
             }
         }
         if let failure {
@@ -172,7 +179,7 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             let chunk = SegmentChunk(
                 data: Data(body), offset: transfer.delivered, duration: duration, arrival: now)
             transfer.delivered += body.count
-            if transfer.delivered > maximumBytes { failure = .tooLarge(limit: maximumBytes) }
+            if transfer.delivered > transfer.limit { failure = .tooLarge(limit: transfer.limit) }
             return failure == nil ? (transfer, chunk) : nil
         }
         if let (transfer, chunk) = delivery { transfer.onChunk(chunk) }
@@ -182,6 +189,25 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             let done = lock.withLock { result(of: transfer) }
             finish(id, .success(done))
             dataTask.cancel()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let id = task.taskIdentifier
+        let count = lock.withLock { () -> Int in
+            guard let transfer = transfers[id] else { return 0 }
+            transfer.redirects += 1
+            transfer.lastActivity = monotonicSeconds()
+            return transfer.redirects
+        }
+        if count > SegmentLoader.maximumRedirects {
+            completionHandler(nil)
+            fail(id, with: .tooManyRedirects(SegmentLoader.maximumRedirects))
+        } else {
+            completionHandler(request)
         }
     }
 

@@ -16,6 +16,8 @@ public enum SegmentLoadError: Error, Sendable, Hashable, CustomStringConvertible
     case cancelled
     /// The connection failed (refused, reset, DNS...), with the system's description.
     case transport(String)
+    /// The server redirected more than this many times (a redirect loop).
+    case tooManyRedirects(Int)
 
     /// One line for logs and error messages.
     public var description: String {
@@ -25,6 +27,7 @@ public enum SegmentLoadError: Error, Sendable, Hashable, CustomStringConvertible
         case .tooLarge(let limit): "larger than \(limit) bytes"
         case .cancelled: "cancelled"
         case .transport(let text): text
+        case .tooManyRedirects(let count): "more than \(count) redirects (a redirect loop)"
         }
     }
 }
@@ -54,6 +57,8 @@ public struct SegmentLoadResult: Sendable, Hashable {
     public var timeToFirstByte: Double
     /// Seconds from sending the request to the last byte.
     public var elapsed: Double
+    /// The response's `Content-Type` when the server sent one.
+    public var contentType: String?
 }
 
 /// Downloads segments (or playlists, keys) over one `URLSession`, so connections are reused, and hands over each
@@ -93,17 +98,23 @@ public final class SegmentLoader: @unchecked Sendable {
         session.invalidateAndCancel()
     }
 
+    /// Redirects followed per request before failing with `.tooManyRedirects`.
+    public static let maximumRedirects = 10
+
     /// Downloads `url` (only `byteRange` of it when given), calling `onChunk` for each chunk as it arrives, and
-    /// returns once the body is complete. Throws `SegmentLoadError` (`.cancelled` when the calling task is).
+    /// returns once the body is complete. `maximumBytes` lowers the loader's limit for this body (a playlist).
+    /// Throws `SegmentLoadError` (`.cancelled` when the calling task is).
     public func load(
-        _ url: URL, byteRange: ByteRange? = nil, onChunk: @escaping @Sendable (SegmentChunk) -> Void
+        _ url: URL, byteRange: ByteRange? = nil, maximumBytes: Int? = nil,
+        onChunk: @escaping @Sendable (SegmentChunk) -> Void
     ) async throws -> SegmentLoadResult {
         var request = URLRequest(url: url)
         if let byteRange {
             request.setValue("bytes=\(byteRange.offset)-\(byteRange.end - 1)", forHTTPHeaderField: "Range")
         }
         let task = session.dataTask(with: request)
-        let transfer = Transfer(onChunk: onChunk, range: byteRange)
+        let transfer = Transfer(
+            onChunk: onChunk, range: byteRange, limit: min(maximumBytes ?? self.maximumBytes, self.maximumBytes))
         core.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -115,9 +126,11 @@ public final class SegmentLoader: @unchecked Sendable {
     }
 
     /// Downloads `url` (or `byteRange` of it) whole into memory, at most `maximumBytes`: for playlists and keys.
-    public func data(from url: URL, byteRange: ByteRange? = nil) async throws -> (Data, SegmentLoadResult) {
+    public func data(from url: URL, byteRange: ByteRange? = nil, maximumBytes: Int? = nil) async throws -> (
+        Data, SegmentLoadResult
+    ) {
         let buffer = ChunkBuffer()
-        let result = try await load(url, byteRange: byteRange) { buffer.append($0.data) }
+        let result = try await load(url, byteRange: byteRange, maximumBytes: maximumBytes) { buffer.append($0.data) }
         return (buffer.data, result)
     }
 }

@@ -30,6 +30,9 @@ final class EventLog {
         case .variantSwitch(let bitRate, let width, let height):
             object["bitrate"] = bitRate
             object["resolution"] = "\(width)x\(height)"
+        case .timeJumped(let from, let to):
+            object["from"] = from
+            object["to"] = to
         case .error(let e):
             object["message"] = e.description
             object["category"] = e.category.rawValue

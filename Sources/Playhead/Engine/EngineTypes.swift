@@ -19,6 +19,8 @@ enum EngineEvent: Sendable {
     case droppedFrame
     case variantSwitch(bitRate: Int, width: Int, height: Int)
     case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
+    /// HLS window, time jump and error-log reports (`Player+HLS.swift`).
+    case hls(HLSNotice)
 }
 
 /// What an opened input holds, as the player needs it. A value type, safe on any thread.

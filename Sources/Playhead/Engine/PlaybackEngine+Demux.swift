@@ -22,14 +22,7 @@ extension PlaybackEngine {
             }
         }
         input = opened
-        if let hls = opened.byteSource as? HLSSource {
-            hls.playbackPosition = { [weak self] in self?.clock.seconds ?? 0 }
-            if let v = hls.variant { sink(Self.switchEvent(v)) }
-            hls.onSegment = { [weak self] bytes, seconds, estimate in
-                self?.sink(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate))
-            }
-            hls.onSwitch = { [weak self] v in self?.sink(Self.switchEvent(v)) }
-        }
+        if let hls = opened.byteSource as? HLSSource { attach(hls) }
         if isStopping { return }
         let media = MediaInfo(input: opened, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo)
         if media.audioStream == nil && media.videoStream == nil {
@@ -148,10 +141,6 @@ extension PlaybackEngine {
         } else if index == media.videoStream {
             videoQueue.put(.packet(packet, seconds: seconds), generation: generation)
         }
-    }
-
-    static func switchEvent(_ v: Variant) -> EngineEvent {
-        .variantSwitch(bitRate: v.bandwidth ?? 0, width: v.resolution?.width ?? 0, height: v.resolution?.height ?? 0)
     }
 
     /// Seconds buffered ahead in the stream that has the least.

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadFFmpeg
 import PlayheadHLS
 
 /// The adaptive side of an HLS stream: the ladder, the media playlists loaded so far, the throughput estimate and
@@ -7,53 +8,128 @@ import PlayheadHLS
 final class HLSAdaptiveState: @unchecked Sendable {
     let variants: [Variant]
     var policy: AdaptiveBitratePolicy
-    var estimator = BandwidthEstimator()
+    var estimator: BandwidthEstimator
     var playlists: [Int: MediaPlaylist] = [:]
     var current: Int?
+    /// Throughput samples of the download in flight (one per network chunk), filled on the loader's queue and
+    /// drained into `estimator` on the demux thread.
+    let samples = Locked([(bytes: Int, duration: Double, arrival: Double)]())
 
-    init(variants: [Variant], caps: AdaptiveBitratePolicy.Caps) {
+    init(variants: [Variant], caps: AdaptiveBitratePolicy.Caps, startEstimate: Double? = nil) {
         self.variants = variants
         let rungs = variants.map { v in
             AdaptiveBitratePolicy.Rung(v, isSupported: v.codecList.allSatisfy(CodecSupport.isDecodable))
         }
         policy = AdaptiveBitratePolicy(rungs: rungs, caps: caps)
+        estimator = BandwidthEstimator(persistedEstimate: startEstimate)
     }
 
     /// The variant to start with: the policy's choice for the starting estimate (the lowest allowed one when
-    /// nothing is measured yet).
+    /// nothing is measured or remembered).
     func startRung() -> Int? {
         policy.nextRung(current: nil, estimate: estimator.estimate, buffer: 0, segmentDuration: 6)
+    }
+
+    /// Moves the samples of the download in flight into the estimator (demux thread).
+    func drainSamples() {
+        let taken = samples.withLock { s -> [(bytes: Int, duration: Double, arrival: Double)] in
+            defer { s.removeAll() }
+            return s
+        }
+        for s in taken { estimator.addSample(bytes: s.bytes, duration: s.duration, at: s.arrival) }
     }
 }
 
 extension HLSSource {
-    /// Switches variant when the policy says so, at a segment boundary, for streams whose segments can follow one
-    /// another in one demuxer (MPEG-TS and packed audio; fMP4 needs a new init section and stays on its variant).
+    /// Whether variants can follow one another in one demuxer here: MPEG-TS and packed audio (fMP4 needs a new
+    /// init section and stays on its variant).
+    var canSwitch: Bool { playlist.segments.allSatisfy { $0.map == nil } }
+
+    /// Switches variant when the policy says so, at a segment boundary.
     func adapt() {
-        guard let state = adaptive, let current = state.current, playlist.segments.allSatisfy({ $0.map == nil })
-        else { return }
+        guard let state = adaptive, let current = state.current, canSwitch else { return }
         let buffered = nextStart - playbackPosition()
         let duration = Double(playlist.targetDuration ?? 6)
         guard
             let target = state.policy.nextRung(
                 current: current, estimate: state.estimator.estimate, buffer: buffered, segmentDuration: duration),
-            target != current, let url = state.variants[target].url
+            target != current
         else { return }
-        guard let media = state.playlists[target] ?? (try? Self.mediaPlaylist(url, fetch)) else { return }
+        switchVariant(to: target)
+    }
+
+    /// Continues with the segment of variant `target` that starts where the next one of the current variant would
+    /// have (by time for VOD, by media sequence number while live); false when that variant cannot be used.
+    @discardableResult
+    func switchVariant(to target: Int) -> Bool {
+        guard let state = adaptive, let url = state.variants[target].url else { return false }
+        let cached = live == nil ? state.playlists[target] : nil
+        guard let media = cached ?? (try? Self.mediaPlaylist(url, fetch)) else { return false }
         state.playlists[target] = media
-        // The segment of the new variant that starts where the next one of the old would have.
-        var start = 0.0
-        var index: Int?
-        for (i, s) in media.segments.enumerated() {
-            if abs(start - nextStart) < 0.05 {
-                index = i
-                break
+        let index: Int?
+        let start: Double
+        if live != nil {
+            let sequence = playlist.firstListedMediaSequence + next
+            let i = sequence - media.firstListedMediaSequence
+            index = media.segments.indices.contains(i) ? i : nil
+            start = itemTime(ofFirstSegmentOf: media)
+        } else {
+            var t = windowStart
+            var found: Int?
+            for (i, s) in media.segments.enumerated() {
+                if abs(t - nextStart) < 0.05 {
+                    found = i
+                    break
+                }
+                t += s.duration
             }
-            start += s.duration
+            index = found
+            start = windowStart
         }
-        guard let index else { return }
-        switchTo(media, variant: state.variants[target], next: index)
+        guard let index else { return false }
+        windowStart = start
+        switchTo(media, url: url, variant: state.variants[target], next: index)
         state.current = target
         onSwitch?(state.variants[target])
+        return true
+    }
+
+    /// A watcher for a media segment download that gives it up when it will not arrive before the buffer runs out
+    /// (`AdaptiveBitratePolicy.shouldAbandon`), recording the rung to fetch instead in `abandonTarget`; nil when
+    /// there is nothing to switch to or nothing playing yet.
+    func abandonWatch(segmentStart: Double, duration: Double, expectedBytes: Int?) -> ((HTTPFetch.Progress) -> Bool)? {
+        guard let state = adaptive, let rung = state.current, canSwitch, fetchedAny else { return nil }
+        return { [self] progress in
+            state.drainSamples()
+            guard isPlaying() else { return true }
+            let buffer = segmentStart - playbackPosition()
+            let decision = state.policy.shouldAbandon(
+                .init(loadedBytes: progress.bytes, expectedBytes: expectedBytes, elapsed: progress.elapsed),
+                rung: rung, segmentDuration: duration, buffer: buffer, estimate: state.estimator.estimate)
+            guard case .abandon(let lower) = decision else { return true }
+            abandonTarget = lower
+            return false
+        }
+    }
+
+    /// Records a chunk's throughput sample (on the loader's queue).
+    func chunkSink() -> (@Sendable (SegmentChunk) -> Void)? {
+        guard let state = adaptive else { return nil }
+        return { chunk in
+            state.samples.withLock { $0.append((chunk.data.count, chunk.duration, chunk.arrival)) }
+        }
+    }
+}
+
+/// Which RFC 6381 codec strings FFmpeg can decode here.
+enum CodecSupport {
+    static func isDecodable(_ codec: String) -> Bool {
+        let prefix = codec.split(separator: ".").first.map(String.init)?.lowercased() ?? ""
+        let names: [String: String] = [
+            "avc1": "h264", "avc3": "h264", "hvc1": "hevc", "hev1": "hevc", "mp4a": "aac", "ac-3": "ac3",
+            "ec-3": "eac3", "vp09": "vp9", "av01": "av1", "opus": "opus", "flac": "flac", "mp3": "mp3",
+        ]
+        guard let name = names[prefix] else { return false }
+        return FFmpegLibrary.hasDecoder(named: name)
     }
 }

@@ -5,94 +5,130 @@ import PlayheadHLS
 
 /// Feeds an HLS stream to FFmpeg through a custom byte source: loads the multivariant playlist, chooses one
 /// variant, loads only that variant's media playlist, and downloads its segments in order (the `EXT-X-MAP` init
-/// section first for fMP4, byte ranges where the playlist gives them, `EXT-X-GAP` segments skipped).
+/// section first for fMP4, byte ranges where the playlist gives them, `EXT-X-GAP` segments skipped). Live and event
+/// playlists are reloaded as RFC 8216 section 6.3.4 says (`HLSSource+Live.swift`).
 ///
-/// Threads: created and read on the engine's demux thread (reads block while a segment downloads); `interrupt`
-/// may come from any thread.
+/// The item's timeline is the playlist's: 0 is the start of the first segment of the first playlist loaded, and a
+/// live stream starts `HOLD-BACK` (or `EXT-X-START`) from its edge, so its first frame is not at 0.
+///
+/// Threads: created and read on the engine's demux thread (reads block while a segment downloads or a live
+/// playlist is awaited); `interrupt` may come from any thread.
 final class HLSSource: ByteSource, @unchecked Sendable {
     let url: URL
     /// The media playlist of the variant playing.
-    private(set) var playlist: MediaPlaylist
+    var playlist: MediaPlaylist
+    /// Where `playlist` was loaded from (reloaded there while live).
+    var playlistURL: URL
     /// The variant playing, nil for a media playlist URL.
-    private(set) var variant: Variant?
+    var variant: Variant?
     let fetch: HTTPFetch
+    /// The index in `playlist.segments` of the next segment to load.
     var next = 0
-    private var buffer = Data()
-    private var position = 0
-    private var lastMap: MediaInitializationSection?
+    var buffer = Data()
+    var position = 0
+    var lastMap: MediaInitializationSection?
     /// Adaptive state: the ladder, its loaded media playlists, the estimator and the policy.
     var adaptive: HLSAdaptiveState?
-    /// The playlist time at which the next segment starts.
+    /// The multivariant playlist's `EXT-X-START`, for live start positions.
+    var multivariantStart: StartPoint?
+    /// The item time at which the next segment starts.
     var nextStart = 0.0
-    /// The playback position in playlist time (set by the engine), for the buffer level the policy weighs.
+    /// The item time at which `playlist`'s first listed segment starts.
+    var windowStart = 0.0
+    /// Reload state while the playlist is live (no `EXT-X-ENDLIST` yet); nil for VOD and once it ends.
+    var live: LiveState?
+    /// The item time of the first segment fetched: where playback starts.
+    var openedAt = 0.0
+    var fetchedAny = false
+    /// The playback position in item time (set by the engine), for the buffer level the policy weighs.
     var playbackPosition: @Sendable () -> Double = { 0 }
+    /// Whether the item is playing (set by the engine): only then is a slow download given up.
+    var isPlaying: @Sendable () -> Bool = { false }
+    /// The first error that ended reading.
+    var failure: PlaybackError?
+    /// The lower rung a download was given up for.
+    var abandonTarget: Int?
     /// Called on the demux thread when the variant changes.
     var onSwitch: (@Sendable (Variant) -> Void)?
-    /// Called on the demux thread after each segment: its bytes, its transfer seconds and the estimate after it.
-    var onSegment: (@Sendable (_ bytes: Int, _ seconds: Double, _ estimate: Double) -> Void)? {
+    /// Reports (segments, window changes, time jumps, recovered errors), on the demux thread; those that happen
+    /// while the input opens, before anyone listens, are kept and delivered when this is set.
+    var onNotice: (@Sendable (HLSNotice) -> Void)? {
         didSet {
-            // Segments loaded while the input was opening, before anyone listened.
-            for r in unreported { onSegment?(r.bytes, r.seconds, r.estimate) }
+            for n in unreported { onNotice?(n) }
             unreported.removeAll()
         }
     }
-    private var unreported: [(bytes: Int, seconds: Double, estimate: Double)] = []
+    private var unreported: [HLSNotice] = []
+    /// Wakes a live wait for the next reload when the source is interrupted.
+    let wakeup = DispatchSemaphore(value: 0)
+    let cancelled = Locked(false)
+    /// How many times a failed segment download is tried again before the error ends playback.
+    static let segmentRetries = 1
 
-    private init(from old: HLSSource, next: Int, start: Double) {
+    init(from old: HLSSource, next: Int, start: Double) {
         url = old.url
         playlist = old.playlist
+        playlistURL = old.playlistURL
         variant = old.variant
         fetch = HTTPFetch(timeout: old.fetch.timeout)
         adaptive = old.adaptive
+        multivariantStart = old.multivariantStart
+        windowStart = old.windowStart
+        live = old.live
+        openedAt = old.openedAt
+        fetchedAny = true
         playbackPosition = old.playbackPosition
+        isPlaying = old.isPlaying
         onSwitch = old.onSwitch
-        onSegment = old.onSegment
+        onNotice = old.onNotice
         self.next = next
         nextStart = start
     }
 
-    /// A new source over the same variant and adaptive state that starts with the segment holding `seconds`
-    /// (playlist time).
-    func restarted(at seconds: Double) -> HLSSource {
-        var start = 0.0
-        var index = 0
-        for (i, segment) in playlist.segments.enumerated() {
-            index = i
-            if seconds < start + segment.duration { break }
-            start += segment.duration
-        }
-        return HLSSource(from: self, next: index, start: start)
-    }
-
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
-    init(url: URL, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init()) throws(PlaybackError) {
+    init(url: URL, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(), startEstimate: Double? = nil)
+        throws(PlaybackError)
+    {
         self.url = url
         fetch = HTTPFetch(timeout: timeout)
+        let loadStarted = MonotonicClock.now()
         switch try Self.load(url, fetch) {
         case .media(let media):
             playlist = media
+            playlistURL = url
             variant = nil
         case .multivariant(let master):
-            let state = HLSAdaptiveState(variants: master.variants, caps: caps)
+            let state = HLSAdaptiveState(variants: master.variants, caps: caps, startEstimate: startEstimate)
             guard let start = state.startRung(), let variantURL = master.variants[start].url else {
+                let codecs = Set(master.variants.flatMap(\.codecList)).sorted().joined(separator: ", ")
                 throw PlaybackError(
-                    .unsupported, source: url.absoluteString, reason: "no playable variant in the playlist")
+                    .unsupported, source: url.absoluteString,
+                    reason: master.variants.isEmpty
+                        ? "no variant in the multivariant playlist"
+                        : "no playable variant (codecs \(codecs.isEmpty ? "unknown" : codecs); caps allow none)")
             }
             playlist = try Self.mediaPlaylist(variantURL, fetch)
+            playlistURL = variantURL
             variant = master.variants[start]
+            multivariantStart = master.start
             state.current = start
             state.playlists[start] = playlist
             adaptive = state
         }
-        guard playlist.segments.contains(where: { !$0.gap }) else {
-            throw PlaybackError(.parsing, source: url.absoluteString, reason: "the media playlist has no segments")
+        if !playlist.hasEndList && playlist.playlistType != .vod {
+            try startLive(loadStarted: loadStarted)
+        } else {
+            guard playlist.segments.contains(where: { !$0.gap }) else {
+                throw PlaybackError(
+                    .parsing, source: playlistURL.absoluteString, reason: "the media playlist has no segments")
+            }
         }
     }
 
-    /// The total duration of a VOD or event playlist; nil while it is live (no `EXT-X-ENDLIST`).
+    /// The total duration of a VOD playlist; nil while it is live or an event (no `EXT-X-ENDLIST`).
     var duration: Double? {
-        playlist.hasEndList ? playlist.segments.reduce(0) { $0 + $1.duration } : nil
+        playlist.hasEndList && live == nil ? playlist.segments.reduce(0) { $0 + $1.duration } : nil
     }
 
     static func mediaPlaylist(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> MediaPlaylist {
@@ -103,12 +139,23 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     }
 
     static func load(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> Playlist {
-        let (data, _) = try fetch.get(url, limit: 16 << 20)
+        let response = try fetch.get(url, limit: HTTPFetch.playlistLimit)
+        if isHTML(response) {
+            throw PlaybackError(.parsing, source: url.absoluteString, reason: "an HTML page, not an HLS playlist")
+        }
         do {
-            return try PlaylistParser().parse(data, url: url)
+            return try PlaylistParser().parse(response.body, url: url)
         } catch {
             throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a valid HLS playlist: \(error)")
         }
+    }
+
+    /// Whether a response is an HTML page (an error or login page served in place of media).
+    static func isHTML(_ response: HTTPFetch.Response) -> Bool {
+        if response.contentType?.lowercased().contains("text/html") == true { return true }
+        let head = String(decoding: response.body.prefix(256), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return head.hasPrefix("<!doctype html") || head.hasPrefix("<html") || head.hasPrefix("<head")
     }
 
     func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -123,44 +170,109 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         return n
     }
 
-    /// Downloads the next segment (and its init section when it changes); false after the last.
+    /// Downloads the next segment (and its init section when it changes); false after the last. Errors are
+    /// reported through `onNotice` before they are thrown, as FFmpeg only sees an I/O error.
     private func loadNext() throws -> Bool {
-        if next < playlist.segments.count { adapt() }
-        while next < playlist.segments.count && playlist.segments[next].gap {
-            nextStart += playlist.segments[next].duration
-            next += 1
+        do {
+            return try loadNextSegment()
+        } catch {
+            failure = failure ?? error
+            report(.failed(error))
+            throw error
         }
-        guard next < playlist.segments.count else { return false }
-        let segment = playlist.segments[next]
-        next += 1
-        nextStart += segment.duration
-        var data = Data()
-        if let map = segment.map, map != lastMap, let mapURL = map.url {
-            data.append(try fetch.get(mapURL, range: map.byteRange.map(Self.closed)).0)
-            lastMap = map
-        }
-        guard let segmentURL = segment.url else { return true }
-        let started = MonotonicClock.now()
-        let body = try fetch.get(segmentURL, range: segment.byteRange.map(Self.closed)).0
-        let now = MonotonicClock.now()
-        adaptive?.estimator.addSample(bytes: body.count, duration: now - started, at: now)
-        let estimate = adaptive?.estimator.estimate ?? 0
-        if let onSegment {
-            onSegment(body.count, now - started, estimate)
-        } else {
-            unreported.append((body.count, now - started, estimate))
-        }
-        data.append(body)
-        buffer = data
-        position = 0
-        return true
     }
 
-    private static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }
+    private func loadNextSegment() throws(PlaybackError) -> Bool {
+        while true {
+            while true {
+                if live != nil { try refreshLive(waiting: next >= playlist.segments.count) }
+                if next < playlist.segments.count { adapt() }
+                while next < playlist.segments.count && playlist.segments[next].gap {
+                    nextStart += playlist.segments[next].duration
+                    next += 1
+                }
+                if next < playlist.segments.count { break }
+                if live == nil { return false }
+            }
+            let segment = playlist.segments[next]
+            let segmentStart = nextStart
+            if !fetchedAny { openedAt = nextStart }
+            var data = Data()
+            if let map = segment.map, map != lastMap, let mapURL = map.url {
+                let response = try download(mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
+                data.append(response?.body ?? Data())
+                lastMap = map
+            }
+            guard let segmentURL = segment.url else {
+                next += 1
+                nextStart += segment.duration
+                continue
+            }
+            let range = segment.byteRange.map(Self.closed)
+            let watch = abandonWatch(
+                segmentStart: segmentStart, duration: segment.duration, expectedBytes: range?.count)
+            abandonTarget = nil
+            let response = try download(segmentURL, range: range, duration: segment.duration, watch: watch)
+            adaptive?.drainSamples()
+            guard let response else {
+                // Given up for a lower variant: fetch the same segment from there.
+                if let lower = abandonTarget {
+                    report(.abandoned(uri: segmentURL.absoluteString))
+                    switchVariant(to: lower)
+                }
+                continue
+            }
+            fetchedAny = true
+            next += 1
+            nextStart += segment.duration
+            let estimate = adaptive?.estimator.estimate ?? 0
+            if adaptive?.estimator.hasMeasurement == true { BandwidthMemory.remember(estimate) }
+            report(.segment(bytes: response.body.count, seconds: response.seconds, estimate: estimate))
+            data.append(response.body)
+            buffer = data
+            position = 0
+            return true
+        }
+    }
+
+    /// Downloads a segment or init section, trying again after a time-out, a dropped connection or a 5xx; an HTML
+    /// page in place of media is an error. Nil when `watch` gave the download up.
+    private func download(
+        _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?
+    ) throws(PlaybackError) -> HTTPFetch.Response? {
+        var attempt = 0
+        while true {
+            do throws(PlaybackError) {
+                // A download that trickles forever is bounded too: never more than the idle time-out plus four
+                // times the segment's duration (its buffer would have run out long before).
+                let deadline = fetch.timeout + max(duration * 4, 8)
+                guard
+                    let response = try fetch.fetch(
+                        url, range: range, deadline: deadline, onChunk: chunkSink(), watch: watch)
+                else { return nil }
+                if Self.isHTML(response) {
+                    throw PlaybackError(
+                        .parsing, source: url.absoluteString, reason: "an HTML page, not a media segment")
+                }
+                return response
+            } catch {
+                if !fetch.lastErrorWasTransient || isCancelled || attempt >= Self.segmentRetries { throw error }
+                attempt += 1
+                report(.recovered(error))
+            }
+        }
+    }
+
+    func report(_ notice: HLSNotice) {
+        if let onNotice { onNotice(notice) } else { unreported.append(notice) }
+    }
+
+    static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }
 
     /// Continues with `media`'s segment `next` (a variant switch).
-    func switchTo(_ media: MediaPlaylist, variant: Variant, next: Int) {
+    func switchTo(_ media: MediaPlaylist, url: URL, variant: Variant, next: Int) {
         playlist = media
+        playlistURL = url
         self.variant = variant
         self.next = next
     }
@@ -168,19 +280,28 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     func seek(to offset: Int64) -> Bool { false }
     var size: Int64? { nil }
 
-    /// Cancels the download in flight.
-    func interrupt() { fetch.cancel() }
+    var isCancelled: Bool { cancelled.current }
+
+    /// Cancels the download in flight and any wait for a live reload, for good (the engine stops).
+    func interrupt() {
+        cancelled.withLock { $0 = true }
+        fetch.cancel()
+        wakeup.signal()
+    }
 }
 
-/// Which RFC 6381 codec strings FFmpeg can decode here.
-enum CodecSupport {
-    static func isDecodable(_ codec: String) -> Bool {
-        let prefix = codec.split(separator: ".").first.map(String.init)?.lowercased() ?? ""
-        let names: [String: String] = [
-            "avc1": "h264", "avc3": "h264", "hvc1": "hevc", "hev1": "hevc", "mp4a": "aac", "ac-3": "ac3",
-            "ec-3": "eac3", "vp09": "vp9", "av01": "av1", "opus": "opus", "flac": "flac", "mp3": "mp3",
-        ]
-        guard let name = names[prefix] else { return false }
-        return FFmpegLibrary.hasDecoder(named: name)
-    }
+/// What an HLS source reports to the engine besides variant switches. A value type, safe anywhere.
+enum HLSNotice: Sendable {
+    /// A segment arrived: its size, its transfer seconds, and the bandwidth estimate after it (bits/s).
+    case segment(bytes: Int, seconds: Double, estimate: Double)
+    /// The seekable window, in item time (after each live reload; once for VOD), and whether it is live.
+    case window(start: Double, end: Double, live: Bool)
+    /// Playback fell out of a live window and jumps forward from `from` to `to` (item time).
+    case timeJumped(from: Double, to: Double)
+    /// A segment download was given up (it would not arrive before the buffer ran out) for a lower variant.
+    case abandoned(uri: String)
+    /// An error the source recovered from (it tried again): for the error log.
+    case recovered(PlaybackError)
+    /// An error that ends playback (FFmpeg only sees an I/O error, so the source says which and why).
+    case failed(PlaybackError)
 }

@@ -1,81 +1,154 @@
 import Foundation
 import PlayheadCore
+import PlayheadHLS
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Blocking HTTP GETs for the engine's demux thread (playlists, segments), with a time-out, an optional byte
-/// range, HTTP status errors that name the URL, and cancellation from any thread.
+/// Blocking HTTP GETs for the engine's demux thread (playlists, segments) over one `SegmentLoader`, so connections
+/// are reused and each chunk is measured as it arrives: an idle time-out (no byte for `timeout` seconds), an
+/// optional overall deadline, a size limit enforced while the body arrives (a huge playlist is never held whole),
+/// at most `SegmentLoader.maximumRedirects` redirects, and errors that name the URL.
+///
+/// Threads: `get` blocks its caller (the demux thread); `cancel` may come from any thread.
 final class HTTPFetch: @unchecked Sendable {
-    private let session: URLSession
-    private let current = Locked<URLSessionDataTask?>(nil)
-    private let cancelled = Locked(false)
+    /// A body that arrived whole.
+    struct Response {
+        var body: Data
+        var contentType: String?
+        /// Seconds from the request to the last byte.
+        var seconds: Double
+    }
+
+    /// How far a download has got, for a caller that watches it while it blocks.
+    struct Progress {
+        var bytes: Int
+        var expectedBytes: Int?
+        var elapsed: Double
+    }
+
+    /// The largest playlist accepted (a longer one is an error, read no further than this).
+    static let playlistLimit = 16 << 20
+
+    private let loader: SegmentLoader
+    private let state = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    /// Seconds without a byte after which a request fails.
     let timeout: Double
+    /// Whether the last error thrown may go away on a second try (a time-out, a dropped connection, a 5xx).
+    private(set) var lastErrorWasTransient = false
 
     init(timeout: Double) {
         self.timeout = timeout
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.httpMaximumConnectionsPerHost = 2
-        config.httpAdditionalHeaders = ["User-Agent": "Playhead/0.1"]
-        session = URLSession(configuration: config)
+        loader = SegmentLoader(idleTimeout: timeout)
     }
 
-    deinit { session.invalidateAndCancel() }
-
-    /// The body of `url` (bytes `range` when given), and the response's content type.
-    func get(_ url: URL, range: ClosedRange<Int>? = nil, limit: Int = 64 << 20) throws(PlaybackError) -> (
-        Data, String?
-    ) {
-        if cancelled.current { throw PlaybackError(.network, source: url.absoluteString, reason: "cancelled") }
-        if url.isFileURL {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw PlaybackError(.io, source: url.path, reason: "no such file")
-            }
-            guard let range else { return (data, nil) }
-            let upper = min(range.upperBound + 1, data.count)
-            return (range.lowerBound < upper ? data.subdata(in: range.lowerBound..<upper) : Data(), nil)
+    /// The body of `url` (bytes `range` when given), at most `limit` bytes.
+    func get(_ url: URL, range: ClosedRange<Int>? = nil, limit: Int = 64 << 20) throws(PlaybackError) -> Response {
+        guard let r = try fetch(url, range: range, limit: limit) else {
+            throw PlaybackError(.network, source: url.absoluteString, reason: "cancelled")
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        if let range { request.setValue("bytes=\(range.lowerBound)-\(range.upperBound)", forHTTPHeaderField: "Range") }
+        return r
+    }
+
+    /// Like `get`, and also: `onChunk` sees each chunk on the loader's queue as it arrives; `deadline` bounds the
+    /// whole download in seconds; `watch` runs on the calling thread about ten times a second and may return false
+    /// to give the download up, in which case the result is nil.
+    func fetch(
+        _ url: URL, range: ClosedRange<Int>? = nil, limit: Int = 64 << 20, deadline: Double? = nil,
+        onChunk: (@Sendable (SegmentChunk) -> Void)? = nil, watch: ((Progress) -> Bool)? = nil
+    ) throws(PlaybackError) -> Response? {
+        let name = url.absoluteString
+        lastErrorWasTransient = false
+        if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
+        if url.isFileURL { return try Self.file(url, range: range) }
+        let body = Locked((data: Data(), expected: Int?.none))
+        let outcome = Locked<Result<SegmentLoadResult, SegmentLoadError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let result = Locked<(Data?, URLResponse?, (any Error)?)>((nil, nil, nil))
-        let task = session.dataTask(with: request) { data, response, error in
-            result.withLock { $0 = (data, response, error) }
+        let byteRange = range.map { ByteRange(length: $0.count, offset: $0.lowerBound) }
+        let loader = self.loader
+        let task = Task.detached {
+            do {
+                let r = try await loader.load(url, byteRange: byteRange, maximumBytes: limit) { chunk in
+                    body.withLock { $0.data.append(chunk.data) }
+                    onChunk?(chunk)
+                }
+                outcome.withLock { $0 = .success(r) }
+            } catch {
+                outcome.withLock { $0 = .failure(error as? SegmentLoadError ?? .transport("\(error)")) }
+            }
             done.signal()
         }
-        current.withLock { $0 = task }
-        task.resume()
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            task.cancel()
-            throw PlaybackError(.network, source: url.absoluteString, reason: "timed out")
+        state.withLock { $0.task = task }
+        defer { state.withLock { $0.task = nil } }
+        let started = MonotonicClock.now()
+        while done.wait(timeout: .now() + 0.1) == .timedOut {
+            let elapsed = MonotonicClock.now() - started
+            if let deadline, elapsed > deadline {
+                task.cancel()
+                lastErrorWasTransient = true
+                throw PlaybackError(
+                    .network, source: name, reason: "did not finish within \(Self.seconds(deadline)) (timed out)")
+            }
+            if let watch, !watch(Progress(bytes: body.current.data.count, expectedBytes: nil, elapsed: elapsed)) {
+                task.cancel()
+                done.wait()
+                return nil
+            }
         }
-        current.withLock { $0 = nil }
-        let (data, response, error) = result.current
-        if let error {
-            let reason = cancelled.current ? "cancelled" : error.localizedDescription
-            throw PlaybackError(.network, source: url.absoluteString, reason: reason)
+        switch outcome.current {
+        case .success(let r)?:
+            return Response(body: body.current.data, contentType: r.contentType, seconds: r.elapsed)
+        case .failure(let error)?:
+            switch error {
+            case .timedOut, .transport: lastErrorWasTransient = true
+            case .httpStatus(let code): lastErrorWasTransient = code >= 500
+            default: break
+            }
+            throw Self.error(error, url: name, cancelled: state.current.cancelled)
+        case nil:
+            throw PlaybackError(.network, source: name, reason: "no response")
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw PlaybackError(.network, source: url.absoluteString, reason: "no HTTP response")
-        }
-        guard (200..<300).contains(http.statusCode) else {
-            let text = HTTPURLResponse.localizedString(forStatusCode: http.statusCode).capitalized
-            throw PlaybackError(
-                .network, source: url.absoluteString, reason: "HTTP \(http.statusCode) \(text)",
-                code: Int32(http.statusCode))
-        }
-        let body = data ?? Data()
-        if body.count > limit {
-            throw PlaybackError(.network, source: url.absoluteString, reason: "response larger than \(limit >> 20) MiB")
-        }
-        return (body, http.value(forHTTPHeaderField: "Content-Type"))
     }
 
     /// Cancels the request in flight and every later one.
     func cancel() {
-        cancelled.withLock { $0 = true }
-        current.current?.cancel()
+        let task = state.withLock { s -> Task<Void, Never>? in
+            s.cancelled = true
+            return s.task
+        }
+        task?.cancel()
+    }
+
+    static func error(_ error: SegmentLoadError, url: String, cancelled: Bool) -> PlaybackError {
+        switch error {
+        case .httpStatus(let code):
+            let text = HTTPURLResponse.localizedString(forStatusCode: code).capitalized
+            return PlaybackError(.network, source: url, reason: "HTTP \(code) \(text)", code: Int32(code))
+        case .timedOut(let after):
+            return PlaybackError(.network, source: url, reason: "no data for \(seconds(after)) (timed out)")
+        case .tooLarge(let limit):
+            return PlaybackError(.network, source: url, reason: "larger than \(limit >> 20) MiB; refused")
+        case .cancelled:
+            return PlaybackError(.network, source: url, reason: cancelled ? "cancelled" : "interrupted")
+        case .transport(let text):
+            return PlaybackError(.network, source: url, reason: text.prefix(1).lowercased() + text.dropFirst())
+        case .tooManyRedirects:
+            return PlaybackError(.network, source: url, reason: error.description)
+        }
+    }
+
+    private static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s)
+    }
+
+    private static func file(_ url: URL, range: ClosedRange<Int>?) throws(PlaybackError) -> Response {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw PlaybackError(.io, source: url.path, reason: "no such file")
+        }
+        guard let range else { return Response(body: data, contentType: nil, seconds: 0) }
+        let upper = min(range.upperBound + 1, data.count)
+        let part = range.lowerBound < upper ? data.subdata(in: range.lowerBound..<upper) : Data()
+        return Response(body: part, contentType: nil, seconds: 0)
     }
 }

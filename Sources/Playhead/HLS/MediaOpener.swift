@@ -13,14 +13,19 @@ enum MediaOpener {
     {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
         if let url = hlsURL(location, timeout: timeout) {
-            let source = try HLSSource(url: url, timeout: timeout, caps: caps)
+            let source = try HLSSource(
+                url: url, timeout: timeout, caps: caps, startEstimate: BandwidthMemory.remembered())
             do {
                 var options = MediaInput.OpenOptions()
                 options.timeout = timeout
                 let input = try MediaInput(source: source, name: location, options: options)
                 if let d = source.duration { input.setDuration(MediaTime(seconds: d, preferredTimescale: 1000)) }
+                // The item's timeline is the playlist's: the first segment fetched plays at its playlist time.
+                input.setStartSeconds(input.startSeconds - source.openedAt)
                 return input
             } catch {
+                // An error the source met while FFmpeg probed is the source's own (FFmpeg saw an I/O error).
+                if let e = source.failure { throw e }
                 throw PlaybackError(opening: location, error: error)
             }
         }
@@ -42,11 +47,11 @@ enum MediaOpener {
         let head: Data
         if isRemote {
             // One small ranged request; when it fails, FFmpeg opens the URL and reports the error itself.
-            guard let (data, type) = try? HTTPFetch(timeout: min(timeout, 5)).get(url, range: 0...4095) else {
+            guard let r = try? HTTPFetch(timeout: min(timeout, 5)).get(url, range: 0...4095, limit: 1 << 20) else {
                 return nil
             }
-            if let type = type?.lowercased(), type.contains("mpegurl") { return url }
-            head = data
+            if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return url }
+            head = r.body
         } else {
             guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
             head = handle.readData(ofLength: 4096)

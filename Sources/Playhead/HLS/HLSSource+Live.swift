@@ -1,0 +1,116 @@
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+
+/// Reload state of a live or event playlist. A value type owned by its `HLSSource` (demux thread).
+struct LiveState {
+    var schedule = LiveReloadSchedule()
+    /// When to reload next, on `MonotonicClock`.
+    var reloadAt = 0.0
+}
+
+extension HLSSource {
+    /// Starts a live or event playlist `HOLD-BACK` (three target durations by default) or `EXT-X-START` from its
+    /// edge, and schedules its next reload.
+    func startLive(loadStarted: Double) throws(PlaybackError) {
+        var state = LiveState()
+        if case .reload(let at) = state.schedule.loaded(playlist, startedAt: loadStarted) { state.reloadAt = at }
+        live = state
+        if let start = LiveReloadSchedule.startPosition(of: playlist, multivariantStart: multivariantStart) {
+            next = start.segmentIndex
+            nextStart = windowStart + segmentStart(next, in: playlist)
+        }
+        reportWindow()
+    }
+
+    /// Reloads the live playlist when its schedule says so; when `waiting` (the next segment is not listed yet),
+    /// first sleeps until then. A playlist that stops changing ends in an error.
+    func refreshLive(waiting: Bool) throws(PlaybackError) {
+        guard var state = live else { return }
+        let now = MonotonicClock.now()
+        if now < state.reloadAt {
+            guard waiting else { return }
+            _ = wakeup.wait(timeout: .now() + (state.reloadAt - now))
+            if isCancelled { throw PlaybackError(.network, source: playlistURL.absoluteString, reason: "cancelled") }
+        }
+        let started = MonotonicClock.now()
+        let fresh = try Self.mediaPlaylist(playlistURL, fetch)
+        adopt(fresh)
+        switch state.schedule.loaded(fresh, startedAt: started) {
+        case .reload(let at):
+            state.reloadAt = at
+            live = state
+        case .ended:
+            live = nil
+        case .stalled(let reloads):
+            let target = Double(max(fresh.targetDuration ?? 1, 1))
+            let seconds = Int((Double(reloads) * target / 2).rounded())
+            throw PlaybackError(
+                .network, source: playlistURL.absoluteString,
+                reason: "the live playlist stopped changing (no new segment for \(seconds) s)")
+        }
+        if let state = adaptive, let current = state.current { state.playlists[current] = fresh }
+        reportWindow()
+    }
+
+    /// Takes a reloaded (or another variant's) playlist: places its window on the item timeline by media sequence
+    /// number, and continues with the same next segment, or jumps forward to the live start position when that
+    /// segment has left the window.
+    func adopt(_ fresh: MediaPlaylist) {
+        let nextSequence = playlist.firstListedMediaSequence + next
+        windowStart = itemTime(ofFirstSegmentOf: fresh)
+        playlist = fresh
+        if LiveReloadSchedule.fellBehind(nextMediaSequence: nextSequence, in: fresh) {
+            let from = nextStart
+            let start = LiveReloadSchedule.startPosition(of: fresh, multivariantStart: multivariantStart)
+            next = start?.segmentIndex ?? 0
+            nextStart = windowStart + segmentStart(next, in: fresh)
+            report(.timeJumped(from: from, to: nextStart))
+        } else {
+            next = nextSequence - fresh.firstListedMediaSequence
+        }
+    }
+
+    /// Where `other`'s first segment lies on the item timeline, from its media sequence number and the playlist
+    /// playing (the durations of the segments they share or, past the known ones, target durations).
+    func itemTime(ofFirstSegmentOf other: MediaPlaylist) -> Double {
+        let first = playlist.firstListedMediaSequence
+        let count = other.firstListedMediaSequence - first
+        let target = Double(playlist.targetDuration ?? 6)
+        if count <= 0 { return windowStart + Double(count) * target }
+        let shared = playlist.segments.prefix(count).reduce(0) { $0 + $1.duration }
+        return windowStart + shared + Double(max(count - playlist.segments.count, 0)) * target
+    }
+
+    /// Seconds from the playlist's first segment to the start of segment `index`.
+    func segmentStart(_ index: Int, in playlist: MediaPlaylist) -> Double {
+        playlist.segments.prefix(index).reduce(0) { $0 + $1.duration }
+    }
+
+    /// The latest item time a seek may target: the window's end for VOD and events that ended, `HOLD-BACK` from
+    /// the live edge while live.
+    var seekableEnd: Double {
+        let total = segmentStart(playlist.segments.count, in: playlist)
+        guard live != nil else { return windowStart + total }
+        let target = Double(playlist.targetDuration ?? 6)
+        return windowStart + max(total - (playlist.serverControl?.holdBack ?? 3 * target), 0)
+    }
+
+    func reportWindow() {
+        report(.window(start: windowStart, end: seekableEnd, live: live != nil))
+    }
+
+    /// A new source over the same variant, live state and adaptive state that starts with the segment holding
+    /// `seconds` (item time; clamped to the seekable window).
+    func restarted(at seconds: Double) -> HLSSource {
+        let target = min(max(seconds, windowStart), seekableEnd)
+        var start = windowStart
+        var index = 0
+        for (i, segment) in playlist.segments.enumerated() {
+            index = i
+            if target < start + segment.duration { break }
+            start += segment.duration
+        }
+        return HLSSource(from: self, next: index, start: start)
+    }
+}

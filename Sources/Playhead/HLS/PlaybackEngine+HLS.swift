@@ -1,0 +1,32 @@
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+
+extension PlaybackEngine {
+    /// Connects an HLS source to the engine (demux thread, once the input is open): the play head and playing
+    /// state it weighs, and its reports turned into engine events. An error the source meets fails the item with
+    /// the source's own message (FFmpeg would only see an I/O error).
+    func attach(_ hls: HLSSource) {
+        hls.playbackPosition = { [weak self] in self?.clock.seconds ?? 0 }
+        hls.isPlaying = { [weak self] in
+            self?.control.withLock { $0.readyPosted && $0.rate > 0 && !$0.buffering } ?? false
+        }
+        if let v = hls.variant { sink(Self.switchEvent(v)) }
+        hls.onSwitch = { [weak self] v in self?.sink(Self.switchEvent(v)) }
+        hls.onNotice = { [weak self] notice in
+            guard let self else { return }
+            switch notice {
+            case .segment(let bytes, let seconds, let estimate):
+                sink(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate))
+            case .failed(let error):
+                if !isStopping && !error.reason.hasSuffix("cancelled") { fail(error) }
+            default:
+                sink(.hls(notice))
+            }
+        }
+    }
+
+    static func switchEvent(_ v: Variant) -> EngineEvent {
+        .variantSwitch(bitRate: v.bandwidth ?? 0, width: v.resolution?.width ?? 0, height: v.resolution?.height ?? 0)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import PlayheadCore
+
+extension Player {
+    /// Applies an HLS source's report to the item it plays (main actor): the seekable window, a live time jump
+    /// (notification, observers and a `time-jumped` event), an error recovered from (the error log).
+    func handleHLS(_ notice: HLSNotice, item: PlayerItem, timestamp: Double) {
+        switch notice {
+        case .window(let start, let end, _):
+            let range = TimeRange(
+                start: MediaTime(seconds: start, preferredTimescale: 1000),
+                end: MediaTime(seconds: max(start, end), preferredTimescale: 1000))
+            if item.seekableTimeRanges != [range] { item.seekableTimeRanges = [range] }
+        case .timeJumped(let from, let to):
+            NotificationCenter.default.post(name: PlayerItem.timeJumpedNotification, object: item)
+            observers.timeJumped(player: self)
+            emit(PlayerEvent(.timeJumped(from: from, to: to), timestamp: timestamp))
+        case .recovered(let error):
+            item.logError(error)
+        case .abandoned, .segment, .failed:
+            break
+        }
+    }
+}
+
+extension PlayerItem {
+    /// Adds an entry to the error log and posts `newErrorLogEntryNotification` (main actor).
+    func logError(_ error: PlaybackError) {
+        errorLog.append(
+            ErrorLogEntry(
+                date: Date(), uri: error.source, errorDomain: error.category.rawValue,
+                errorStatusCode: Int(error.code ?? 0), errorComment: error.reason))
+        NotificationCenter.default.post(name: PlayerItem.newErrorLogEntryNotification, object: self)
+    }
+}
