@@ -21,6 +21,13 @@ extension ByteSource {
     public func interrupt() {}
 }
 
+/// Thrown by a `ByteSource.read` that stops for its reader to act (a live HLS stream that asks its engine to jump
+/// forward): FFmpeg sees `AVERROR_EXIT`, as for an interrupt, not an I/O error. A value type, safe anywhere.
+public struct ByteSourceInterruption: Error, Sendable {
+    /// The interruption.
+    public init() {}
+}
+
 /// Adapts a `ByteSource` to FFmpeg's read and seek callbacks.
 final class ByteSourceBridge {
     let source: any ByteSource
@@ -34,6 +41,8 @@ final class ByteSourceBridge {
         do {
             let n = try bridge.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
             return n == 0 ? ph_averror_eof() : Int32(n)
+        } catch is ByteSourceInterruption {
+            return ph_averror_exit()
         } catch {
             bridge.lastError = error
             return ph_averror(EIO)

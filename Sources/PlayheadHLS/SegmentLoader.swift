@@ -87,6 +87,7 @@ public final class SegmentLoader: @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = max(idleTimeout * 4, 60)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpAdditionalHeaders = ["User-Agent": "Playhead/0.1"]
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "PlayheadHLS.SegmentLoader"

@@ -115,6 +115,33 @@ public enum HLSFixtures {
         }
     }
 
+    /// One request nginx logged: the path, the status, the body bytes sent and when it was logged (seconds since
+    /// the epoch, millisecond resolution: `$msec`).
+    public struct LoggedRequest: Sendable {
+        public var path: String
+        public var status: Int
+        public var bytesSent: Int
+        public var time: Double
+    }
+
+    /// The requests nginx logged from line `since` on, with status, size and time.
+    public static func loggedRequests(since: Int = 0) throws -> [LoggedRequest] {
+        guard let log = ProcessInfo.processInfo.environment["PLAYHEAD_NGINX_LOG"] else {
+            throw TestSupportError("PLAYHEAD_NGINX_LOG is not set: run the tests with scripts/test.sh")
+        }
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").dropFirst(since).compactMap { line in
+            guard let r = line.range(of: "\"GET "), let path = line[r.upperBound...].split(separator: " ").first,
+                let close = line[r.upperBound...].range(of: "\" ")
+            else { return nil }
+            let after = line[close.upperBound...].split(separator: " ")
+            guard after.count >= 2, let status = Int(after[0]), let bytes = Int(after[1]),
+                let time = line.split(separator: " ").last.flatMap({ Double($0) })
+            else { return nil }
+            return LoggedRequest(path: String(path), status: status, bytesSent: bytes, time: time)
+        }
+    }
+
     /// How many requests nginx has logged so far.
     public static func requestCount() throws -> Int { try requests().count }
 }

@@ -26,6 +26,7 @@ struct Options {
     var verbose = false
     var logJSON: String?
     var mpris = true
+    var hls = HLSOptions()
     var showHelp = false
     var showVersion = false
 
@@ -96,7 +97,10 @@ struct Options {
             case "-v", "--verbose": o.verbose = true
             case "--log-json": o.logJSON = try need(name, value)
             case "--no-mpris": o.mpris = false
-            default: throw UsageError(description: "unknown option '\(name)' (see --help)")
+            default:
+                guard try o.hls.parse(name, value) else {
+                    throw UsageError(description: "unknown option '\(name)' (see --help)")
+                }
             }
         }
         if !o.showHelp && !o.showVersion && o.inputs.isEmpty {
@@ -161,6 +165,7 @@ struct Options {
           --log-json=PATH                write one JSON object per engine event to PATH
           --no-mpris                     do not export Now Playing and remote control over MPRIS (D-Bus)
           -v, --verbose                  show FFmpeg's own warnings
+        \(HLSOptions.help)
           --help, --version
 
         Keys (in a terminal):

@@ -72,7 +72,8 @@ final class PlaybackSession {
     private func play(_ input: String) async -> Outcome {
         let url =
             input.contains("://") ? (URL(string: input) ?? URL(fileURLWithPath: input)) : URL(fileURLWithPath: input)
-        let item = PlayerItem(url: url)
+        let item = options.hls.makeItem(url: url)
+        var errorLogWritten = 0
         if !options.noVideo { item.add(NullVideoOutput()) }
         let (signals, continuation) = AsyncStream<PlayerEvent?>.makeStream()
         interrupt = continuation
@@ -101,6 +102,7 @@ final class PlaybackSession {
         defer { ticker.cancel() }
         for await signal in signals {
             guard let event = signal else { break }
+            log?.writeErrorLog(of: item, written: &errorLogWritten, input: input)
             log?.write(event, input: input)
             switch event.kind {
             case .error(let e):

@@ -7,7 +7,15 @@ import PlayheadCore
 ///
 /// Thread-safe: read when an HLS stream opens, written from demux threads (at most every two seconds).
 public enum BandwidthMemory {
-    private static let state = Locked((enabled: false, path: String?.none, lastWrite: 0.0))
+    private static let state = Locked(
+        (enabled: false, path: String?.none, lastWrite: 0.0, startEstimate: Double?.none))
+
+    /// An estimate to start from instead of the remembered one (bits per second), nil for none: `playhead
+    /// --hls-bitrate=max` sets a huge one to start on the highest variant.
+    public static var startEstimate: Double? {
+        get { state.current.startEstimate }
+        set { state.withLock { $0.startEstimate = newValue } }
+    }
 
     /// Whether streams start from the remembered estimate and remember theirs. Off by default.
     public static var isEnabled: Bool {
@@ -31,6 +39,7 @@ public enum BandwidthMemory {
 
     /// The remembered estimate in bits per second, nil when off, absent or unreadable.
     public static func remembered() -> Double? {
+        if let startEstimate { return startEstimate }
         guard isEnabled, let text = try? String(contentsOfFile: path, encoding: .utf8),
             let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite, value > 0
         else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadFFmpeg
 import PlayheadHLS
 
 /// Reload state of a live or event playlist. A value type owned by its `HLSSource` (demux thread).
@@ -25,7 +26,7 @@ extension HLSSource {
 
     /// Reloads the live playlist when its schedule says so; when `waiting` (the next segment is not listed yet),
     /// first sleeps until then. A playlist that stops changing ends in an error.
-    func refreshLive(waiting: Bool) throws(PlaybackError) {
+    func refreshLive(waiting: Bool) throws {
         guard var state = live else { return }
         let now = MonotonicClock.now()
         if now < state.reloadAt {
@@ -51,6 +52,12 @@ extension HLSSource {
         }
         if let state = adaptive, let current = state.current { state.playlists[current] = fresh }
         reportWindow()
+        if let to = jumpPending, let onJump {
+            // The engine restarts reading there, as for a seek, so its clock follows the jump.
+            jumpPending = nil
+            onJump(to)
+            throw ByteSourceInterruption()
+        }
     }
 
     /// Takes a reloaded (or another variant's) playlist: places its window on the item timeline by media sequence
@@ -66,6 +73,7 @@ extension HLSSource {
             next = start?.segmentIndex ?? 0
             nextStart = windowStart + segmentStart(next, in: fresh)
             report(.timeJumped(from: from, to: nextStart))
+            jumpPending = nextStart
         } else {
             next = nextSequence - fresh.firstListedMediaSequence
         }

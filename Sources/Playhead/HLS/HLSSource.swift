@@ -44,6 +44,11 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     var playbackPosition: @Sendable () -> Double = { 0 }
     /// Whether the item is playing (set by the engine): only then is a slow download given up.
     var isPlaying: @Sendable () -> Bool = { false }
+    /// Called on the demux thread when playback fell out of the live window: the engine should restart reading at
+    /// this item time (it interrupts the read in progress). Without it, reading simply continues there.
+    var onJump: (@Sendable (Double) -> Void)?
+    /// A jump found by a reload, not yet handed to `onJump`.
+    var jumpPending: Double?
     /// The first error that ended reading.
     var failure: PlaybackError?
     /// The lower rung a download was given up for.
@@ -81,6 +86,7 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         isPlaying = old.isPlaying
         onSwitch = old.onSwitch
         onNotice = old.onNotice
+        onJump = old.onJump
         self.next = next
         nextStart = start
     }
@@ -175,14 +181,14 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     private func loadNext() throws -> Bool {
         do {
             return try loadNextSegment()
-        } catch {
+        } catch let error as PlaybackError {
             failure = failure ?? error
             report(.failed(error))
             throw error
         }
     }
 
-    private func loadNextSegment() throws(PlaybackError) -> Bool {
+    private func loadNextSegment() throws -> Bool {
         while true {
             while true {
                 if live != nil { try refreshLive(waiting: next >= playlist.segments.count) }

@@ -13,6 +13,12 @@ extension PlaybackEngine {
         }
         if let v = hls.variant { sink(Self.switchEvent(v)) }
         hls.onSwitch = { [weak self] v in self?.sink(Self.switchEvent(v)) }
+        hls.onJump = { [weak self] seconds in
+            guard let self else { return }
+            control.withLock { c in
+                if c.pendingSeek == nil { c.pendingSeek = SeekRequest(id: -2, seconds: seconds, exact: false) }
+            }
+        }
         hls.onNotice = { [weak self] notice in
             guard let self else { return }
             switch notice {

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A live sliding-window HLS stream written in real time by an `ffmpeg -re` process into the nginx root: MPEG-TS
+/// segments of `segmentSeconds` with a small test picture and a tone, `listSize` segments in the playlist, older
+/// ones deleted. Killed (SIGKILL, so no `EXT-X-ENDLIST` is written) by `stop()` or when released. Safe from any
+/// thread.
+public final class LiveHLSStream: @unchecked Sendable {
+    private let process: Process
+    /// The playlist's path on the test nginx.
+    public let path: String
+    /// The playlist file.
+    public let playlist: URL
+
+    /// Starts writing `name/index.m3u8` (an old stream of that name is removed first).
+    public init(_ name: String, tone: Int, listSize: Int = 5, segmentSeconds: Int = 2) throws {
+        let dir = try HLSFixtures.root().appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        playlist = dir.appendingPathComponent("index.m3u8")
+        path = "\(name)/index.m3u8"
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Run.which("ffmpeg"))
+        let gop = 25 * segmentSeconds
+        process.arguments = [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=s=160x90:r=25",
+            "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-b:a", "64k",
+            "-f", "hls", "-hls_time", "\(segmentSeconds)", "-hls_list_size", "\(listSize)",
+            "-hls_flags", "delete_segments+temp_file",
+            "-hls_segment_filename", dir.appendingPathComponent("seg%05d.ts").path, playlist.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits until the playlist lists `count` segments; throws after `timeout` seconds.
+    public func waitForSegments(_ count: Int, timeout: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if segmentCount >= count { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw TestSupportError("the live stream listed \(segmentCount) segments after \(timeout) s")
+    }
+
+    /// How many segments the playlist lists now.
+    public var segmentCount: Int {
+        let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF") }.count
+    }
+
+    /// The playlist's `EXT-X-MEDIA-SEQUENCE` now.
+    public var mediaSequence: Int {
+        let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }
+        return line.flatMap { Int($0.split(separator: ":")[1]) } ?? 0
+    }
+
+    /// Kills the writer: the playlist stops changing and never ends.
+    public func stop() { Run.kill(process) }
+
+    deinit { Run.kill(process) }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Playhead
+
+/// The HLS options of `playhead` (mpv's names where mpv has them), mapped to the item's caps. Main actor for
+/// `makeItem`; parsing is pure.
+struct HLSOptions {
+    /// `--hls-bitrate`: which variants the adaptive policy may choose.
+    enum Bitrate: Equatable {
+        /// Adaptive, no cap.
+        case auto
+        /// The lowest variant only.
+        case min
+        /// Start on the highest variant (adaptive afterwards, so a network that cannot carry it still plays).
+        case max
+        /// Adaptive among variants of at most this many bits per second.
+        case cap(Double)
+    }
+
+    var bitrate = Bitrate.auto
+    /// `--hls-max-resolution=WxH`: the largest picture to choose.
+    var maxResolution: Size?
+    /// `--network-timeout=SECONDS`: how long a request may wait for a byte.
+    var networkTimeout: Double?
+
+    /// Takes `name=value` when it is an HLS option; false when it is not one.
+    mutating func parse(_ name: String, _ value: String?) throws(Options.UsageError) -> Bool {
+        switch name {
+        case "--hls-bitrate":
+            bitrate = try Self.bitrate(value)
+        case "--hls-max-resolution":
+            guard let value, let size = Self.size(value) else {
+                throw Options.UsageError(description: "--hls-max-resolution: expected WIDTHxHEIGHT, e.g. 1280x720")
+            }
+            maxResolution = size
+        case "--network-timeout":
+            guard let value, let seconds = Double(value), seconds > 0, seconds.isFinite else {
+                throw Options.UsageError(description: "--network-timeout: expected seconds above 0")
+            }
+            networkTimeout = seconds
+        default:
+            return false
+        }
+        return true
+    }
+
+    private static func bitrate(_ value: String?) throws(Options.UsageError) -> Bitrate {
+        switch value?.lowercased() {
+        case "auto"?, "no"?: return .auto
+        case "min"?: return .min
+        case "max"?: return .max
+        case let v?:
+            // A number of bits per second, with an optional k or M suffix.
+            var digits = Substring(v)
+            var scale = 1.0
+            if v.hasSuffix("k") {
+                scale = 1e3
+                digits = digits.dropLast()
+            } else if v.hasSuffix("m") {
+                scale = 1e6
+                digits = digits.dropLast()
+            }
+            if let n = Double(digits), n > 0, n.isFinite { return .cap(n * scale) }
+            fallthrough
+        default:
+            throw Options.UsageError(
+                description: "--hls-bitrate: expected min, max, auto or bits per second (e.g. 2000000 or 2M)")
+        }
+    }
+
+    private static func size(_ text: String) -> Size? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0 else { return nil }
+        return Size(width: w, height: h)
+    }
+
+    /// The item for `url` with these options applied; also turns on the remembered bandwidth estimate.
+    @MainActor func makeItem(url: URL) -> PlayerItem {
+        BandwidthMemory.isEnabled = true
+        BandwidthMemory.startEstimate = bitrate == .max ? 1e12 : nil
+        var assetOptions: [URLAsset.OptionKey: any Sendable] = [:]
+        if let networkTimeout { assetOptions[.networkTimeout] = networkTimeout }
+        let item = PlayerItem(asset: URLAsset(url: url, options: assetOptions))
+        switch bitrate {
+        case .auto, .max: break
+        // Below every variant: the policy keeps the lowest one alone.
+        case .min: item.preferredPeakBitRate = 1
+        case .cap(let n): item.preferredPeakBitRate = n
+        }
+        if let maxResolution { item.preferredMaximumResolution = maxResolution }
+        return item
+    }
+
+    static let help = """
+          --hls-bitrate=auto|min|max|N   HLS variants: adaptive (auto), lowest only, start on the highest, or
+                                         adaptive up to N bits/s (k and M suffixes accepted)
+          --hls-max-resolution=WxH       HLS: never choose a variant larger than this picture
+          --network-timeout=SECONDS      give up a request after this long without data (default 10)
+        """
+}
+
+extension EventLog {
+    /// Writes the error-log entries added since `written` (`error-log` events with the entry's fields).
+    func writeErrorLog(of item: PlayerItem, written: inout Int, input: String) {
+        let log = item.errorLog
+        guard log.count > written else { return }
+        for entry in log[written...] {
+            write([
+                "event": "error-log", "input": input, "uri": entry.uri, "domain": entry.errorDomain,
+                "status": entry.errorStatusCode, "comment": entry.errorComment,
+                "date": entry.date.timeIntervalSince1970,
+            ])
+        }
+        written = log.count
+    }
+}

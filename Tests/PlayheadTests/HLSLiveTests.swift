@@ -1,0 +1,106 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Live HLS: a sliding-window stream written in real time by `ffmpeg -re` into the nginx root while the test runs.
+@MainActor @Suite(.serialized) struct HLSLiveTests {
+    @Test func followsTheLiveEdgeReloadingOnScheduleThenAStalledPlaylistIsAnError() async throws {
+        let stream = try LiveHLSStream("live-follow", tone: 440, listSize: 5)
+        try stream.waitForSegments(4)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let url = try HLSFixtures.url(stream.path)
+        let before = try HLSFixtures.requestCount()
+        let item = PlayerItem(url: url)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(item.duration.isIndefinite, "a live stream's duration: \(item.duration)")
+        #expect(await eventually { player.currentTime().seconds > 0 })
+        let firstWindow = try #require(item.seekableTimeRanges.first)
+        // It starts three target durations (6 s) from the live edge: at the seekable window's end.
+        #expect(
+            abs(player.currentTime().seconds - firstWindow.end.seconds) < 2.5,
+            "started at \(player.currentTime().seconds), window \(firstWindow)")
+        try await Task.sleep(for: .seconds(60))
+        let window = try #require(item.seekableTimeRanges.first)
+        let position = player.currentTime().seconds
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(window.start.seconds - firstWindow.start.seconds > 50, "the window slid: \(firstWindow) → \(window)")
+        #expect(abs(position - window.end.seconds) < 4, "the play head \(position) keeps to the edge: \(window)")
+        let samples = sink.stopRecording()
+        #expect(abs(AudioAnalysis.frequency(samples) - 440) < 4)
+        #expect(AudioAnalysis.audibleSeconds(samples) > 58, "\(AudioAnalysis.audibleSeconds(samples)) s of sound")
+        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+
+        // Reloads (RFC 8216 6.3.4): a target duration (2 s) after a load that found the playlist changed, half of
+        // it after one that did not, never faster, never slower.
+        let reloads = try HLSFixtures.loggedRequests(since: before).filter { $0.path == "/" + stream.path }
+        let intervals = zip(reloads.dropFirst(), reloads).map { $0.time - $1.time }.dropFirst()
+        #expect(reloads.count > 28, "\(reloads.count) playlist loads in 60 s")
+        #expect(intervals.allSatisfy { $0 > 0.9 && $0 < 2.4 }, "\(intervals)")
+        #expect(intervals.filter { $0 > 1.8 }.count > 20, "reloads a target duration apart: \(intervals)")
+        let segments = try HLSFixtures.requests(since: before).filter { $0.hasSuffix(".ts") }
+        #expect(Set(segments).count == segments.count, "a segment fetched twice: \(segments)")
+
+        // The writer dies without ending the playlist: an error naming the playlist, not a hang.
+        let stopped = try HLSFixtures.requestCount()
+        stream.stop()
+        #expect(await eventually(timeout: 30) { item.status == .failed })
+        let message = item.error?.description ?? ""
+        #expect(message.hasPrefix(url.absoluteString) && message.contains("stopped changing"), "\(message)")
+        #expect(item.errorLog.last?.uri == url.absoluteString)
+        // Unchanged reloads come half a target duration apart; six of them make the error.
+        let last = try HLSFixtures.loggedRequests(since: stopped).filter { $0.path == "/" + stream.path }
+        let unchanged = zip(last.dropFirst(), last).map { $0.time - $1.time }.suffix(5)
+        #expect(unchanged.count == 5 && unchanged.allSatisfy { $0 > 0.9 && $0 < 1.3 }, "\(unchanged)")
+    }
+
+    @Test func fallingBehindTheWindowJumpsForwardAndSeeksStayInTheWindow() async throws {
+        let stream = try LiveHLSStream("live-behind", tone: 520, listSize: 4)
+        try stream.waitForSegments(4)
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: try HLSFixtures.url(stream.path))
+        item.preferredForwardBufferDuration = 2
+        let jumps = Locked([(from: Double, to: Double)]())
+        let notified = Locked(0)
+        let observer = NotificationCenter.default.addObserver(
+            forName: PlayerItem.timeJumpedNotification, object: item, queue: nil
+        ) { _ in notified.withLock { $0 += 1 } }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events {
+                if case .timeJumped(let from, let to) = e.kind { jumps.withLock { $0.append((from, to)) } }
+            }
+        }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        try await Task.sleep(for: .seconds(2))
+        player.pause()
+        // 16 s paused: the window (4 segments, 8 s) moves past everything buffered.
+        try await Task.sleep(for: .seconds(16))
+        player.play()
+        #expect(await eventually(timeout: 20) { !jumps.current.isEmpty }, "no time jump")
+        let jump = try #require(jumps.current.first)
+        #expect(jump.to - jump.from > 8, "jumped \(jump)")
+        #expect(notified.current >= 1, "no time-jumped notification")
+        #expect(
+            await eventually { player.currentTime().seconds >= jump.to },
+            "\(player.currentTime().seconds) \(jump) \(item.seekableTimeRanges) \(player.timeControlStatus)")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+
+        // A seek inside the window lands there.
+        let window = try #require(item.seekableTimeRanges.first)
+        let target = window.start.seconds + 3
+        let done = await player.seek(
+            to: MediaTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(done)
+        #expect(abs(player.currentTime().seconds - target) < 0.1, "\(player.currentTime().seconds) for \(target)")
+        #expect(await eventually { player.currentTime().seconds > target + 0.5 }, "not playing after the seek")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+    }
+}
