@@ -118,9 +118,13 @@ public enum HLSFixtures {
     /// One request nginx logged: the path, the status, the body bytes sent and when it was logged (seconds since
     /// the epoch, millisecond resolution: `$msec`).
     public struct LoggedRequest: Sendable {
+        /// The path requested (with its query).
         public var path: String
+        /// The HTTP status answered.
         public var status: Int
+        /// Body bytes sent (`$body_bytes_sent`).
         public var bytesSent: Int
+        /// When nginx logged it, in seconds since the epoch.
         public var time: Double
     }
 
