@@ -8,11 +8,18 @@ public final class TestOrigin: @unchecked Sendable {
     /// The port it listens on.
     public let port: Int
 
-    /// Serves `folder`.
-    public init(serving folder: URL) throws {
+    private let log = LockedLines()
+
+    /// Serves `folder`; with a `trace` (steps of seconds at bits per second, the last one holding), every body
+    /// shares one link paced to it, counted from the first request.
+    public init(serving folder: URL, trace: [(seconds: Double, bitsPerSecond: Double)] = []) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Run.which("python3"))
-        process.arguments = [Paths.packageRoot.appendingPathComponent("scripts/test-origin.py").path, folder.path]
+        var arguments = [Paths.packageRoot.appendingPathComponent("scripts/test-origin.py").path, folder.path]
+        if !trace.isEmpty {
+            arguments.append("--trace=" + trace.map { "\($0.seconds):\($0.bitsPerSecond)" }.joined(separator: ","))
+        }
+        process.arguments = arguments
         process.standardOutput = output
         try process.run()
         var line = Data()
@@ -22,11 +29,28 @@ public final class TestOrigin: @unchecked Sendable {
             if d.isEmpty { throw TestSupportError("the test origin did not start") }
             line.append(d)
         }
-        guard let p = Int(String(decoding: line, as: UTF8.self).split(separator: "\n")[0]) else {
+        let lines = String(decoding: line, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let p = Int(lines[0]) else {
             throw TestSupportError("the test origin printed no port")
         }
         port = p
+        let log = self.log
+        log.append(lines.dropFirst().joined(separator: "\n"))
+        let thread = Thread {
+            while true {
+                let d = handle.availableData
+                if d.isEmpty { return }
+                log.append(String(decoding: d, as: UTF8.self))
+            }
+        }
+        thread.start()
     }
+
+    /// The requests served so far, as "GET /path RANGE" lines, in order.
+    public var requests: [String] { log.lines.filter { $0.hasPrefix("GET ") } }
+
+    /// The bodies ended so far, as "SENT /path BYTES complete|aborted" lines (aborted: the client hung up).
+    public var bodies: [String] { log.lines.filter { $0.hasPrefix("SENT ") } }
 
     /// The URL of `path` with `query` parameters (rate, stall_after, stall_for, status, first_byte_delay).
     public func url(_ path: String, _ query: [String: String] = [:]) -> URL {
@@ -39,5 +63,17 @@ public final class TestOrigin: @unchecked Sendable {
 
     deinit {
         Run.kill(process)
+    }
+}
+
+/// Text arriving in pieces, read as whole lines; thread-safe.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+
+    func append(_ piece: String) { lock.withLock { text += piece } }
+
+    var lines: [String] {
+        lock.withLock { text.split(separator: "\n").map(String.init) }
     }
 }

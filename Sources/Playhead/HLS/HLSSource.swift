@@ -283,6 +283,12 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         self.next = next
     }
 
+    deinit {
+        if let estimator = adaptive?.estimator, estimator.hasMeasurement {
+            BandwidthMemory.remember(estimator.estimate, force: true)
+        }
+    }
+
     func seek(to offset: Int64) -> Bool { false }
     var size: Int64? { nil }
 

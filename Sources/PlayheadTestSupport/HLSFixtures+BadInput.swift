@@ -1,0 +1,80 @@
+import Foundation
+
+extension HLSFixtures {
+    /// Broken HLS inputs, written (once) into `bad/` of the nginx root; each case's playlist path on the server
+    /// and the URL path its error must name.
+    public enum BadInput: String, CaseIterable, Sendable {
+        /// A multivariant playlist whose variants all use a codec nobody decodes.
+        case noPlayableVariant = "no-variant.m3u8"
+        /// A media playlist that ends without listing a segment.
+        case noSegments = "no-segments.m3u8"
+        /// A segment that is an HTML page.
+        case htmlSegment = "html-segment.m3u8"
+        /// A multivariant playlist whose chosen variant's playlist is missing (404).
+        case missingVariant = "missing-variant.m3u8"
+        /// A 100 MB playlist.
+        case hugePlaylist = "huge.m3u8"
+
+        /// The path of the thing the error must name (the playlist, or the offending segment or variant).
+        public var culprit: String {
+            switch self {
+            case .htmlSegment: "bad/page.ts"
+            case .missingVariant: "bad/nowhere/index.m3u8"
+            default: "bad/\(rawValue)"
+            }
+        }
+    }
+
+    /// Writes the broken inputs into `bad/` (the 100 MB playlist only once) and returns the folder.
+    @discardableResult
+    public static func badInputs() throws -> URL {
+        let dir = try root().appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        func write(_ name: String, _ text: String) throws {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try write(
+            BadInput.noPlayableVariant.rawValue,
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CODECS=\"zzz1.1\"\nv/index.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=900000,CODECS=\"zzz2.1\"\nv2/index.m3u8\n")
+        try write(
+            BadInput.noSegments.rawValue, "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-ENDLIST\n")
+        try write(
+            BadInput.htmlSegment.rawValue,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\npage.ts\n#EXTINF:2,\npage.ts\n#EXT-X-ENDLIST\n")
+        try write(
+            "page.ts",
+            "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please sign in</body></html>\n")
+        try write(
+            BadInput.missingVariant.rawValue,
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CODECS=\"mp4a.40.2\"\nnowhere/index.m3u8\n")
+        let huge = dir.appendingPathComponent(BadInput.hugePlaylist.rawValue)
+        let size = (try? FileManager.default.attributesOfItem(atPath: huge.path)[.size] as? Int) ?? 0
+        if size < 100_000_000 {
+            _ = FileManager.default.createFile(atPath: huge.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: huge)
+            defer { try? handle.close() }
+            handle.write(Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n".utf8))
+            let block = Data(String(repeating: "#EXTINF:2,\nsegment.ts\n", count: 50_000).utf8)
+            var written = 0
+            while written < 100_000_000 {
+                handle.write(block)
+                written += block.count
+            }
+            handle.write(Data("#EXT-X-ENDLIST\n".utf8))
+        }
+        return dir
+    }
+
+    /// Writes `bad/endless.m3u8` for the test origin: two segments of the TS ladder, the second of which stops
+    /// sending after 1000 bytes and never finishes. Returns its path on the origin and the stalled segment's.
+    public static func endlessSegment() throws -> (playlist: String, segment: String) {
+        _ = try tsLadder()
+        let dir = try badInputs()
+        let segment = "ladder-ts/v0/seg01.ts"
+        try
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n../ladder-ts/v0/seg00.ts\n#EXTINF:2,\n../\(segment)?stall_after=1000&stall_for=600\n#EXT-X-ENDLIST\n"
+            .write(to: dir.appendingPathComponent("endless.m3u8"), atomically: true, encoding: .utf8)
+        return ("bad/endless.m3u8", segment)
+    }
+}

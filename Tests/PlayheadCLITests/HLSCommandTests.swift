@@ -1,0 +1,86 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead` on HLS: bad inputs end in one line naming the URL at fault; the variant options are obeyed; the
+/// bandwidth estimate is remembered across runs.
+@Suite(.serialized) struct HLSCommandTests {
+    func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 40) throws -> Run.Result {
+        try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "--no-mpris"] + arguments, environment: environment,
+            timeout: timeout)
+    }
+
+    func expectOneLineError(_ r: Run.Result, naming culprit: String, _ words: String) {
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+        #expect(lines.count == 1, "expected one error line, got: \(r.stderr)")
+        #expect(lines.first?.contains(culprit) == true, "the error does not name \(culprit): \(r.stderr)")
+        #expect(r.stderr.contains(words), "'\(words)' missing from: \(r.stderr)")
+    }
+
+    @Test func eachBadInputIsOneLineNamingTheURL() throws {
+        try HLSFixtures.badInputs()
+        let words: [HLSFixtures.BadInput: String] = [
+            .noPlayableVariant: "no playable variant", .noSegments: "no segments",
+            .htmlSegment: "an HTML page, not a media segment", .missingVariant: "HTTP 404",
+            .hugePlaylist: "larger than 16 MiB",
+        ]
+        for input in HLSFixtures.BadInput.allCases {
+            let r = try run([try HLSFixtures.url("bad/" + input.rawValue).absoluteString])
+            expectOneLineError(r, naming: try HLSFixtures.url(input.culprit).absoluteString, words[input]!)
+        }
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let loop = origin.url("bad/no-segments.m3u8", ["redirect": "loop"]).absoluteString
+        expectOneLineError(try run([loop]), naming: loop, "redirect loop")
+        let (playlist, segment) = try HLSFixtures.endlessSegment()
+        let endless = try run(["--network-timeout=2", origin.url(playlist).absoluteString])
+        expectOneLineError(endless, naming: segment, "no data for 2 s")
+    }
+
+    /// The `variant-switch` bit rates of a run's `--log-json`.
+    func variants(_ options: [String], environment: [String: String] = [:], master: String? = nil) throws -> [Int] {
+        let master = try master ?? HLSFixtures.url(try HLSFixtures.tsLadder()).absoluteString
+        let log = Paths.scratch("hls-log").appendingPathComponent("events.jsonl")
+        let r = try run(options + ["--log-json=\(log.path)", master], environment: environment)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        if !options.contains(where: { $0.hasPrefix("--length") }) {
+            #expect(events.contains { $0["event"] as? String == "ended" }, "did not end")
+        }
+        return events.filter { $0["event"] as? String == "variant-switch" }.compactMap { $0["bitrate"] as? Int }
+    }
+
+    @Test func variantOptionsAreObeyed() throws {
+        let state = ["XDG_STATE_HOME": Paths.scratch("hls-state-caps").path]
+        let lowest = try variants(["--hls-bitrate=min"], environment: state)
+        #expect(lowest == [510_000], "\(lowest)")
+        let highest = try variants(["--hls-bitrate=max"], environment: state)
+        #expect(highest.first == 3_610_000, "\(highest)")
+        let capped = try variants(["--hls-bitrate=max", "--hls-max-resolution=1280x720"], environment: state)
+        #expect(capped.first == 1_910_000 && capped.allSatisfy { $0 <= 1_910_000 }, "\(capped)")
+        let rate = try variants(["--hls-bitrate=1.5M"], environment: state)
+        #expect(!rate.isEmpty && rate.allSatisfy { $0 <= 1_500_000 }, "\(rate)")
+        let bad = try run(["--hls-max-resolution=wide", "x.m3u8"])
+        #expect(bad.status == 2 && bad.stderr.contains("--hls-max-resolution"), "\(bad.stderr)")
+    }
+
+    @Test func theBandwidthEstimateIsRememberedAcrossRuns() throws {
+        let folder = Paths.scratch("hls-state-memory")
+        try? FileManager.default.removeItem(at: folder)
+        let state = ["XDG_STATE_HOME": folder.path]
+        // A 4 Mb/s origin: loopback at full speed is too quick to measure.
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let ladder = try HLSFixtures.tsLadder("ladder-paced", seconds: 20, segmentQuery: "rate=500000")
+        let master = origin.url(ladder).absoluteString
+        let first = try variants(["--length=6"], environment: state, master: master)
+        #expect(first.first == 510_000, "a first run starts on the lowest variant: \(first)")
+        let file = folder.appendingPathComponent("playhead/hls-bandwidth")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        let remembered = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(remembered > 2_500_000 && remembered < 5_000_000, "remembered \(remembered) b/s of a 4 Mb/s origin")
+        let second = try variants(["--length=2"], environment: state, master: master)
+        #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second)")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Every bad HLS input ends in one clear error naming the URL at fault, in bounded time and memory.
+@MainActor @Suite(.serialized) struct HLSBadInputTests {
+    /// Plays `url` until it fails; returns the item.
+    func failedItem(_ url: URL, timeout: Double = 2) async throws -> PlayerItem {
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(asset: URLAsset(url: url, options: [.networkTimeout: timeout]))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 40) { item.status == .failed }, "did not fail: \(url)")
+        return item
+    }
+
+    @Test(arguments: HLSFixtures.BadInput.allCases)
+    func eachBadInputIsAClearError(_ input: HLSFixtures.BadInput) async throws {
+        try HLSFixtures.badInputs()
+        let before = try HLSFixtures.requestCount()
+        let item = try await failedItem(try HLSFixtures.url("bad/" + input.rawValue))
+        let message = item.error?.description ?? ""
+        #expect(message.hasPrefix(try HLSFixtures.url(input.culprit).absoluteString), "\(message)")
+        #expect(!message.contains("\n"), "\(message)")
+        let expected: String
+        switch input {
+        case .noPlayableVariant: expected = "no playable variant (codecs zzz1.1, zzz2.1"
+        case .noSegments: expected = "the media playlist has no segments"
+        case .htmlSegment: expected = "an HTML page, not a media segment"
+        case .missingVariant: expected = "HTTP 404 Not Found"
+        case .hugePlaylist: expected = "larger than 16 MiB; refused"  // also on the paced origin below
+        }
+        #expect(message.contains(expected), "\(message)")
+        #expect(item.errorLog.last?.errorComment == item.error?.reason)
+        if input == .missingVariant { #expect(item.errorLog.last?.errorStatusCode == 404) }
+        #expect(try HLSFixtures.requests(since: before).count <= 3)
+    }
+
+    @Test func aHugePlaylistIsRefusedWithoutBeingReadWhole() async throws {
+        try HLSFixtures.badInputs()
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        // Paced at 20 MB/s, so a client that read the whole 100 MB would take 5 s and be seen doing it.
+        let url = origin.url("bad/huge.m3u8", ["rate": "20000000"])
+        let item = try await failedItem(url)
+        let message = item.error?.description ?? ""
+        #expect(message.hasPrefix(url.absoluteString) && message.contains("larger than 16 MiB"), "\(message)")
+        #expect(await eventually { !origin.bodies.isEmpty })
+        let body = origin.bodies.first ?? ""
+        let sent = Int(body.split(separator: " ").dropFirst(2).first ?? "") ?? .max
+        #expect(body.hasSuffix("aborted") && sent < 40_000_000, "\(body)")
+    }
+
+    @Test func aRedirectLoopIsAClearError() async throws {
+        try HLSFixtures.badInputs()
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let url = origin.url("bad/no-segments.m3u8", ["redirect": "loop"])
+        let item = try await failedItem(url)
+        let message = item.error?.description ?? ""
+        #expect(message.hasPrefix(url.absoluteString) && message.contains("redirect loop"), "\(message)")
+        let count = origin.requests.count
+        #expect(count > 5 && count < 20, "\(count) requests")
+    }
+
+    @Test func aSegmentThatNeverFinishesIsTriedTwiceThenAnError() async throws {
+        let (playlist, segment) = try HLSFixtures.endlessSegment()
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let item = try await failedItem(origin.url(playlist), timeout: 2)
+        let message = item.error?.description ?? ""
+        #expect(message.contains("/\(segment)?") && message.contains("no data for 2 s"), "\(message)")
+        let tries = origin.requests.filter { $0.contains("/\(segment)") }
+        #expect(tries.count == 2, "\(origin.requests)")
+        // The first time-out is in the error log as recovered, the second ended playback.
+        #expect(item.errorLog.count == 2, "\(item.errorLog)")
+        #expect(item.errorLog.first?.uri.contains(segment) == true)
+    }
+}
