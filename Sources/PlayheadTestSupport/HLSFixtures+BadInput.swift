@@ -78,3 +78,33 @@ extension HLSFixtures {
         return ("bad/endless.m3u8", segment)
     }
 }
+
+extension HLSFixtures {
+    /// A ladder (`name/master.m3u8`) over the segments of `ladder-long` (48 s, made once) whose playlists name
+    /// those segments through `../../ladder-long/...` with `query(variant, segment)` appended (empty for none): to
+    /// make chosen segments slow or broken on the test origin.
+    public static func derivedLadder(_ name: String, query: (Int, Int) -> String) throws -> String {
+        let source = try tsLadder("ladder-long", seconds: 48)
+        let base = try root()
+        let dir = base.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try String(contentsOf: base.appendingPathComponent(source), encoding: .utf8)
+            .write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        for variant in 0..<rungs.count {
+            let text = try String(
+                contentsOf: base.appendingPathComponent("ladder-long/v\(variant)/index.m3u8"), encoding: .utf8)
+            var segment = 0
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                guard line.hasSuffix(".ts") else { return String(line) }
+                defer { segment += 1 }
+                let q = query(variant, segment)
+                return "../../ladder-long/v\(variant)/\(line)" + (q.isEmpty ? "" : "?\(q)")
+            }
+            let out = dir.appendingPathComponent("v\(variant)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            try lines.joined(separator: "\n").write(
+                to: out.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+        }
+        return "\(name)/master.m3u8"
+    }
+}

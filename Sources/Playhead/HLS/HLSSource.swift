@@ -129,6 +129,7 @@ final class HLSSource: ByteSource, @unchecked Sendable {
                 throw PlaybackError(
                     .parsing, source: playlistURL.absoluteString, reason: "the media playlist has no segments")
             }
+            reportWindow()
         }
     }
 
@@ -192,7 +193,8 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         while true {
             while true {
                 if live != nil { try refreshLive(waiting: next >= playlist.segments.count) }
-                if next < playlist.segments.count { adapt() }
+                // After an abandoned download the same segment comes from the lower variant chosen for it.
+                if next < playlist.segments.count && abandonTarget == nil { adapt() }
                 while next < playlist.segments.count && playlist.segments[next].gap {
                     nextStart += playlist.segments[next].duration
                     next += 1
@@ -215,8 +217,10 @@ final class HLSSource: ByteSource, @unchecked Sendable {
                 continue
             }
             let range = segment.byteRange.map(Self.closed)
-            let watch = abandonWatch(
-                segmentStart: segmentStart, duration: segment.duration, expectedBytes: range?.count)
+            let watch =
+                abandonTarget == nil
+                ? abandonWatch(segmentStart: segmentStart, duration: segment.duration, expectedBytes: range?.count)
+                : nil
             abandonTarget = nil
             let response = try download(segmentURL, range: range, duration: segment.duration, watch: watch)
             adaptive?.drainSamples()
@@ -224,7 +228,8 @@ final class HLSSource: ByteSource, @unchecked Sendable {
                 // Given up for a lower variant: fetch the same segment from there.
                 if let lower = abandonTarget {
                     report(.abandoned(uri: segmentURL.absoluteString))
-                    switchVariant(to: lower)
+                    // Should the switch fail, the same segment is fetched again here, unwatched.
+                    _ = switchVariant(to: lower)
                 }
                 continue
             }

@@ -1,0 +1,88 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Adaptive bitrate against a bandwidth trace replayed by the test origin (every byte of every request shares one
+/// link paced to the trace): what the player asked for, what it switched to, what reached the sink.
+@MainActor @Suite(.serialized) struct HLSTraceTests {
+    struct Outcome {
+        var samples: [Float]
+        /// (seconds since play, bit rate) of each variant switch.
+        var switches: [(time: Double, bitRate: Int)]
+        var stalls: Int
+        var item: PlayerItem
+    }
+
+    func play(
+        _ master: String, origin: TestOrigin, _ configure: (PlayerItem) -> Void
+    ) async throws -> Outcome {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url(master))
+        configure(item)
+        let switches = Locked([(time: Double, bitRate: Int)]())
+        let stalls = Locked(0)
+        let started = MonotonicClock.now() - MonotonicClock.processStart
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events {
+                switch e.kind {
+                case .variantSwitch(let bitRate, _, _):
+                    switches.withLock { $0.append((e.timestamp - started, bitRate)) }
+                case .stalled: stalls.withLock { $0 += 1 }
+                default: break
+                }
+            }
+        }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually(timeout: 120) { player.timeControlStatus == .paused }, "did not end")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        return Outcome(samples: sink.stopRecording(), switches: switches.current, stalls: stalls.current, item: item)
+    }
+
+    @Test func stepsDownBeforeTheBufferEmptiesAndBackUpAfterWithinTheCap() async throws {
+        let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        // 6 Mb/s, then 1.2 Mb/s (the 720p variant no longer fits, 360p and 540p do), then 6 Mb/s again.
+        let origin = try TestOrigin(
+            serving: try HLSFixtures.root(), trace: [(10, 6e6), (12, 1.2e6), (600, 6e6)])
+        let run = try await play(master, origin: origin) { item in
+            item.preferredForwardBufferDuration = 16
+            item.preferredPeakBitRate = 2_000_000
+        }
+        let rates = run.switches.map(\.bitRate)
+        #expect(rates.allSatisfy { $0 <= 1_910_000 }, "the 2 Mb/s cap was exceeded: \(run.switches)")
+        let up = try #require(rates.firstIndex { $0 > 510_000 }, "never left 360p: \(run.switches)")
+        let down = try #require(
+            rates[up...].indices.first { $0 > up && rates[$0] < rates[up] }, "never stepped down: \(run.switches)")
+        #expect(rates[(down + 1)...].contains { $0 > rates[down] }, "never stepped back up: \(run.switches)")
+        #expect(run.stalls == 0, "stalled \(run.stalls) times: \(run.switches)")
+        #expect(run.item.accessLog.allSatisfy { $0.numberOfStalls == 0 })
+        #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 48) < 0.5)
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
+        // Never more than one variant's segments at a time: each segment was fetched once.
+        let segments = origin.requests.filter { $0.contains(".ts") }.map { $0.split(separator: "/").last! }
+        #expect(Set(segments).count == segments.count, "\(origin.requests)")
+    }
+
+    @Test func aDownloadThatWillNotArriveInTimeIsAbandonedForALowerVariant() async throws {
+        // Segment 9 of the 540p, 720p and 1080p variants crawls at 20 kB/s (0.16 Mb/s) from its first byte.
+        let master = try HLSFixtures.derivedLadder("ladder-abandon") { variant, segment in
+            variant >= 1 && segment == 9 ? "rate=20000" : ""
+        }
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), trace: [(600, 6e6)])
+        let run = try await play(master, origin: origin) { item in item.preferredForwardBufferDuration = 12 }
+        let requests = origin.requests
+        let slow = try #require(
+            requests.firstIndex { $0.contains("seg09.ts") }, "segment 9 never fetched: \(requests)")
+        #expect(!requests[slow].contains("/v0/"), "the player was still on 360p at segment 9: \(run.switches)")
+        let retries = requests[(slow + 1)...].filter { $0.contains("seg09.ts") }
+        #expect(retries.count == 1 && retries.first?.contains("/v0/") == true, "\(requests)")
+        let aborted = origin.bodies.filter { $0.contains("seg09.ts") && $0.hasSuffix("aborted") }
+        #expect(aborted.count == 1, "\(origin.bodies.filter { $0.contains("seg09") })")
+        #expect(run.stalls == 0, "stalled \(run.stalls) times")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05)
+    }
+}
