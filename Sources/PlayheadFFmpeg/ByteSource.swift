@@ -21,6 +21,15 @@ extension ByteSource {
     public func interrupt() {}
 }
 
+/// A byte source that knows where the time stamps in its bytes restart (an HLS stream's discontinuities) and says
+/// how to shift them onto one continuous timeline. `MediaInput.readPacket` asks it for every packet, on the demux
+/// thread, in read order.
+public protocol TimestampAdjustingSource: ByteSource {
+    /// Seconds to add to a packet whose data starts at byte `position` of this source's bytes (-1 when unknown)
+    /// and whose decode (else presentation) time stamp is `seconds`.
+    func timestampOffset(position: Int64, seconds: Double) -> Double
+}
+
 /// Thrown by a `ByteSource.read` that stops for its reader to act (a live HLS stream that asks its engine to jump
 /// forward): FFmpeg sees `AVERROR_EXIT`, as for an interrupt, not an I/O error. A value type, safe anywhere.
 public struct ByteSourceInterruption: Error, Sendable {

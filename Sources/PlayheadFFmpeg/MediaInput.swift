@@ -154,7 +154,19 @@ public final class MediaInput: @unchecked Sendable {
         let r = av_read_frame(c, packet.pointer)
         if r == FFmpegError.endOfFile { return nil }
         try check(r, "av_read_frame")
+        if let source = bridge?.source as? any TimestampAdjustingSource { adjust(packet, by: source) }
         return packet
+    }
+
+    /// Shifts a packet's time stamps by what its source says (an HLS discontinuity).
+    private func adjust(_ packet: Packet, by source: any TimestampAdjustingSource) {
+        guard streams.indices.contains(packet.streamIndex), let ts = packet.dts ?? packet.pts else { return }
+        let stream = streams[packet.streamIndex]
+        let offset = source.timestampOffset(position: packet.pointer.pointee.pos, seconds: stream.seconds(ts))
+        guard offset != 0, stream.timeBase.num > 0 else { return }
+        let delta = Int64((offset * Double(stream.timeBase.den) / Double(stream.timeBase.num)).rounded())
+        if packet.pts != nil { packet.pointer.pointee.pts += delta }
+        if packet.dts != nil { packet.pointer.pointee.dts += delta }
     }
 
     /// Seeks so that the next packets start at the keyframe at or before `seconds` (in the container's timeline).

@@ -108,3 +108,40 @@ extension HLSFixtures {
         return "\(name)/master.m3u8"
     }
 }
+
+extension HLSFixtures {
+    /// `disc/index.m3u8`: 16 s, the four segments of one 8 s encode, `EXT-X-DISCONTINUITY`, then the four of another
+    /// whose time stamps start 1000 s later (both with a 500 Hz tone and a test picture).
+    public static func discontinuityStream() throws -> String {
+        let a = try stream("disc-a", tone: 500, [])
+        let b = try stream("disc-b", tone: 500, ["-output_ts_offset", "1000"])
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for (i, part) in [a, b].enumerated() {
+            if i > 0 { lines.append("#EXT-X-DISCONTINUITY") }
+            let folder = part.split(separator: "/")[0]
+            for n in 0..<4 { lines += ["#EXTINF:2.000000,", "../\(folder)/index\(n).ts"] }
+        }
+        lines.append("#EXT-X-ENDLIST")
+        let dir = try root().appendingPathComponent("disc")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: dir.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+        return "disc/index.m3u8"
+    }
+
+    /// `gap/index.m3u8`: the 8 s TS ladder's 360p variant with its second segment marked `EXT-X-GAP`.
+    public static func gapStream() throws -> String {
+        _ = try tsLadder()
+        let dir = try root().appendingPathComponent("gap")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:8", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for n in 0..<4 {
+            if n == 1 { lines.append("#EXT-X-GAP") }
+            lines += ["#EXTINF:2.000000,", "../ladder-ts/v0/seg0\(n).ts"]
+        }
+        lines.append("#EXT-X-ENDLIST")
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: dir.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+        return "gap/index.m3u8"
+    }
+}

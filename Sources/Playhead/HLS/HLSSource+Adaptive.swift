@@ -81,7 +81,7 @@ extension HLSSource {
                     found = i
                     break
                 }
-                t += s.duration
+                t += s.playedDuration
             }
             index = found
             start = windowStart

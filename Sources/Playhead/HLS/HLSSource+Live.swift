@@ -86,13 +86,13 @@ extension HLSSource {
         let count = other.firstListedMediaSequence - first
         let target = Double(playlist.targetDuration ?? 6)
         if count <= 0 { return windowStart + Double(count) * target }
-        let shared = playlist.segments.prefix(count).reduce(0) { $0 + $1.duration }
+        let shared = playlist.segments.prefix(count).reduce(0) { $0 + $1.playedDuration }
         return windowStart + shared + Double(max(count - playlist.segments.count, 0)) * target
     }
 
     /// Seconds from the playlist's first segment to the start of segment `index`.
     func segmentStart(_ index: Int, in playlist: MediaPlaylist) -> Double {
-        playlist.segments.prefix(index).reduce(0) { $0 + $1.duration }
+        playlist.segments.prefix(index).reduce(0) { $0 + $1.playedDuration }
     }
 
     /// The latest item time a seek may target: the window's end for VOD and events that ended, `HOLD-BACK` from
@@ -114,7 +114,7 @@ extension HLSSource {
         let target = min(max(seconds, windowStart), seekableEnd)
         var start = windowStart
         var index = 0
-        for (i, segment) in playlist.segments.enumerated() {
+        for (i, segment) in playlist.segments.enumerated() where !segment.gap {
             index = i
             if target < start + segment.duration { break }
             start += segment.duration

@@ -49,6 +49,12 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     var onJump: (@Sendable (Double) -> Void)?
     /// A jump found by a reload, not yet handed to `onJump`.
     var jumpPending: Double?
+    /// Time stamp offsets per timeline domain (shared with restarted sources).
+    var timeline = HLSTimeline()
+    /// Loaded segments by where their bytes begin; bytes handed out so far; the mark of the last packet asked about.
+    var marks: [SegmentMark] = []
+    var produced: Int64 = 0
+    var lastMark: SegmentMark?
     /// The first error that ended reading.
     var failure: PlaybackError?
     /// The lower rung a download was given up for.
@@ -87,6 +93,7 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         onSwitch = old.onSwitch
         onNotice = old.onNotice
         onJump = old.onJump
+        timeline = old.timeline
         self.next = next
         nextStart = start
     }
@@ -135,7 +142,7 @@ final class HLSSource: ByteSource, @unchecked Sendable {
 
     /// The total duration of a VOD playlist; nil while it is live or an event (no `EXT-X-ENDLIST`).
     var duration: Double? {
-        playlist.hasEndList && live == nil ? playlist.segments.reduce(0) { $0 + $1.duration } : nil
+        playlist.hasEndList && live == nil ? playlist.segments.reduce(0) { $0 + $1.playedDuration } : nil
     }
 
     static func mediaPlaylist(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> MediaPlaylist {
@@ -195,10 +202,8 @@ final class HLSSource: ByteSource, @unchecked Sendable {
                 if live != nil { try refreshLive(waiting: next >= playlist.segments.count) }
                 // After an abandoned download the same segment comes from the lower variant chosen for it.
                 if next < playlist.segments.count && abandonTarget == nil { adapt() }
-                while next < playlist.segments.count && playlist.segments[next].gap {
-                    nextStart += playlist.segments[next].duration
-                    next += 1
-                }
+                // Gaps are cut out of the timeline: skipped without a fetch and without time passing.
+                while next < playlist.segments.count && playlist.segments[next].gap { next += 1 }
                 if next < playlist.segments.count { break }
                 if live == nil { return false }
             }
@@ -234,12 +239,13 @@ final class HLSSource: ByteSource, @unchecked Sendable {
                 continue
             }
             fetchedAny = true
+            data.append(response.body)
+            mark(segment: next, itemStart: segmentStart, bytes: data.count)
             next += 1
             nextStart += segment.duration
             let estimate = adaptive?.estimator.estimate ?? 0
             if adaptive?.estimator.hasMeasurement == true { BandwidthMemory.remember(estimate) }
             report(.segment(bytes: response.body.count, seconds: response.seconds, estimate: estimate))
-            data.append(response.body)
             buffer = data
             position = 0
             return true

@@ -22,6 +22,7 @@ enum MediaOpener {
                 if let d = source.duration { input.setDuration(MediaTime(seconds: d, preferredTimescale: 1000)) }
                 // The item's timeline is the playlist's: the first segment fetched plays at its playlist time.
                 input.setStartSeconds(input.startSeconds - source.openedAt)
+                source.setTimelineBase(input.startSeconds)
                 return input
             } catch {
                 // An error the source met while FFmpeg probed is the source's own (FFmpeg saw an I/O error).

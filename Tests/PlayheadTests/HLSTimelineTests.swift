@@ -1,0 +1,83 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// The item's timeline stays continuous across `EXT-X-DISCONTINUITY` and `EXT-X-GAP`.
+@MainActor @Suite(.serialized) struct HLSTimelineTests {
+    func play(_ path: String) async throws -> (samples: [Float], frames: [CaptureVideoOutput.Capture], item: PlayerItem)
+    {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let capture = CaptureVideoOutput()
+        let item = PlayerItem(url: try HLSFixtures.url(path))
+        item.add(capture)
+        let stalls = Locked(0)
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events { if case .stalled = e.kind { stalls.withLock { $0 += 1 } } }
+        }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually(timeout: 40) { player.timeControlStatus == .paused }, "did not end")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(stalls.current == 0, "stalled")
+        return (sink.stopRecording(), capture.frames, item)
+    }
+
+    /// Frame times rise steadily (25 fps) from the start to `end`, with no jump and no step back.
+    func expectContinuous(_ frames: [CaptureVideoOutput.Capture], to end: Double) {
+        let times = frames.map(\.time.seconds)
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(
+            steps.allSatisfy { $0 > 0 && $0 < 0.13 },
+            "jumps: \(steps.enumerated().filter { $0.1 <= 0 || $0.1 >= 0.13 })")
+        #expect(abs((times.last ?? 0) - (end - 0.04)) < 0.1, "last frame at \(times.last ?? -1)")
+        #expect(times.count > Int(end * 25) - 10, "\(times.count) frames")
+    }
+
+    @Test func aDiscontinuityKeepsTheTimelineContinuous() async throws {
+        let run = try await play(try HLSFixtures.discontinuityStream())
+        #expect(abs(run.item.duration.seconds - 16) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, to: 16)
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 16) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
+    }
+
+    @Test func aSeekPastADiscontinuityLandsOnTheTarget() async throws {
+        let path = try HLSFixtures.discontinuityStream()
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let capture = CaptureVideoOutput()
+        let item = PlayerItem(url: try HLSFixtures.url(path))
+        item.add(capture)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        capture.reset()
+        let done = await player.seek(
+            to: MediaTime(value: 11, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(done)
+        player.play()
+        #expect(await eventually { capture.frames.count > 10 })
+        #expect(
+            abs((capture.frames.first?.time.seconds ?? 0) - 11) < 0.05,
+            "first frame \(capture.frames.first?.time.seconds ?? -1)")
+        #expect(await eventually { player.currentTime().seconds > 11.5 }, "\(player.currentTime().seconds)")
+    }
+
+    @Test func aGapIsSkippedWithoutAStall() async throws {
+        let path = try HLSFixtures.gapStream()
+        let before = try HLSFixtures.requestCount()
+        let run = try await play(path)
+        // The gap is cut out: 6 s of the 8.
+        #expect(abs(run.item.duration.seconds - 6) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, to: 6)
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 6) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
+        let requests = try HLSFixtures.requests(since: before)
+        #expect(!requests.contains("/ladder-ts/v0/seg01.ts"), "the gap was fetched: \(requests)")
+    }
+}
