@@ -28,6 +28,8 @@ public struct AccessLogEvent: Sendable, Hashable {
     public var numberOfDroppedVideoFrames = 0
     /// Whether the period began with a switch from another variant (false for the first).
     public var isSwitch: Bool
+    /// Seconds from starting the item to being ready to play (first period only; 0 in later ones).
+    public var startupTime: Double = 0
 }
 
 extension PlayerItem {
@@ -47,6 +49,12 @@ extension PlayerItem {
             $0.transferDuration += seconds
             $0.estimatedBitrate = estimate
         }
+    }
+
+    /// Records the start-up time in the first period (main actor; `timestamp` in seconds since process start).
+    func accessLogDidBecomeReady(at timestamp: Double) {
+        guard accessLog.count == 1, accessLog[0].startupTime == 0, let started = engineStartedAt else { return }
+        accessLog[0].startupTime = max(timestamp - started, 0)
     }
 
     /// Changes the current period, if there is one.

@@ -57,6 +57,7 @@ extension Player {
             Task { @MainActor in self?.handle(event, timestamp: stamped, item: item) }
         }
         self.engine = engine
+        item.engineStartedAt = MonotonicClock.now() - MonotonicClock.processStart
         timebase.engine = engine
         engineReady = false
         stalled = false
@@ -113,6 +114,7 @@ extension Player {
             }
             emit(PlayerEvent(.opened, timestamp: timestamp))
         case .ready:
+            item.accessLogDidBecomeReady(at: timestamp)
             engineReady = true
             item.status = .readyToPlay
             status = .readyToPlay

@@ -56,6 +56,9 @@ public final class PlayerItem {
     /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.
     public private(set) var outputs: [any VideoOutput] = []
 
+    /// When a player last started the item (seconds since process start), for the access log's start-up time.
+    var engineStartedAt: Double?
+
     /// The player playing the item now, for `currentTime()`.
     weak var player: Player?
 

@@ -20,6 +20,10 @@ enum StatusLine {
             line += String(repeating: "-", count: max(0, width - max(0, filled))) + "]"
             line += " \(Int(100 * min(1, now / duration)))%"
         }
+        if !item.duration.isNumeric, let window = item.seekableTimeRanges.last {
+            // A live stream: how far behind the point it would start at.
+            line += " live -\(Int(max(0, window.end.seconds - now).rounded()))s"
+        }
         if player.reasonForWaitingToPlay == .toMinimizeStalls { line += " buffering" }
         if let range = item.loadedTimeRanges.first {
             let ahead = range.end.seconds - now

@@ -44,6 +44,8 @@ import Testing
         #expect(item.accessLog.first?.indicatedBitrate == 510_000)
         #expect(item.accessLog.first?.numberOfMediaRequests == 4)
         #expect(item.accessLog.first?.resolution == Size(width: 640, height: 360))
+        let startup = item.accessLog.first?.startupTime ?? 0
+        #expect(startup > 0 && startup < 10, "start-up time \(startup) s")
     }
 
     nonisolated static let formats: [(name: String, tone: Int, audioOnly: Bool, options: [String])] = [
