@@ -9,6 +9,12 @@ request through query parameters:
   ?redirect=loop           answer 302 to the same URL, forever
   ?reset_after=BYTES       close the connection after that many body bytes
 
+/llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments) as a low-latency live
+stream that starts with the first such request: each segment is listed as it completes, and while it is being
+"made", as four EXT-X-PART byte ranges of 0.5 s (a part is available once its time has passed);
+?_HLS_msn=M&_HLS_part=P blocks until that part exists (RFC 8216bis blocking reload). /llhls/DIR/FILE serves
+DIR/FILE once the part asked for (by Range) is available.
+
 With --trace=SECONDS:BITS_PER_SECOND,... every body shares one link whose rate follows the trace (each step
 lasts its seconds; the last rate holds), counted from the first request: a bandwidth trace replayed.
 
@@ -57,10 +63,99 @@ class Link:
             time.sleep(delay)
 
 
+class LowLatency:
+    """A VOD TS playlist replayed as a low-latency live stream: 2 s segments, 4 parts of 0.5 s."""
+
+    SEGMENT = 2.0
+    PARTS = 4
+    WINDOW = 6
+
+    def __init__(self, folder):
+        self.folder = folder
+        with open(os.path.join(folder, "index.m3u8")) as f:
+            self.names = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+        self.start = time.monotonic()
+
+    def elapsed(self):
+        return time.monotonic() - self.start
+
+    def parts(self, n):
+        """The byte ranges (offset, length) of segment n's parts, cut at TS packet boundaries."""
+        size = os.path.getsize(os.path.join(self.folder, self.names[n]))
+        cuts = [min(size, round(size * k / self.PARTS / 188) * 188) for k in range(self.PARTS)] + [size]
+        return [(cuts[k], cuts[k + 1] - cuts[k]) for k in range(self.PARTS)]
+
+    def available(self, n, part):
+        """Whether part `part` of segment n is out (part None: the whole segment)."""
+        if n >= len(self.names):
+            return False
+        done = n * self.SEGMENT + (self.PARTS if part is None else part + 1) * self.SEGMENT / self.PARTS
+        return self.elapsed() >= done
+
+    def wait(self, n, part):
+        deadline = time.monotonic() + 3 * self.SEGMENT
+        while not self.available(n, part) and time.monotonic() < deadline and n < len(self.names):
+            time.sleep(0.02)
+
+    def playlist(self):
+        e = self.elapsed()
+        complete = min(int(e // self.SEGMENT), len(self.names))
+        first = max(0, complete - self.WINDOW)
+        out = ["#EXTM3U", "#EXT-X-VERSION:9", "#EXT-X-TARGETDURATION:2",
+               "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5",
+               "#EXT-X-PART-INF:PART-TARGET=0.5", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
+
+        def part_lines(n, count):
+            for k, (offset, length) in enumerate(self.parts(n)[:count]):
+                out.append('#EXT-X-PART:DURATION=0.5,URI="%s",BYTERANGE="%d@%d"%s' % (
+                    self.names[n], length, offset, ",INDEPENDENT=YES" if k == 0 else ""))
+
+        for n in range(first, complete):
+            if n >= complete - 2:
+                part_lines(n, self.PARTS)
+            out += ["#EXTINF:2.000,", self.names[n]]
+        if complete < len(self.names):
+            part_lines(complete, min(self.PARTS - 1, int((e - complete * self.SEGMENT) // (self.SEGMENT / self.PARTS))))
+        else:
+            out.append("#EXT-X-ENDLIST")
+        return ("\n".join(out) + "\n").encode()
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = "."
     link = None
+    streams = {}
+    streams_lock = threading.Lock()
+
+    def low_latency(self, url, q):
+        parts = url.path.split("/")
+        folder = os.path.join(self.root, *parts[2:-1])
+        with self.streams_lock:
+            if folder not in self.streams:
+                self.streams[folder] = LowLatency(folder)
+            stream = self.streams[folder]
+        name = parts[-1]
+        if name.endswith(".m3u8"):
+            if "_HLS_msn" in q:
+                part = int(q["_HLS_part"]) if "_HLS_part" in q else None
+                stream.wait(int(q["_HLS_msn"]), part)
+            body = stream.playlist()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.apple.mpegurl")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return True
+        if name in stream.names:
+            n = stream.names.index(name)
+            rng = self.headers.get("Range", "")
+            start = int(rng[6:].partition("-")[0]) if rng.startswith("bytes=") else None
+            part = None
+            if start is not None:
+                part = max([k for k, (offset, _) in enumerate(stream.parts(n)) if offset <= start] or [0])
+            stream.wait(n, part)
+        return False
 
     def log_message(self, *args):
         pass
@@ -68,7 +163,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlparse(self.path)
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
-        print("GET %s %s" % (url.path, self.headers.get("Range", "-")), flush=True)
+        shown = self.path if url.path.startswith("/llhls/") else url.path
+        print("GET %s %s" % (shown, self.headers.get("Range", "-")), flush=True)
+        if url.path.startswith("/llhls/") and self.low_latency(url, q):
+            return
         if self.link is not None:
             self.link.begin()
         if q.get("redirect") == "loop":
@@ -84,7 +182,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
             return
-        path = os.path.join(self.root, url.path.lstrip("/"))
+        rel = url.path.lstrip("/")
+        if rel.startswith("llhls/"):
+            rel = rel[len("llhls/"):]
+        path = os.path.join(self.root, rel)
         if not os.path.isfile(path):
             self.send_response(404)
             self.send_header("Content-Length", "0")

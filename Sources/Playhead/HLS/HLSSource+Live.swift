@@ -8,6 +8,8 @@ struct LiveState {
     var schedule = LiveReloadSchedule()
     /// When to reload next, on `MonotonicClock`.
     var reloadAt = 0.0
+    /// Parts and blocking reloads are used (low-latency HLS).
+    var lowLatency = false
 }
 
 extension HLSSource {
@@ -16,8 +18,11 @@ extension HLSSource {
     func startLive(loadStarted: Double) throws(PlaybackError) {
         var state = LiveState()
         if case .reload(let at) = state.schedule.loaded(playlist, startedAt: loadStarted) { state.reloadAt = at }
+        state.lowLatency = Self.isLowLatency(playlist)
         live = state
-        if let start = LiveReloadSchedule.startPosition(of: playlist, multivariantStart: multivariantStart) {
+        if state.lowLatency && multivariantStart == nil && playlist.start == nil {
+            startLowLatency()
+        } else if let start = LiveReloadSchedule.startPosition(of: playlist, multivariantStart: multivariantStart) {
             next = start.segmentIndex
             nextStart = windowStart + segmentStart(next, in: playlist)
         }
@@ -52,12 +57,16 @@ extension HLSSource {
         }
         if let state = adaptive, let current = state.current { state.playlists[current] = fresh }
         reportWindow()
-        if let to = jumpPending, let onJump {
-            // The engine restarts reading there, as for a seek, so its clock follows the jump.
-            jumpPending = nil
-            onJump(to)
-            throw ByteSourceInterruption()
-        }
+        if let to = jumpPending { try handOverJump(to) }
+    }
+
+    /// Asks the engine to restart reading at item time `to`, as for a seek, so its clock follows a jump forward,
+    /// and interrupts this read. Without an engine (while the input opens), reading simply continues there.
+    func handOverJump(_ to: Double) throws {
+        guard let onJump else { return }
+        jumpPending = nil
+        onJump(to)
+        throw ByteSourceInterruption()
     }
 
     /// Takes a reloaded (or another variant's) playlist: places its window on the item timeline by media sequence
@@ -72,6 +81,8 @@ extension HLSSource {
             let start = LiveReloadSchedule.startPosition(of: fresh, multivariantStart: multivariantStart)
             next = start?.segmentIndex ?? 0
             nextStart = windowStart + segmentStart(next, in: fresh)
+            partCursor = 0
+            partsTime = 0
             report(.timeJumped(from: from, to: nextStart))
             jumpPending = nextStart
         } else {

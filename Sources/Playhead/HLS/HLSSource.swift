@@ -55,6 +55,9 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     var marks: [SegmentMark] = []
     var produced: Int64 = 0
     var lastMark: SegmentMark?
+    /// Low-latency HLS: parts of the segment `next` already delivered, and their seconds.
+    var partCursor = 0
+    var partsTime = 0.0
     /// The first error that ended reading.
     var failure: PlaybackError?
     /// The lower rung a download was given up for.
@@ -93,6 +96,7 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         onSwitch = old.onSwitch
         onNotice = old.onNotice
         onJump = old.onJump
+        partCursor = 0
         timeline = old.timeline
         self.next = next
         nextStart = start
@@ -199,7 +203,11 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     private func loadNextSegment() throws -> Bool {
         while true {
             while true {
-                if live != nil { try refreshLive(waiting: next >= playlist.segments.count) }
+                if partCursor > 0 || live?.lowLatency == true {
+                    if try loadPart() { return true }
+                } else if live != nil {
+                    try refreshLive(waiting: next >= playlist.segments.count)
+                }
                 // After an abandoned download the same segment comes from the lower variant chosen for it.
                 if next < playlist.segments.count && abandonTarget == nil { adapt() }
                 // Gaps are cut out of the timeline: skipped without a fetch and without time passing.
@@ -254,7 +262,7 @@ final class HLSSource: ByteSource, @unchecked Sendable {
 
     /// Downloads a segment or init section, trying again after a time-out, a dropped connection or a 5xx; an HTML
     /// page in place of media is an error. Nil when `watch` gave the download up.
-    private func download(
+    func download(
         _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?
     ) throws(PlaybackError) -> HTTPFetch.Response? {
         var attempt = 0

@@ -1,0 +1,111 @@
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+
+extension HLSSource {
+    /// Whether the live playlist offers parts and blocking reloads (low-latency HLS).
+    static func isLowLatency(_ playlist: MediaPlaylist) -> Bool {
+        playlist.serverControl?.canBlockReload == true && playlist.partInformation != nil && !playlist.hasEndList
+    }
+
+    /// Low-latency start: `PART-HOLD-BACK` (else three part targets) from the end of the last part listed, at the
+    /// start of the segment holding that point (its first part is independent), or of the segment being made.
+    func startLowLatency() {
+        let segments = segmentStart(playlist.segments.count, in: playlist)
+        let edge = segments + playlist.trailingParts.reduce(0) { $0 + $1.duration }
+        let holdBack = playlist.serverControl?.partHoldBack ?? 3 * (playlist.partInformation?.partTarget ?? 1)
+        let point = edge - holdBack
+        next = playlist.segments.count
+        if point < segments {
+            next = max(playlist.segments.indices.last { segmentStart($0, in: playlist) <= point } ?? 0, 0)
+        }
+        nextStart = windowStart + segmentStart(next, in: playlist)
+        partCursor = 0
+    }
+
+    /// Low-latency reading: fetches the next part while the play position is inside a segment still being made
+    /// (or the rest of the parts of one that was finished meanwhile); when that part is not listed yet, reloads the
+    /// playlist with a blocking request (`_HLS_msn`, `_HLS_part`) that returns once it is. True when bytes were
+    /// delivered; false when the next thing to fetch is a whole segment.
+    func loadPart() throws -> Bool {
+        while true {
+            if next < playlist.segments.count {
+                guard partCursor > 0 else { return false }
+                // The segment was finished while its first parts were being played: the rest of its parts.
+                let segment = playlist.segments[next]
+                let rest = Array(segment.parts.dropFirst(partCursor))
+                let start = nextStart - partsTime
+                partCursor = 0
+                partsTime = 0
+                if !rest.isEmpty {
+                    var data = Data()
+                    for part in rest { data.append(try fetchPart(part)) }
+                    deliver(data, domain: domain(of: next), itemStart: nextStart)
+                }
+                next += 1
+                nextStart = start + segment.duration
+                if !rest.isEmpty { return true }
+                continue
+            }
+            guard let live, live.lowLatency else { return false }
+            let parts = playlist.trailingParts
+            if partCursor < parts.count {
+                let part = parts[partCursor]
+                let data = try fetchPart(part)
+                let sequence = playlist.segments.last?.discontinuitySequence ?? playlist.discontinuitySequence
+                deliver(data, domain: HLSTimeline.Domain(discontinuity: sequence, gaps: 0), itemStart: nextStart)
+                partCursor += 1
+                partsTime += part.duration
+                nextStart += part.duration
+                return true
+            }
+            try blockingReload(sequence: playlist.firstListedMediaSequence + next, part: partCursor)
+        }
+    }
+
+    private func fetchPart(_ part: PartialSegment) throws(PlaybackError) -> Data {
+        guard let url = part.url else {
+            throw PlaybackError(.parsing, source: playlistURL.absoluteString, reason: "a part has no URI")
+        }
+        if !fetchedAny { openedAt = nextStart }
+        let response = try download(url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil)
+        fetchedAny = true
+        adaptive?.drainSamples()
+        return response?.body ?? Data()
+    }
+
+    private func deliver(_ data: Data, domain: HLSTimeline.Domain, itemStart: Double) {
+        marks.append(SegmentMark(start: produced, domain: domain, itemStart: itemStart))
+        if marks.count > 16 { marks.removeFirst(marks.count - 16) }
+        produced += Int64(data.count)
+        report(.segment(bytes: data.count, seconds: 0, estimate: adaptive?.estimator.estimate ?? 0))
+        buffer = data
+        position = 0
+    }
+
+    /// Asks for the playlist once it lists part `part` of segment `sequence` (the server holds the request).
+    func blockingReload(sequence: Int, part: Int) throws {
+        guard var state = live else { return }
+        var components = URLComponents(url: playlistURL, resolvingAgainstBaseURL: true)
+        var items = components?.queryItems ?? []
+        items.removeAll { $0.name.hasPrefix("_HLS_") }
+        items += [
+            URLQueryItem(name: "_HLS_msn", value: "\(sequence)"), URLQueryItem(name: "_HLS_part", value: "\(part)"),
+        ]
+        components?.queryItems = items
+        let url = components?.url ?? playlistURL
+        let started = MonotonicClock.now()
+        var fresh = try Self.mediaPlaylist(url, fetch)
+        fresh.url = playlistURL
+        adopt(fresh)
+        if case .stalled(let reloads) = state.schedule.loaded(fresh, startedAt: started) {
+            throw PlaybackError(
+                .network, source: playlistURL.absoluteString,
+                reason: "the live playlist stopped changing (\(reloads) blocking reloads brought nothing new)")
+        }
+        state.lowLatency = Self.isLowLatency(fresh)
+        live = fresh.hasEndList ? nil : state
+        reportWindow()
+        if let to = jumpPending { try handOverJump(to) }
+    }
+}
