@@ -21,10 +21,14 @@ public final class MediaInput: @unchecked Sendable {
         public init() {}
     }
 
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private let interruptFlag = InterruptFlag()
-    private var bridge: ByteSourceBridge?
-    private var ioContext: UnsafeMutablePointer<AVIOContext>?
+    var context: UnsafeMutablePointer<AVFormatContext>?
+    let interruptFlag = InterruptFlag()
+    var bridge: ByteSourceBridge?
+    var ioContext: UnsafeMutablePointer<AVIOContext>?
+    /// How it was opened, for the next part of a chained source.
+    var openOptions = OpenOptions()
+    /// Parts of a chained source after the first: the current part's streams mapped onto the first part's.
+    var chain: ChainState?
 
     /// What is being read, as given: a path or URL string, or the byte source's name.
     public let name: String
@@ -68,10 +72,17 @@ public final class MediaInput: @unchecked Sendable {
             throw FFmpegError(code: ph_averror(ENOMEM), function: "avio_alloc_context")
         }
         ioContext = io
+        openOptions = options
         try open(url: nil, options: options)
+        if source is any ChainedByteSource { chain = ChainState(refreshing: []) }
     }
 
     deinit {
+        closeContext()
+    }
+
+    /// Closes the format context and frees the custom I/O context.
+    func closeContext() {
         if context != nil { avformat_close_input(&context) }
         if let io = ioContext {
             var buffer: UnsafeMutablePointer<UInt8>? = io.pointee.buffer
@@ -79,9 +90,10 @@ public final class MediaInput: @unchecked Sendable {
             var ioc: UnsafeMutablePointer<AVIOContext>? = io
             avio_context_free(&ioc)
         }
+        ioContext = nil
     }
 
-    private func open(url: String?, options: OpenOptions) throws(FFmpegError) {
+    func open(url: String?, options: OpenOptions, readingInfo: Bool = true) throws(FFmpegError) {
         guard let ctx = avformat_alloc_context() else {
             throw FFmpegError(code: ph_averror(ENOMEM), function: "avformat_alloc_context")
         }
@@ -107,7 +119,7 @@ public final class MediaInput: @unchecked Sendable {
         try check(avformat_open_input(&c, url, format, &dict), "avformat_open_input")
         context = c
         try check(avformat_find_stream_info(c, nil), "avformat_find_stream_info")
-        readInfo(c!)
+        if readingInfo { readInfo(c!) }
     }
 
     private func readInfo(_ c: UnsafeMutablePointer<AVFormatContext>) {
@@ -152,8 +164,12 @@ public final class MediaInput: @unchecked Sendable {
         guard let c = context else { return nil }
         let packet = try Packet()
         let r = av_read_frame(c, packet.pointer)
-        if r == FFmpegError.endOfFile { return nil }
+        if r == FFmpegError.endOfFile {
+            // A chained source may go on in a new format part (an HLS variant with another init section).
+            return try openNextPart() ? try readPacket() : nil
+        }
         try check(r, "av_read_frame")
+        if chain != nil, !mapChained(packet) { return try readPacket() }
         if let source = bridge?.source as? any TimestampAdjustingSource { adjust(packet, by: source) }
         return packet
     }

@@ -36,11 +36,12 @@ public enum HLSFixtures {
         return URL(string: "http://127.0.0.1:\(port)/\(path)")!
     }
 
-    /// Makes (once) an MPEG-TS ladder of `seconds` with 2 s segments in `name/`: `master.m3u8` and
-    /// `v0...v3/index.m3u8`; `segmentQuery` is appended to every segment URI (for the pacing test origin).
-    public static func tsLadder(_ name: String = "ladder-ts", seconds: Int = 8, segmentQuery: String = "") throws
-        -> String
-    {
+    /// Makes (once) an MPEG-TS ladder (fMP4 with `fmp4`: `init.mp4` and `.m4s` segments) of `seconds` with 2 s
+    /// segments in `name/`: `master.m3u8` and `v0...v3/index.m3u8`; `segmentQuery` is appended to every segment URI
+    /// (for the pacing test origin).
+    public static func tsLadder(
+        _ name: String = "ladder-ts", seconds: Int = 8, segmentQuery: String = "", fmp4: Bool = false
+    ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let master = dir.appendingPathComponent("master.m3u8")
         if FileManager.default.fileExists(atPath: master.path) { return "\(name)/master.m3u8" }
@@ -58,9 +59,12 @@ public enum HLSFixtures {
                     "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(r.kbps)k", "-g", "50", "-keyint_min", "50",
                     "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-b:a", "96k",
                     "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
-                    "-hls_segment_filename", out.appendingPathComponent("seg%02d.ts").path,
-                    out.appendingPathComponent("index.m3u8").path,
-                ], timeout: 300)
+                ]
+                    + (fmp4 ? ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] : [])
+                    + [
+                        "-hls_segment_filename", out.appendingPathComponent(fmp4 ? "seg%02d.m4s" : "seg%02d.ts").path,
+                        out.appendingPathComponent("index.m3u8").path,
+                    ], timeout: 300)
             guard result.status == 0 else {
                 throw TestSupportError("ffmpeg failed making the ladder: \(result.stderr)")
             }
@@ -68,7 +72,7 @@ public enum HLSFixtures {
                 let index = out.appendingPathComponent("index.m3u8")
                 let text = try String(contentsOf: index, encoding: .utf8)
                     .split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { $0.hasSuffix(".ts") ? "\($0)?\(segmentQuery)" : String($0) }
+                    .map { $0.hasSuffix(".ts") || $0.hasSuffix(".m4s") ? "\($0)?\(segmentQuery)" : String($0) }
                 try text.joined(separator: "\n").write(to: index, atomically: true, encoding: .utf8)
             }
             lines.append(

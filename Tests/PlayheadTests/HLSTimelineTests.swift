@@ -80,4 +80,40 @@ import Testing
         let requests = try HLSFixtures.requests(since: before)
         #expect(!requests.contains("/ladder-ts/v0/seg01.ts"), "the gap was fetched: \(requests)")
     }
+
+    @Test func anFMP4StreamSwitchesVariantWithItsNewInitSection() async throws {
+        let master = try HLSFixtures.tsLadder("ladder-fmp4", seconds: 20, segmentQuery: "rate=500000", fmp4: true)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let capture = CaptureVideoOutput(probe: { $0.height })
+        let item = PlayerItem(url: origin.url(master))
+        item.add(capture)
+        let switches = Locked([Int]())
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events {
+                if case .variantSwitch(let bitRate, _, _) = e.kind { switches.withLock { $0.append(bitRate) } }
+            }
+        }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually(timeout: 40) { player.timeControlStatus == .paused }, "did not end")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let samples = sink.stopRecording()
+        #expect(switches.current.count >= 2, "no switch: \(switches.current)")
+        // Each variant's init section was fetched when its first segment was.
+        let inits = origin.requests.filter { $0.contains("init.mp4") }
+        #expect(inits.count == switches.current.count, "\(inits) for \(switches.current)")
+        // The pictures grow at the switch; time runs on without a jump; the sound changes tone without a gap.
+        let heights = capture.frames.map(\.value)
+        #expect(heights.first == 360 && (heights.last ?? 0) > 360, "\(Set(heights))")
+        expectContinuous(capture.frames, to: 20)
+        let span = try #require(AudioAnalysis.soundSpan(samples))
+        #expect(abs(AudioAnalysis.frequency(Array(samples[span].prefix(48_000))) - 400) < 4)
+        #expect(AudioAnalysis.frequency(Array(samples[span].suffix(48_000))) > 450, "still on 360p at the end")
+        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 20) < 0.3)
+        #expect(AudioAnalysis.longestGap(samples) < 0.01, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+    }
 }

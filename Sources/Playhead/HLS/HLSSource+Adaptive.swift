@@ -41,9 +41,9 @@ final class HLSAdaptiveState: @unchecked Sendable {
 }
 
 extension HLSSource {
-    /// Whether variants can follow one another in one demuxer here: MPEG-TS and packed audio (fMP4 needs a new
-    /// init section and stays on its variant).
-    var canSwitch: Bool { playlist.segments.allSatisfy { $0.map == nil } }
+    /// Whether the stream may change variant: always (MPEG-TS and packed audio continue in one demuxer; an fMP4
+    /// variant's new init section starts a new part, `beginNextPart`).
+    var canSwitch: Bool { true }
 
     /// Switches variant when the policy says so, at a segment boundary.
     func adapt() {

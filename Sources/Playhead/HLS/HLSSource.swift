@@ -13,7 +13,7 @@ import PlayheadHLS
 ///
 /// Threads: created and read on the engine's demux thread (reads block while a segment downloads or a live
 /// playlist is awaited); `interrupt` may come from any thread.
-final class HLSSource: ByteSource, @unchecked Sendable {
+final class HLSSource: ChainedByteSource, @unchecked Sendable {
     let url: URL
     /// The media playlist of the variant playing.
     var playlist: MediaPlaylist
@@ -58,6 +58,8 @@ final class HLSSource: ByteSource, @unchecked Sendable {
     /// Low-latency HLS: parts of the segment `next` already delivered, and their seconds.
     var partCursor = 0
     var partsTime = 0.0
+    /// The bytes handed out so far end a part: the next segment has a new init section.
+    var partBreak = false
     /// The first error that ended reading.
     var failure: PlaybackError?
     /// The lower rung a download was given up for.
@@ -218,6 +220,11 @@ final class HLSSource: ByteSource, @unchecked Sendable {
             let segment = playlist.segments[next]
             let segmentStart = nextStart
             if !fetchedAny { openedAt = nextStart }
+            if let map = segment.map, let last = lastMap, map != last {
+                // A new init section (an fMP4 variant switch): end this part; FFmpeg opens the next one.
+                partBreak = true
+                return false
+            }
             var data = Data()
             if let map = segment.map, map != lastMap, let mapURL = map.url {
                 let response = try download(mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
@@ -306,6 +313,19 @@ final class HLSSource: ByteSource, @unchecked Sendable {
         if let estimator = adaptive?.estimator, estimator.hasMeasurement {
             BandwidthMemory.remember(estimator.estimate, force: true)
         }
+    }
+
+    /// After a part break: the next part starts with the new init section, at byte 0 of a new I/O context.
+    func beginNextPart() -> Bool {
+        guard partBreak else { return false }
+        partBreak = false
+        lastMap = nil
+        marks.removeAll()
+        produced = 0
+        lastMark = nil
+        buffer = Data()
+        position = 0
+        return true
     }
 
     func seek(to offset: Int64) -> Bool { false }
