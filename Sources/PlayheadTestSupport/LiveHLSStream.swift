@@ -35,6 +35,38 @@ public final class LiveHLSStream: @unchecked Sendable {
         try process.run()
     }
 
+    /// Starts writing a live two-variant ladder: `name/master.m3u8` over `v0/index.m3u8` (320x180, 300 kb/s) and
+    /// `v1/index.m3u8` (640x360, 1.2 Mb/s), 2 s segments, `listSize` in each playlist, the same tone in both.
+    /// `playlist` is the 360p variant's playlist (for `waitForSegments`); `path` the multivariant playlist's.
+    public init(ladder name: String, tone: Int, listSize: Int = 6) throws {
+        let dir = try HLSFixtures.root().appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: dir)
+        for v in 0..<2 {
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent("v\(v)"), withIntermediateDirectories: true)
+        }
+        playlist = dir.appendingPathComponent("v1/index.m3u8")
+        path = "\(name)/master.m3u8"
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Run.which("ffmpeg"))
+        process.arguments = [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=s=640x360:r=25",
+            "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000",
+            "-filter_complex", "[0:v]split=2[a][b];[b]scale=320:180[c]",
+            "-map", "[c]", "-map", "1:a", "-map", "[a]", "-map", "1:a",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0",
+            "-pix_fmt", "yuv420p", "-b:v:0", "300k", "-b:v:1", "1200k", "-c:a", "aac", "-ac", "2", "-b:a", "64k",
+            "-f", "hls", "-hls_time", "2", "-hls_list_size", "\(listSize)",
+            "-hls_flags", "delete_segments+temp_file+independent_segments",
+            "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1",
+            "-hls_segment_filename", dir.appendingPathComponent("v%v/seg%05d.ts").path,
+            dir.appendingPathComponent("v%v/index.m3u8").path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
     /// Waits until the playlist lists `count` segments; throws after `timeout` seconds.
     public func waitForSegments(_ count: Int, timeout: Double = 60) throws {
         let deadline = Date().addingTimeInterval(timeout)

@@ -103,4 +103,47 @@ import Testing
         #expect(await eventually { player.currentTime().seconds > target + 0.5 }, "not playing after the seek")
         #expect(item.error == nil, "\(String(describing: item.error))")
     }
+
+    @Test func aLiveLadderSwitchesUpByMediaSequenceReloadingOnlyTheVariantPlaying() async throws {
+        let stream = try LiveHLSStream(ladder: "live-ladder", tone: 480)
+        try stream.waitForSegments(4)
+        // 3 Mb/s: room for the 1.2 Mb/s variant once measured.
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), trace: [(600, 3e6)])
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url(stream.path))
+        let switches = Locked([Int]())
+        let stalls = Locked(0)
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events {
+                switch e.kind {
+                case .variantSwitch(let bitRate, _, _): switches.withLock { $0.append(bitRate) }
+                case .stalled: stalls.withLock { $0 += 1 }
+                default: break
+                }
+            }
+        }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually(timeout: 30) { switches.current.count >= 2 }, "no switch: \(switches.current)")
+        try await Task.sleep(for: .seconds(8))
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(stalls.current == 0)
+        let samples = sink.stopRecording()
+        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        // Segments follow one another by media sequence number across the switch: none twice, none skipped.
+        let requests = origin.requests
+        let numbers = requests.compactMap { r -> Int? in
+            guard let name = r.split(separator: " ")[1].split(separator: "/").last, name.hasSuffix(".ts") else {
+                return nil
+            }
+            return Int(name.dropFirst(3).dropLast(3))
+        }
+        #expect(numbers == Array((numbers.first ?? 0)..<((numbers.first ?? 0) + numbers.count)), "\(requests)")
+        let v0 = requests.lastIndex { $0.contains("/v0/") } ?? 0
+        let v1 = requests.firstIndex { $0.contains("/v1/") } ?? 0
+        #expect(v0 < v1, "the 180p variant was still fetched after the switch: \(requests)")
+    }
 }
