@@ -34,8 +34,20 @@ import Testing
         let loop = origin.url("bad/no-segments.m3u8", ["redirect": "loop"]).absoluteString
         expectOneLineError(try run([loop]), naming: loop, "redirect loop")
         let (playlist, segment) = try HLSFixtures.endlessSegment()
-        let endless = try run(["--network-timeout=2", origin.url(playlist).absoluteString])
+        let log = Paths.scratch("hls-errors").appendingPathComponent("events.jsonl")
+        let endless = try run(["--network-timeout=2", "--log-json=\(log.path)", origin.url(playlist).absoluteString])
         expectOneLineError(endless, naming: segment, "no data for 2 s")
+        // The error log in --log-json: the time-out tried again, then the one that ended playback.
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let entries = events.filter { $0["event"] as? String == "error-log" }
+        #expect(entries.count == 2, "\(entries)")
+        for entry in entries {
+            #expect((entry["uri"] as? String)?.contains(segment) == true, "\(entry)")
+            #expect(entry["domain"] as? String == "network" && entry["status"] as? Int == 0, "\(entry)")
+            #expect((entry["comment"] as? String)?.contains("no data for 2 s") == true, "\(entry)")
+            #expect(entry["date"] is Double, "\(entry)")
+        }
     }
 
     /// The `variant-switch` bit rates of a run's `--log-json`.
