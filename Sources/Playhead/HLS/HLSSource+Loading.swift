@@ -1,0 +1,120 @@
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+
+extension HLSSource {
+    /// Downloads the next segment (and its init section when it changes); false after the last. Errors are
+    /// reported through `onNotice` before they are thrown, as FFmpeg only sees an I/O error.
+    func loadNext() throws -> Bool {
+        do {
+            return try loadNextSegment()
+        } catch let error as PlaybackError {
+            failure = failure ?? error
+            report(.failed(error))
+            throw error
+        }
+    }
+
+    func loadNextSegment() throws -> Bool {
+        while true {
+            while true {
+                if partCursor > 0 || live?.lowLatency == true {
+                    if try loadPart() { return true }
+                } else if live != nil {
+                    try refreshLive(waiting: next >= playlist.segments.count)
+                }
+                // After an abandoned download the same segment comes from the lower variant chosen for it.
+                if next < playlist.segments.count && abandonTarget == nil { adapt() }
+                // Gaps are cut out of the timeline: skipped without a fetch and without time passing.
+                while next < playlist.segments.count && playlist.segments[next].gap { next += 1 }
+                if next < playlist.segments.count { break }
+                if live == nil { return false }
+            }
+            let segment = playlist.segments[next]
+            let segmentStart = nextStart
+            if !fetchedAny { openedAt = nextStart }
+            if let map = segment.map, let last = lastMap, map != last {
+                // A new init section (an fMP4 variant switch): end this part; FFmpeg opens the next one.
+                partBreak = true
+                return false
+            }
+            var data = Data()
+            if let map = segment.map, map != lastMap, let mapURL = map.url {
+                let response = try download(mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
+                data.append(response?.body ?? Data())
+                lastMap = map
+            }
+            guard let segmentURL = segment.url else {
+                next += 1
+                nextStart += segment.duration
+                continue
+            }
+            let range = segment.byteRange.map(Self.closed)
+            let watch =
+                abandonTarget == nil
+                ? abandonWatch(segmentStart: segmentStart, duration: segment.duration, expectedBytes: range?.count)
+                : nil
+            abandonTarget = nil
+            let response = try download(segmentURL, range: range, duration: segment.duration, watch: watch)
+            adaptive?.drainSamples()
+            guard let response else {
+                // Given up for a lower variant: fetch the same segment from there.
+                if let lower = abandonTarget {
+                    report(.abandoned(uri: segmentURL.absoluteString))
+                    // Should the switch fail, the same segment is fetched again here, unwatched.
+                    _ = switchVariant(to: lower)
+                }
+                continue
+            }
+            fetchedAny = true
+            data.append(response.body)
+            mark(segment: next, itemStart: segmentStart, bytes: data.count)
+            next += 1
+            nextStart += segment.duration
+            let estimate = adaptive?.estimator.estimate ?? 0
+            if adaptive?.estimator.hasMeasurement == true { BandwidthMemory.remember(estimate) }
+            report(.segment(bytes: response.body.count, seconds: response.seconds, estimate: estimate))
+            buffer = data
+            position = 0
+            return true
+        }
+    }
+
+    /// Downloads a segment or init section, trying again after a time-out, a dropped connection or a 5xx; an HTML
+    /// page in place of media is an error. Nil when `watch` gave the download up.
+    func download(
+        _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?
+    ) throws(PlaybackError) -> HTTPFetch.Response? {
+        var attempt = 0
+        while true {
+            do throws(PlaybackError) {
+                // A download that trickles forever is bounded too: never more than the idle time-out plus four
+                // times the segment's duration (its buffer would have run out long before).
+                let deadline = fetch.timeout + max(duration * 4, 8)
+                guard
+                    let response = try fetch.fetch(
+                        url, range: range, deadline: deadline, onChunk: chunkSink(), watch: watch)
+                else { return nil }
+                if Self.isHTML(response) {
+                    throw PlaybackError(
+                        .parsing, source: url.absoluteString, reason: "an HTML page, not a media segment")
+                }
+                return response
+            } catch {
+                if !fetch.lastErrorWasTransient || isCancelled || attempt >= Self.segmentRetries { throw error }
+                attempt += 1
+                report(.recovered(error))
+            }
+        }
+    }
+
+    static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }
+
+    /// Continues with `media`'s segment `next` (a variant switch).
+    func switchTo(_ media: MediaPlaylist, url: URL, variant: Variant, next: Int) {
+        playlist = media
+        playlistURL = url
+        self.variant = variant
+        self.next = next
+    }
+}
