@@ -56,7 +56,7 @@ http {
   types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4 m4s; audio/mp4 m4a; }
   default_type application/octet-stream;
   log_format timed '\$remote_addr - \$remote_user [\$time_local] "\$request" \$status \$body_bytes_sent '
-                   '"\$http_referer" "\$http_user_agent" \$msec';
+                   '"\$http_referer" "\$http_user_agent" \$connection \$msec';
   access_log $PLAYHEAD_RUN/nginx/access.log timed;
   client_body_temp_path $PLAYHEAD_RUN/nginx;
   proxy_temp_path $PLAYHEAD_RUN/nginx;

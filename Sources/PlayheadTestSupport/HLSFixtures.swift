@@ -130,6 +130,8 @@ public enum HLSFixtures {
         public var bytesSent: Int
         /// When nginx logged it, in seconds since the epoch.
         public var time: Double
+        /// nginx's serial number of the connection it came on (`$connection`).
+        public var connection: Int
     }
 
     /// The requests nginx logged from line `since` on, with status, size and time.
@@ -143,10 +145,12 @@ public enum HLSFixtures {
                 let close = line[r.upperBound...].range(of: "\" ")
             else { return nil }
             let after = line[close.upperBound...].split(separator: " ")
-            guard after.count >= 2, let status = Int(after[0]), let bytes = Int(after[1]),
-                let time = line.split(separator: " ").last.flatMap({ Double($0) })
+            let fields = line.split(separator: " ")
+            guard after.count >= 2, let status = Int(after[0]), let bytes = Int(after[1]), fields.count >= 2,
+                let time = Double(fields[fields.count - 1]), let connection = Int(fields[fields.count - 2])
             else { return nil }
-            return LoggedRequest(path: String(path), status: status, bytesSent: bytes, time: time)
+            return LoggedRequest(
+                path: String(path), status: status, bytesSent: bytes, time: time, connection: connection)
         }
     }
 

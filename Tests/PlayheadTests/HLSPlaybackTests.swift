@@ -39,6 +39,9 @@ import Testing
         #expect(abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.2, "\(AudioAnalysis.audibleSeconds(samples)) s")
         let all = try HLSFixtures.requests(since: before)
         #expect(all.filter { $0.hasSuffix(".ts") }.count == 4, "each segment once: \(all)")
+        // One connection carries them all (kept alive and reused).
+        let connections = Set(try HLSFixtures.loggedRequests(since: before).map(\.connection))
+        #expect(connections.count == 1, "\(connections.count) connections for \(all.count) requests")
         // The access log: one period on the 360p variant, four segments.
         #expect(item.accessLog.count == 1)
         #expect(item.accessLog.first?.indicatedBitrate == 510_000)
