@@ -11,8 +11,9 @@ public final class LiveHLSStream: @unchecked Sendable {
     /// The playlist file.
     public let playlist: URL
 
-    /// Starts writing `name/index.m3u8` (an old stream of that name is removed first).
-    public init(_ name: String, tone: Int, listSize: Int = 5, segmentSeconds: Int = 2) throws {
+    /// Starts writing `name/index.m3u8` (an old stream of that name is removed first); with `event`, an event
+    /// playlist (`EXT-X-PLAYLIST-TYPE:EVENT`) that keeps every segment instead of a sliding window.
+    public init(_ name: String, tone: Int, listSize: Int = 5, segmentSeconds: Int = 2, event: Bool = false) throws {
         let dir = try HLSFixtures.root().appendingPathComponent(name)
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -26,8 +27,13 @@ public final class LiveHLSStream: @unchecked Sendable {
             "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000",
             "-c:v", "libx264", "-preset", "ultrafast", "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
             "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-b:a", "64k",
-            "-f", "hls", "-hls_time", "\(segmentSeconds)", "-hls_list_size", "\(listSize)",
-            "-hls_flags", "delete_segments+temp_file",
+            "-f", "hls", "-hls_time", "\(segmentSeconds)",
+        ]
+        process.arguments! +=
+            event
+            ? ["-hls_playlist_type", "event", "-hls_flags", "temp_file"]
+            : ["-hls_list_size", "\(listSize)", "-hls_flags", "delete_segments+temp_file"]
+        process.arguments! += [
             "-hls_segment_filename", dir.appendingPathComponent("seg%05d.ts").path, playlist.path,
         ]
         process.standardOutput = FileHandle.nullDevice

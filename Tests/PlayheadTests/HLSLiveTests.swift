@@ -146,4 +146,31 @@ import Testing
         let v1 = requests.firstIndex { $0.contains("/v1/") } ?? 0
         #expect(v0 < v1, "the 180p variant was still fetched after the switch: \(requests)")
     }
+
+    @Test func anEventPlaylistKeepsItsStartSeekableAndStartsNearItsEdge() async throws {
+        let stream = try LiveHLSStream("live-event", tone: 560, event: true)
+        try stream.waitForSegments(5)
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: try HLSFixtures.url(stream.path))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(item.duration.isIndefinite)
+        #expect(await eventually { player.currentTime().seconds > 0 })
+        let first = try #require(item.seekableTimeRanges.first)
+        #expect(first.start.seconds == 0, "\(first)")
+        // Three target durations from the edge, not at the beginning.
+        #expect(player.currentTime().seconds > 3, "started at \(player.currentTime().seconds)")
+        try await Task.sleep(for: .seconds(6))
+        let later = try #require(item.seekableTimeRanges.first)
+        #expect(later.start.seconds == 0 && later.end.seconds > first.end.seconds + 3, "\(first) → \(later)")
+        // Its beginning stays reachable.
+        let done = await player.seek(
+            to: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(done)
+        #expect(abs(player.currentTime().seconds - 1) < 0.1, "\(player.currentTime().seconds)")
+        #expect(await eventually { player.currentTime().seconds > 1.5 })
+        #expect(item.error == nil, "\(String(describing: item.error))")
+    }
 }
