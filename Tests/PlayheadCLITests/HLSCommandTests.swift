@@ -95,4 +95,29 @@ import Testing
         let second = try variants(["--length=2"], environment: state, master: master)
         #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second)")
     }
+
+    /// Runs `playhead ARGS` on a pseudo-terminal (`script`) and quits with `q` after `seconds`.
+    func runInTerminal(_ arguments: [String], quitAfter seconds: Double) throws -> Run.Result {
+        let quoted = try ([Paths.playheadBinary(), "--no-mpris"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        // A fresh state folder: no estimate remembered from another test, so it starts on 360p.
+        return try Run.command(
+            "bash", ["-c", "(sleep \(seconds); printf q; sleep 3) | script -qfec \"\(quoted)\" /dev/null"],
+            environment: ["XDG_STATE_HOME": Paths.scratch("hls-state-terminal").path], timeout: seconds + 20)
+    }
+
+    @Test func theStatusLineShowsTheVariantTheEstimateTheBufferAndLiveness() throws {
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let ladder = try HLSFixtures.tsLadder("ladder-paced", seconds: 20, segmentQuery: "rate=500000")
+        let vod = try runInTerminal(["--ao=null", origin.url(ladder).absoluteString], quitAfter: 4)
+        #expect(vod.status == 0, "\(vod.stdout)")
+        // e.g. "▶ 00:03 / 00:20 [===---] 15% (+12s) 640x360 0.5 Mb/s est 3.9 Mb/s x1.00 vol 100"
+        #expect(vod.stdout.contains("640x360 0.5 Mb/s est "), "\(vod.stdout.suffix(400))")
+        #expect(vod.stdout.range(of: #"\(\+[0-9]+s\)"#, options: .regularExpression) != nil, "no buffer shown")
+        let stream = try LiveHLSStream("live-status", tone: 440)
+        try stream.waitForSegments(4)
+        let live = try runInTerminal(["--ao=null", try HLSFixtures.url(stream.path).absoluteString], quitAfter: 5)
+        #expect(live.status == 0, "\(live.stdout)")
+        #expect(
+            live.stdout.range(of: #"live -[0-9]+s"#, options: .regularExpression) != nil, "\(live.stdout.suffix(400))")
+    }
 }
