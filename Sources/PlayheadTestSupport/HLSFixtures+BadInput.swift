@@ -145,3 +145,53 @@ extension HLSFixtures {
         return "gap/index.m3u8"
     }
 }
+
+extension HLSFixtures {
+    /// Makes (once) a packed-audio stream in `name/`: 8 s of a `tone` encoded with `codec` into raw 2 s segments
+    /// (`format`: "adts", "mp3" or "ac3"; files `segNN.ext`), each led by an ID3 tag whose `PRIV` frame
+    /// `com.apple.streaming.transportStreamTimestamp` carries its start on the 90 kHz clock, as RFC 8216 3.4 says.
+    public static func packedAudio(_ name: String, codec: String, format: String, ext: String, tone: Int) throws
+        -> String
+    {
+        let dir = try root().appendingPathComponent(name)
+        let playlist = dir.appendingPathComponent("index.m3u8")
+        if FileManager.default.fileExists(atPath: playlist.path) { return "\(name)/index.m3u8" }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let list = dir.appendingPathComponent("list.csv")
+        let r = try Run.command(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                "sine=frequency=\(tone):duration=8:sample_rate=48000", "-c:a", codec, "-ac", "2", "-f", "segment",
+                "-segment_time", "2", "-segment_format", format,
+            ] + (format == "mp3" ? ["-segment_format_options", "id3v2_version=0"] : []) + [
+                "-segment_list", list.path, "-segment_list_type", "csv",
+                dir.appendingPathComponent("raw%02d.\(ext)").path,
+            ], timeout: 120)
+        guard r.status == 0 else { throw TestSupportError("ffmpeg failed making \(name): \(r.stderr)") }
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:3", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for (i, row) in try String(contentsOf: list, encoding: .utf8).split(separator: "\n").enumerated() {
+            let fields = row.split(separator: ",")
+            guard fields.count == 3, let start = Double(fields[1]), let end = Double(fields[2]), end - start > 0.05
+            else { continue }
+            let raw = try Data(contentsOf: dir.appendingPathComponent(String(fields[0])))
+            let segment = String(format: "seg%02d.\(ext)", i)
+            try (id3Timestamp(UInt64((start * 90_000).rounded())) + raw).write(
+                to: dir.appendingPathComponent(segment))
+            lines += [String(format: "#EXTINF:%.6f,", end - start), segment]
+        }
+        lines.append("#EXT-X-ENDLIST")
+        try (lines.joined(separator: "\n") + "\n").write(to: playlist, atomically: true, encoding: .utf8)
+        return "\(name)/index.m3u8"
+    }
+
+    /// An ID3v2.4 tag holding the packed-audio time stamp `PRIV` frame.
+    static func id3Timestamp(_ ticks: UInt64) -> Data {
+        let owner = Data("com.apple.streaming.transportStreamTimestamp".utf8) + Data([0])
+        let stamp = Data((0..<8).reversed().map { UInt8((ticks >> (8 * UInt64($0))) & 0xFF) })
+        let body = owner + stamp
+        func syncsafe(_ n: Int) -> Data { Data([3, 2, 1, 0].map { UInt8((n >> (7 * $0)) & 0x7F) }) }
+        let frame = Data("PRIV".utf8) + syncsafe(body.count) + Data([0, 0]) + body
+        return Data("ID3".utf8) + Data([4, 0, 0]) + syncsafe(frame.count) + frame
+    }
+}

@@ -54,7 +54,7 @@ import Testing
     nonisolated static let formats: [(name: String, tone: Int, audioOnly: Bool, options: [String])] = [
         ("fmp4", 450, false, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"]),
         ("byterange", 550, false, ["-hls_flags", "single_file"]),
-        ("packed-audio", 650, true, ["-hls_segment_filename", "PLACEHOLDER"]),
+        ("audio-ts", 650, true, ["-hls_segment_filename", "PLACEHOLDER"]),
     ]
 
     @Test(arguments: 0..<formats.count)
@@ -62,11 +62,39 @@ import Testing
         let f = Self.formats[index]
         var options = f.options
         if f.audioOnly {
-            // Packed audio: raw ADTS AAC segments with ID3 time stamps.
+            // Audio-only MPEG-TS (ffmpeg's HLS muxer writes TS even under an .aac name; real packed audio is
+            // `playsPackedAudio` below).
             let dir = try HLSFixtures.root().appendingPathComponent(f.name)
             options = ["-hls_segment_filename", dir.appendingPathComponent("seg%02d.aac").path]
         }
         let path = try HLSFixtures.stream(f.name, tone: f.tone, audioOnly: f.audioOnly, options)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: try HLSFixtures.url(path))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(abs(item.duration.seconds - 8) < 0.1, "duration \(item.duration)")
+        #expect(await eventually(timeout: 15) { player.timeControlStatus == .paused }, "did not end")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let samples = sink.stopRecording()
+        #expect(abs(AudioAnalysis.frequency(samples) - Double(f.tone)) < 4, "\(f.name)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.25,
+            "\(f.name): \(AudioAnalysis.audibleSeconds(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) < 0.01, "\(f.name): a gap at a segment boundary")
+    }
+
+    nonisolated static let packed: [(name: String, codec: String, format: String, ext: String, tone: Int)] = [
+        ("packed-aac", "aac", "adts", "aac", 660), ("packed-mp3", "libmp3lame", "mp3", "mp3", 760),
+        ("packed-ac3", "ac3", "ac3", "ac3", 860),
+    ]
+
+    /// Raw AAC, MP3 and AC-3 segments, each led by an ID3 time stamp (RFC 8216 3.4), play whole and gapless.
+    @Test(arguments: 0..<packed.count)
+    func playsPackedAudio(_ index: Int) async throws {
+        let f = Self.packed[index]
+        let path = try HLSFixtures.packedAudio(f.name, codec: f.codec, format: f.format, ext: f.ext, tone: f.tone)
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let item = PlayerItem(url: try HLSFixtures.url(path))
