@@ -129,6 +129,27 @@ import Testing
     }
 }
 
+/// How far ahead the client fetches.
+@MainActor struct HLSForwardBufferTests {
+    @Test func theForwardBufferBoundsWhatIsFetched() async throws {
+        let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let before = try HLSFixtures.requestCount()
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: try HLSFixtures.url(master))
+        item.preferredForwardBufferDuration = 4
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { player.currentTime().seconds > 3 })
+        let position = player.currentTime().seconds
+        let segments = try HLSFixtures.requests(since: before).filter { $0.hasSuffix(".ts") }
+        // 2 s segments: what is played, 4 s ahead, the segment being read and one FFmpeg may hold.
+        let most = Int((position + 4) / 2) + 2
+        #expect(!segments.isEmpty && segments.count <= most, "\(segments.count) segments at \(position) s: \(segments)")
+        player.pause()
+    }
+}
+
 /// Seeking in a VOD stream.
 @MainActor struct HLSSeekTests {
     @Test func seekingFetchesTheTargetSegmentFirstAndPlaysFromThere() async throws {
