@@ -32,6 +32,17 @@ public enum GaplessFixtures {
             ])
     }
 
+    /// Five minutes of a slow chirp whose pitch tells the position: 200 + 2t Hz at t seconds (MP3, mono), for
+    /// resume tests (a recording at 600 Hz is at 200 s).
+    public static func positionChirp() throws -> URL {
+        try Fixtures.make(
+            "position-chirp-300s.mp3",
+            [
+                "-f", "lavfi", "-i", "aevalsrc=0.3*sin(2*PI*(200*t+t*t)):s=48000:d=300", "-ac", "1",
+                "-c:a", "libmp3lame", "-b:a", "64k",
+            ])
+    }
+
     /// The three parts in the container `ext`: wav, flac, m4a (AAC), mp3 (LAME with its gapless header), opus.
     public static func parts(_ ext: String) throws -> [URL] {
         let master = try master()
@@ -102,5 +113,33 @@ public enum GaplessFixtures {
             i += 1
         }
         return i
+    }
+
+    /// How a recording matches a reference played once, sample for sample.
+    public struct Match: Sendable {
+        /// Where the reference starts in the recording.
+        public var offset: Int
+        /// Reference samples at the start that the monitor missed (see `align`).
+        public var missingStart: Int
+        /// Indices (into the reference) of samples that differ by more than one 16-bit step.
+        public var mismatches: [Int]
+        /// Whether the 0.1 s after the reference's end are silent in the recording.
+        public var silentAfter: Bool
+    }
+
+    /// Compares `recording` with `reference` after aligning them; nil when they cannot be aligned or the
+    /// recording ends before the reference does.
+    public static func match(_ recording: [Float], _ reference: [Float]) -> Match? {
+        guard let offset = align(recording, to: reference), offset + reference.count <= recording.count else {
+            return nil
+        }
+        let missing = missingStart(recording, reference, offset: offset)
+        let mismatches = (missing..<reference.count).filter {
+            abs(recording[offset + $0] - reference[$0]) > 1.5 / 32768
+        }
+        let after = recording[(offset + reference.count)...].prefix(4_800)
+        return Match(
+            offset: offset, missingStart: missing, mismatches: mismatches,
+            silentAfter: after.allSatisfy { abs($0) < 0.001 })
     }
 }

@@ -106,7 +106,7 @@ extension PlaybackSession {
 
     /// Saves where a long unfinished item was left (on quit).
     func saveResumePoint() {
-        guard let resume, let c = current, options.start == nil else { return }
+        guard let resume, let c = current else { return }
         let duration = c.item.duration.isNumeric ? c.item.duration.seconds : .infinity
         resume.save(player.currentTime().seconds, duration: duration, for: location(of: c.slot))
     }

@@ -57,10 +57,10 @@ final class PlaybackSession {
         guard !entries.isEmpty else { return 1 }
         var random = SystemRandomNumberGenerator()
         let cursor = PlaylistCursor(
-            count: entries.count, shuffle: options.playlist.shuffle, playlistLoops: options.playlist.loopPlaylist,
-            fileLoops: options.loopFile, generator: &random)
+            count: entries.count, start: options.playlist.playlistStart, shuffle: options.playlist.shuffle,
+            playlistLoops: options.playlist.loopPlaylist, fileLoops: options.loopFile, generator: &random)
         self.cursor = cursor
-        guard let first = cursor.first(startingAt: options.playlist.playlistStart) else {
+        guard let first = cursor.first else {
             printError("--playlist-start=\(options.playlist.playlistStart): there are only \(entries.count) entries")
             return 2
         }

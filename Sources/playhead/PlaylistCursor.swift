@@ -20,24 +20,36 @@ struct PlaylistCursor: Equatable {
     /// Extra plays of each entry; nil forever.
     let fileLoops: Int?
 
-    /// The order for `count` entries, shuffled with `generator` when `shuffle` is set.
+    /// Where play starts in `order`.
+    let startPosition: Int
+
+    /// The order for `count` entries starting at entry `start` (`--playlist-start`, as the entries were given),
+    /// shuffled with `generator` when `shuffle` is set (the start entry then plays first, the rest in random
+    /// order).
     init(
-        count: Int, shuffle: Bool, playlistLoops: Int?, fileLoops: Int?,
+        count: Int, start: Int = 0, shuffle: Bool, playlistLoops: Int?, fileLoops: Int?,
         generator: inout some RandomNumberGenerator
     ) {
         var order = Array(0..<count)
-        if shuffle { order.shuffle(using: &generator) }
+        var startPosition = start
+        if shuffle {
+            order.shuffle(using: &generator)
+            if start > 0, let i = order.firstIndex(of: start) {
+                order.remove(at: i)
+                order.insert(start, at: 0)
+            }
+            startPosition = start < count ? 0 : start
+        }
         self.order = order
+        self.startPosition = startPosition
         self.playlistLoops = playlistLoops
         self.fileLoops = fileLoops
     }
 
-    /// The first slot: the entry at `start` in the original order (`--playlist-start`), nil when out of range.
-    func first(startingAt start: Int) -> Slot? {
-        guard start >= 0, start < order.count else { return nil }
-        // --playlist-start names an entry of the playlist as written, wherever shuffling put it.
-        let position = order.firstIndex(of: start) ?? 0
-        return Slot(pass: 0, position: position, repeatIndex: 0)
+    /// The first slot; nil when the start entry is out of range.
+    var first: Slot? {
+        guard startPosition >= 0, startPosition < order.count else { return nil }
+        return Slot(pass: 0, position: startPosition, repeatIndex: 0)
     }
 
     /// The entry a slot plays.
