@@ -32,6 +32,54 @@ import Testing
         #expect(match.silentAfter, "sound after the end")
     }
 
+    @Test func networkItemsAreGaplessToo() async throws {
+        // The parts served by nginx: the next item is fetched while the current one plays.
+        let root = try HLSFixtures.root().appendingPathComponent("gapless")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var urls: [URL] = []
+        for (i, part) in try GaplessFixtures.parts("flac").enumerated() {
+            let served = root.appendingPathComponent("part\(i + 1).flac")
+            if !FileManager.default.fileExists(atPath: served.path) {
+                try FileManager.default.copyItem(at: part, to: served)
+            }
+            urls.append(try HLSFixtures.url("gapless/part\(i + 1).flac"))
+        }
+        let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
+        let (recording, _) = try await playQueue(urls)
+        let match = try #require(GaplessFixtures.match(recording, master), "the master is not in the recording")
+        #expect(match.missingStart < 960)
+        #expect(
+            match.mismatches.isEmpty, "\(match.mismatches.count) samples differ, first at \(match.mismatches.prefix(5))"
+        )
+        #expect(match.silentAfter)
+    }
+
+    @Test func positionSwitchesItemAtTheJoin() async throws {
+        let sink = try TestSink()
+        let player = QueuePlayer()
+        player.audioOutputChoice = .pulse(device: sink.name)
+        let items = try GaplessFixtures.parts("wav").prefix(2).map { PlayerItem(url: $0) }
+        for item in items { player.insert(item, after: nil) }
+        player.play()
+        // Sample (item, time) every 2 ms across the join.
+        var readings: [(Int, Double)] = []
+        while player.currentItem != nil, readings.count < 5_000 {
+            let index = player.currentItem === items[0] ? 0 : 1
+            readings.append((index, player.currentTime().seconds))
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        player.close()
+        let firstLength = Double(GaplessFixtures.cuts[0]) / 48_000
+        let switchAt = try #require(readings.firstIndex { $0.0 == 1 }, "the queue never moved on")
+        let before = readings[..<switchAt].map(\.1)
+        let after = readings[switchAt...].map(\.1)
+        // Time never runs backwards within an item, reaches the first item's end, and starts the next at zero.
+        #expect(zip(before, before.dropFirst()).allSatisfy { $0 <= $1 + 0.001 })
+        #expect(zip(after, after.dropFirst()).allSatisfy { $0 <= $1 + 0.001 })
+        #expect(abs(before.last! - firstLength) < 0.03, "the first item's time stopped at \(before.last!)")
+        #expect(after.first! < 0.03, "the second item started at \(after.first!)")
+    }
+
     @Test(arguments: [("m4a", 1024), ("mp3", 1152), ("opus", 960)])
     func lossyHasNoGapOrClick(ext: String, frame: Int) async throws {
         let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
