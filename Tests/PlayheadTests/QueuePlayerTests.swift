@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Playhead
 import PlayheadTestSupport
 import Testing
@@ -45,6 +46,24 @@ import Testing
         #expect(abs(heard - total) < 0.02, "heard \(heard) s of \(total) s")
         #expect(AudioAnalysis.longestGap(samples[AudioAnalysis.soundSpan(samples)!].map { $0 }) < 0.002)
         #expect(AudioAnalysis.toneSequence(samples) == [440, 660, 880])
+        player.close()
+    }
+
+    @Test func upNextIsObservable() throws {
+        let items = try tones()
+        let player = QueuePlayer()
+        player.audioOutputChoice = .null(untimed: false)
+        // A UI showing "up next" is told when the queue changes (onChange runs as the change is made).
+        let changed = Locked(false)
+        withObservationTracking {
+            _ = player.upNext
+        } onChange: {
+            changed.withLock { $0 = true }
+        }
+        #expect(!changed.withLock { $0 })
+        for item in items { player.insert(item, after: nil) }
+        #expect(changed.withLock { $0 }, "inserting did not notify observers of upNext")
+        #expect(player.upNext.map(ObjectIdentifier.init) == items.dropFirst().map(ObjectIdentifier.init))
         player.close()
     }
 
