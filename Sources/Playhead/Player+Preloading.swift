@@ -10,6 +10,8 @@ extension Player {
         let engine: PlaybackEngine
         var ready = false
         var failure: PlaybackError?
+        /// The engine reported its end before its item became current (an item with nothing to play).
+        var ended = false
     }
 
     /// Seconds before the current item's end at which the next one is opened: enough to read the next item's
@@ -61,6 +63,7 @@ extension Player {
             item.isPlaybackLikelyToKeepUp = true
             item.isPlaybackBufferEmpty = false
         case .failed(let error): preloaded?.failure = error
+        case .ended: preloaded?.ended = true
         default: break
         }
     }
@@ -99,5 +102,10 @@ extension Player {
         startBufferMonitor()
         if let failure = p.failure { fail(failure) }
         updateTimeControlStatus()
+        if p.ended && p.failure == nil {
+            // Its end was reported while it waited: the item is over as soon as it is current.
+            let now = MonotonicClock.now() - MonotonicClock.processStart
+            Task { @MainActor [weak self] in self?.handle(.ended, timestamp: now, item: p.item) }
+        }
     }
 }

@@ -220,6 +220,9 @@ extension PlaybackEngine {
     /// At the end of the stream: let the output play out, then report the end.
     private func finishAudio(_ output: any AudioOutput, generation: Int) {
         setBuffering(false)
+        // A preloaded item that ends before it plays (nothing to play from its start) must not drain the output
+        // the current item is playing on: it ends once it is active.
+        guard waitForActivation(generation: generation) else { return }
         if handOff(output, generation: generation) { return }
         while !isStopping && control.withLock({ $0.generation }) == generation {
             let playing = control.withLock { $0.rate != 0 && !$0.buffering }
