@@ -53,6 +53,10 @@ public final class PlayerItem {
     public internal(set) var accessLog: [AccessLogEvent] = []
     /// The error log, like `AVPlayerItemErrorLog`: one entry for each error met while playing the item.
     public internal(set) var errorLog: [ErrorLogEntry] = []
+    /// What Now Playing shows for the item, like `AVPlayerItem.nowPlayingInfo`; set by the app. Keys are the names
+    /// of PlayheadNowPlaying's `NowPlayingInfoKey` ("title", "artwork" with a `NowPlayingArtwork`, ...). A
+    /// `NowPlayingSession` that publishes automatically shows these values over the asset's tags.
+    public var nowPlayingInfo: [String: any Sendable]?
     /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.
     public private(set) var outputs: [any VideoOutput] = []
 

@@ -93,8 +93,10 @@ final class MPRISBus: @unchecked Sendable {
     /// Publishes `new`; emits PropertiesChanged for what differs and, when `seekedTo` is given, `Seeked`.
     func publish(_ new: MPRISState, seekedTo: Int64? = nil) {
         lock.withLock {
+            let root = new.changedRootProperties(from: published)
             let names = new.changedPlayerProperties(from: published)
             published = new
+            if !root.isEmpty { outbox.append(.propertiesChanged(interface: Self.rootInterface, names: root)) }
             if !names.isEmpty { outbox.append(.propertiesChanged(interface: Self.playerInterface, names: names)) }
             if let seekedTo { outbox.append(.seeked(seekedTo)) }
         }
@@ -151,6 +153,12 @@ final class MPRISBus: @unchecked Sendable {
                 _ = read(wake, &n, 8)
             }
         }
+        // What was queued before `close()` (the reply to a `Quit`, say) still goes out.
+        let last = lock.withLock {
+            defer { outbox.removeAll() }
+            return outbox
+        }
+        for item in last { send(item, on: bus) }
         let leftovers = lock.withLock {
             defer { pendingReplies.removeAll() }
             return Array(pendingReplies.values)

@@ -48,7 +48,10 @@ let mprisGet: playhead_mpris_get_fn = { interface, property, reply, context, err
     let s = bus(context).state
     let m = MessageWriter(reply)
     switch String(cString: property) {
-    case "CanQuit", "CanRaise", "CanSetFullscreen", "Fullscreen", "HasTrackList": m.bool(false)
+    case "CanQuit": m.bool(s.canQuit)
+    case "HasTrackList": m.bool(s.hasTrackList)
+    // No window yet: nothing to raise or make fullscreen.
+    case "CanRaise", "CanSetFullscreen", "Fullscreen": m.bool(false)
     case "Identity": m.string(s.identity)
     case "DesktopEntry": m.string(s.desktopEntry)
     case "SupportedUriSchemes", "SupportedMimeTypes": m.strings([])

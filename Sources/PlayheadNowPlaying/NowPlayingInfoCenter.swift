@@ -18,6 +18,10 @@ public final class NowPlayingInfoCenter {
     /// The app's playback state; `.unknown` derives it from the published rate.
     public var playbackState: NowPlayingPlaybackState = .unknown { didSet { bridge?.update() } }
 
+    /// Called when the desktop asks the app to quit (MPRIS `Quit`); nil (the default) means the app cannot be
+    /// quit that way (`CanQuit` false). Runs on the main actor; the caller is answered when it returns.
+    public var quitHandler: (@MainActor () -> Void)? { didSet { bridge?.update() } }
+
     /// The commands this center's desktop presence accepts.
     public let remoteCommandCenter: RemoteCommandCenter
 
@@ -30,6 +34,12 @@ public final class NowPlayingInfoCenter {
     var volume = 1.0 { didSet { if oldValue != volume { bridge?.update() } } }
     /// Sets the volume from MPRIS; nil makes `Volume` read-only. Set by a `NowPlayingSession`.
     var volumeControl: (@MainActor (Double) -> Void)? { didSet { bridge?.update() } }
+    /// Set by a `NowPlayingSession`, which knows when its player seeks: `Seeked` is then sent only through
+    /// `announceSeek()`, never guessed from a jump of the elapsed time.
+    var announcesSeeks = false
+
+    /// Sends MPRIS `Seeked` with the position published now (a `NowPlayingSession` after each finished seek).
+    func announceSeek() { bridge?.update(seeked: true) }
     private static var defaultCenter: NowPlayingInfoCenter?
 
     /// The app's center, serving `RemoteCommandCenter.shared()`. The first call connects to the session bus.

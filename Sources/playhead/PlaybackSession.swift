@@ -63,6 +63,8 @@ final class PlaybackSession {
     private func startNowPlaying() async -> NowPlayingSession? {
         let session = NowPlayingSession(players: [player])
         session.automaticallyPublishesNowPlayingInfo = true
+        // MPRIS Quit (CanQuit true) ends playback as the q key does: the terminal is restored, the exit status 0.
+        session.nowPlayingInfoCenter.quitHandler = { [weak self] in self?.quit() }
         if await session.becomeActiveIfPossible() { return session }
         session.invalidate()
         if options.verbose { printError("no D-Bus session bus: Now Playing and media keys are off") }
@@ -140,9 +142,7 @@ final class PlaybackSession {
         let now = player.currentTime().seconds
         switch key {
         case .char(" "), .char("p"): player.rate == 0 ? player.play() : player.pause()
-        case .char("q"), .char("Q"):
-            quitRequested = true
-            interrupt?.yield(nil)
+        case .char("q"), .char("Q"): quit()
         case .left: seek(now - 5)
         case .right: seek(now + 5)
         case .up: seek(now + 60)
@@ -154,6 +154,12 @@ final class PlaybackSession {
         case .char("m"): player.isMuted.toggle()
         default: break
         }
+    }
+
+    /// Stops playing the inputs: the current one ends and no other starts.
+    private func quit() {
+        quitRequested = true
+        interrupt?.yield(nil)
     }
 
     private func changeSpeed(by factor: Double) {
