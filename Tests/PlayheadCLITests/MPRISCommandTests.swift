@@ -76,5 +76,12 @@ import Testing
             "env", ["-u", "DBUS_SESSION_BUS_ADDRESS", try Paths.playheadBinary(), "--ao=null", tone.path], timeout: 20)
         #expect(noBus.status == 0)
         #expect(noBus.stderr.isEmpty, "a missing bus is not an error: \(noBus.stderr)")
+        let verbose = try Run.command(
+            "env", ["-u", "DBUS_SESSION_BUS_ADDRESS", try Paths.playheadBinary(), "-v", "--ao=null", tone.path],
+            timeout: 20)
+        #expect(verbose.status == 0)
+        #expect(
+            verbose.stderr.components(separatedBy: "no D-Bus session bus").count == 2,
+            "one notice with -v: \(verbose.stderr)")
     }
 }
