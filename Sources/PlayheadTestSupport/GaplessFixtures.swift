@@ -1,0 +1,95 @@
+import Foundation
+
+/// A continuous recording split into tracks, for gapless tests: a 9 s chirp (200 Hz rising to 1100 Hz, amplitude
+/// 0.5, 48 kHz stereo) cut at sample 150 001 and 290 017 (not on any codec's frame boundary), each part encoded
+/// on its own so that lossy parts carry their own encoder delay and padding. Safe from any thread.
+public enum GaplessFixtures {
+    /// Samples per second of the master.
+    public static let sampleRate = 48_000
+    /// The sample indices where the master is cut.
+    public static let cuts = [150_001, 290_017]
+    /// The master's length in samples.
+    public static let length = 9 * 48_000
+
+    /// The uncut master as 16-bit WAV.
+    public static func master() throws -> URL {
+        try Fixtures.make(
+            "gapless-master.wav",
+            [
+                "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200*t+50*t*t)):s=48000:d=9", "-ac", "2",
+                "-c:a", "pcm_s16le",
+            ])
+    }
+
+    /// The three parts in the container `ext`: wav, flac, m4a (AAC), mp3 (LAME with its gapless header), opus.
+    public static func parts(_ ext: String) throws -> [URL] {
+        let master = try master()
+        let bounds = [0] + cuts + [length]
+        return try (0..<3).map { i in
+            let trim = "atrim=start_sample=\(bounds[i]):end_sample=\(bounds[i + 1]),asetpts=N/SR/TB"
+            let wav = try Fixtures.make(
+                "gapless-part\(i + 1).wav", ["-i", master.path, "-af", trim, "-c:a", "pcm_s16le"])
+            if ext == "wav" { return wav }
+            let codec: [String]
+            switch ext {
+            case "flac": codec = ["-c:a", "flac"]
+            case "m4a": codec = ["-c:a", "aac", "-b:a", "160k"]
+            case "mp3": codec = ["-c:a", "libmp3lame", "-b:a", "192k"]
+            case "opus": codec = ["-c:a", "libopus", "-b:a", "128k"]
+            default: throw TestSupportError("no gapless parts for .\(ext)")
+            }
+            return try Fixtures.make("gapless-part\(i + 1).\(ext)", ["-i", wav.path] + codec)
+        }
+    }
+
+    /// The left channel of `url` decoded by the `ffmpeg` command at 48 kHz, as samples in -1...1.
+    public static func samples(of url: URL) throws -> [Float] {
+        let out = Paths.scratch("pcm").appendingPathComponent("pcm.raw")
+        defer { try? FileManager.default.removeItem(at: out.deletingLastPathComponent()) }
+        let r = try Run.command(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-i", url.path, "-af", "pan=mono|c0=c0", "-ar", "48000", "-f", "s16le",
+                out.path,
+            ])
+        guard r.status == 0 else { throw TestSupportError("ffmpeg cannot decode \(url.path): \(r.stderr)") }
+        let data = try Data(contentsOf: out)
+        return data.withUnsafeBytes { raw in
+            raw.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 }
+        }
+    }
+
+    /// Where `reference` starts inside `recording`: the offset at which `window` samples of the reference, taken
+    /// 0.1 s into it, fit best (least squared difference), searched near the recording's first sound. The window
+    /// lies past the start because a sound server's monitor can miss the first milliseconds of a new stream (it
+    /// rewinds the sink to mix the stream in at once, and a monitor cannot take back what it already delivered;
+    /// `paplay` shows the same), which would mislead an alignment on the very first samples.
+    public static func align(_ recording: [Float], to reference: [Float], window: Int = 4_800) -> Int? {
+        let from = 4_800
+        guard let recStart = recording.firstIndex(where: { abs($0) > 0.01 }), reference.count >= from + window
+        else { return nil }
+        var best: (offset: Int, error: Float)?
+        for candidate in max(0, recStart - 2_000)...(recStart + 64) {
+            guard candidate + from + window <= recording.count else { continue }
+            var error: Float = 0
+            for i in from..<(from + window) {
+                let d = recording[candidate + i] - reference[i]
+                error += d * d
+            }
+            if best == nil || error < best!.error { best = (candidate, error) }
+        }
+        return best?.offset
+    }
+
+    /// How many of the reference's first samples are missing from the recording at `offset` (heard as silence):
+    /// the sound server's monitor start-up loss described at `align`.
+    public static func missingStart(_ recording: [Float], _ reference: [Float], offset: Int) -> Int {
+        var i = 0
+        while i < reference.count, offset + i < recording.count, abs(recording[offset + i]) < 1.0 / 32768,
+            abs(reference[i]) >= 1.0 / 32768 || i == 0
+        {
+            i += 1
+        }
+        return i
+    }
+}
