@@ -8,7 +8,16 @@ extension MPRISBridge {
     /// Runs a remote request's command handlers and answers the caller. Main actor.
     func handle(_ request: MPRISRequest, commands c: RemoteCommandCenter) {
         switch request {
-        case .method(let name, let offset, let trackID, _, let reply):
+        case .method("OpenUri", _, _, let uri, _, let reply):
+            bus.reply(reply, error: open(uri) { center?.openURL?($0) })
+        case .method("AddTrack", _, let after, let uri, let makeCurrent, let reply):
+            guard let list = center?.trackList, list.canEdit else { return bus.reply(reply) }  // the spec's no-op
+            bus.reply(reply, error: open(uri) { list.add($0, after, makeCurrent) })
+        case .method("GoTo", _, let id, _, _, let reply): bus.reply(reply, error: center?.trackList?.goTo(id))
+        case .method("RemoveTrack", _, let id, _, _, let reply):
+            guard let list = center?.trackList, list.canEdit else { return bus.reply(reply) }
+            bus.reply(reply, error: list.remove(id))
+        case .method(let name, let offset, let trackID, _, _, let reply):
             bus.reply(reply, error: method(name, offset: offset, trackID: trackID, commands: c))
         case .set(let property, let double, let bool, let string):
             switch property {
@@ -58,7 +67,6 @@ extension MPRISBridge {
                 return ("org.playhead.NowPlaying.Error.InAd", "seeking is disabled while an ad plays")
             }
             return name == "Seek" ? seek(by: offset, at: now, commands: c) : setPosition(offset, trackID, commands: c)
-        case "OpenUri": return ("org.playhead.NowPlaying.Error.NoSuchContent", "opening a URI is not supported")
         case "Quit":
             center?.quitHandler?()
             return nil
@@ -87,6 +95,21 @@ extension MPRISBridge {
             seconds <= Double(state.metadata.lengthMicroseconds ?? .max) / 1e6
         else { return nil }
         return perform(c.changePlaybackPositionCommand) { $0.positionTime = state.withAds(seconds) }
+    }
+
+    /// Checks `uri` against the supported schemes (none without an open handler) before `body` opens it.
+    private func open(_ uri: String, _ body: (URL) -> MPRISError??) -> MPRISError? {
+        let supported = state.supportedURISchemes
+        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), supported.contains(scheme) else {
+            return (
+                "org.freedesktop.DBus.Error.NotSupported",
+                "\(uri): not a URI Playhead opens (schemes: \(supported.joined(separator: ", ")))"
+            )
+        }
+        if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
+            return ("org.playhead.NowPlaying.Error.NoSuchContent", "\(uri): no such file")
+        }
+        return body(url) ?? nil
     }
 
     static func error(_ status: RemoteCommandHandlerStatus) -> MPRISError? {

@@ -12,8 +12,8 @@ final class MPRISBridge {
     private var trackNumber = 0
     /// The information last published: when it has not changed, the position goes on from its extrapolation.
     private var lastInfo: NowPlayingInfo?
-    /// The artwork last written to the cache, and its file URL.
-    private var artwork: (bytes: [UInt8], url: String?)?
+    /// The artworks written to the cache and their file URLs, by size.
+    private var artworks: [Int: (bytes: [UInt8], url: String?)] = [:]
     /// The update due when the position next enters or leaves an ad.
     private var boundary: Task<Void, Never>?
     /// Jumps smaller than this, in seconds, relative to the extrapolated position are clock drift, not seeks.
@@ -21,9 +21,9 @@ final class MPRISBridge {
 
     var busName: String { bus.busName }
 
-    init?(center: NowPlayingInfoCenter) {
+    init?(center: NowPlayingInfoCenter, trackList: Bool) {
         self.center = center
-        guard let bus = MPRISBus(onRequest: Self.hop(to: center)) else { return nil }
+        guard let bus = MPRISBus(trackList: trackList, onRequest: Self.hop(to: center)) else { return nil }
         self.bus = bus
         center.remoteCommandCenter.observe { [weak self] in self?.update() }
         update()
@@ -61,6 +61,12 @@ final class MPRISBridge {
         if let d = info?.playbackDuration, d.isFinite, d > 0, !live { s.duration = d } else { s.duration = nil }
         s.ads = Self.ads(info?.adTimeRanges ?? [], duration: s.duration)
         s.metadata = info.map { metadata($0, length: s.duration.map(s.withoutAds)) } ?? MPRISState.Metadata()
+        if info != nil, let id = center.currentTrackID { s.metadata.trackID = id }
+        s.hasTrackList = bus.hasTrackList
+        s.canEditTracks = bus.hasTrackList && center.trackList?.canEdit == true
+        s.tracks = bus.hasTrackList ? center.tracks.map { trackMetadata($0) } : []
+        s.supportedURISchemes = center.openURL == nil ? [] : NowPlayingInfoCenter.uriSchemes
+        s.supportedMIMETypes = center.openURL == nil ? [] : NowPlayingInfoCenter.mimeTypes
         let rate = info?.playbackRate ?? 0
         switch center.playbackState {
         case .playing: s.playbackStatus = "Playing"
@@ -86,8 +92,8 @@ final class MPRISBridge {
             hasItem && !live && !inAd
             && (c.changePlaybackPositionCommand.isActive || c.skipForwardCommand.isActive
                 || c.skipBackwardCommand.isActive)
-        s.canGoNext = c.nextTrackCommand.isActive
-        s.canGoPrevious = c.previousTrackCommand.isActive
+        s.canGoNext = c.nextTrackCommand.isActive && center.canGoNext != false
+        s.canGoPrevious = c.previousTrackCommand.isActive && center.canGoPrevious != false
         s.canSetRate = c.changePlaybackRateCommand.isActive && !live
         let rates = c.changePlaybackRateCommand.supportedPlaybackRates.filter { $0 > 0 && $0.isFinite }
         s.minimumRate = s.canSetRate ? min(1, rates.min() ?? 1) : 1
@@ -150,13 +156,30 @@ final class MPRISBridge {
         }
     }
 
+    /// A queue track's metadata: its length without ads.
+    private func trackMetadata(_ track: NowPlayingTrack) -> MPRISState.Metadata {
+        var length: Double?
+        if let d = track.info.playbackDuration, d.isFinite, d > 0, track.info.isLiveStream != true {
+            let ads = MPRISState(duration: d, ads: Self.ads(track.info.adTimeRanges ?? [], duration: d))
+            length = ads.withoutAds(d)
+        }
+        var m = metadata(track.info, length: length)
+        m.trackID = track.id
+        return m
+    }
+
     private func metadata(_ info: NowPlayingInfo, length: Double?) -> MPRISState.Metadata {
         var m = MPRISState.Metadata()
         m.trackID = "/org/playhead/track/\(trackNumber)"
         m.lengthMicroseconds = length.map { Int64(($0 * 1e6).rounded()) }
         if let art = info.artwork?.data, !art.isEmpty {
-            if art != artwork?.bytes { artwork = (art, ArtworkCache.fileURL(for: art)) }
-            m.artURL = artwork?.url
+            if let cached = artworks[art.count], cached.bytes == art {
+                m.artURL = cached.url
+            } else {
+                let url = ArtworkCache.fileURL(for: art)
+                artworks[art.count] = (art, url)
+                m.artURL = url
+            }
         }
         m.title = info.title
         m.artists = info.artist.map { [$0] } ?? []

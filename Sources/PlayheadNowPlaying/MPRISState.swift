@@ -25,6 +25,12 @@ struct MPRISState: Sendable, Equatable {
     var desktopEntry = "playhead"
     var canQuit = false
     var hasTrackList = false
+    var supportedURISchemes: [String] = []
+    var supportedMIMETypes: [String] = []
+
+    // org.mpris.MediaPlayer2.TrackList (a queue's items, each with its own `trackID`)
+    var tracks: [Metadata] = []
+    var canEditTracks = false
 
     // org.mpris.MediaPlayer2.Player
     var playbackStatus = "Stopped"
@@ -114,6 +120,16 @@ struct MPRISState: Sendable, Equatable {
         if hasTrackList != old.hasTrackList { names.append("HasTrackList") }
         if identity != old.identity { names.append("Identity") }
         if desktopEntry != old.desktopEntry { names.append("DesktopEntry") }
+        if supportedURISchemes != old.supportedURISchemes { names.append("SupportedUriSchemes") }
+        if supportedMIMETypes != old.supportedMIMETypes { names.append("SupportedMimeTypes") }
+        return names
+    }
+
+    /// The names of the `org.mpris.MediaPlayer2.TrackList` properties whose values differ from `old`'s.
+    func changedTrackListProperties(from old: MPRISState) -> [String] {
+        var names: [String] = []
+        if tracks.map(\.trackID) != old.tracks.map(\.trackID) { names.append("Tracks") }
+        if canEditTracks != old.canEditTracks { names.append("CanEditTracks") }
         return names
     }
 }

@@ -47,17 +47,16 @@ extension NowPlayingSession {
     func publish(elapsed: Double? = nil) {
         guard automaticallyPublishesNowPlayingInfo else { return }
         let center = nowPlayingInfoCenter
+        let previous = publishedItem
+        publishedItem = player.currentItem
+        publishQueue(current: player.currentItem, previous: previous)
         guard let item = player.currentItem else {
             center.info = nil
             center.playbackState = .stopped
-            publishedItem = nil
             return
         }
-        if item !== publishedItem {
-            publishedItem = item
-            seekTarget = nil
-        }
-        var info = Self.tags(of: item)
+        if item !== previous { seekTarget = nil }
+        var info = Self.tags(item.metadata, url: item.asset.url)
         info.assetURL = item.asset.url
         info.mediaType = item.tracks.contains { $0.mediaType == .video } ? .video : .audio
         info.isLiveStream = isLive(item)
@@ -79,10 +78,10 @@ extension NowPlayingSession {
     /// Whether `item` is a live stream: open, with no duration (like AVFoundation's indefinite duration).
     func isLive(_ item: PlayerItem) -> Bool { item.status == .readyToPlay && !item.duration.isNumeric }
 
-    /// The Now Playing fields the asset's tags give; the file name as the title when it has none.
-    static func tags(of item: PlayerItem) -> NowPlayingInfo {
+    /// The Now Playing fields tags give; the file name as the title when they have none.
+    static func tags(_ metadata: [MetadataItem], url: URL) -> NowPlayingInfo {
         var info = NowPlayingInfo()
-        for m in item.metadata {
+        for m in metadata {
             switch m.key {
             case .title: info.title = m.stringValue
             case .artist: info.artist = m.stringValue
@@ -94,7 +93,7 @@ extension NowPlayingSession {
             default: break
             }
         }
-        if info.title == nil { info.title = item.asset.url.lastPathComponent }
+        if info.title == nil { info.title = url.lastPathComponent }
         return info
     }
 

@@ -33,6 +33,13 @@ public final class NowPlayingSession {
     var seekTarget: Double?
     /// The item last published (a new one forgets the seek target).
     var publishedItem: PlayerItem?
+    /// Queue sessions: each item's track id, the items played (for previous), tags read ahead.
+    var trackIDs: [ObjectIdentifier: (item: PlayerItem, id: String)] = [:]
+    var nextTrackNumber = 0
+    var history: [PlayerItem] = []
+    var isGoingBack = false
+    var assetTags: [ObjectIdentifier: NowPlayingInfo] = [:]
+    var loadingTags: Set<ObjectIdentifier> = []
     /// Set by the stop command: the paused player shows as stopped until it plays again.
     var isStopped = false
     var defaultTargets: [(RemoteCommand, RemoteCommandTarget)] = []
@@ -45,6 +52,11 @@ public final class NowPlayingSession {
         remoteCommandCenter = commands
         nowPlayingInfoCenter = NowPlayingInfoCenter(commandCenter: commands, connect: false)
         installDefaultHandlers()
+        nowPlayingInfoCenter.openURL = { [weak self] url in self?.openURL(url) }
+        if queue != nil {
+            nowPlayingInfoCenter.trackList = queueControl()
+            installQueueHandlers()
+        }
     }
 
     /// Makes this the session the desktop sees and remote commands reach, taking over from the active one;
