@@ -64,13 +64,14 @@ func property(_ bus: String, _ name: String, interface: String = "Player") async
     return r.status == 0 ? r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : "error: \(r.stderr)"
 }
 
-/// `busctl --user set-property` of `name` on `interface` (`Player` by default) of `bus`'s MPRIS object.
-func setProperty(_ bus: String, _ name: String, _ type: String, _ value: String, interface: String = "Player")
+/// `busctl --user set-property` of `name` on `interface` (`Player` by default) of `bus`'s MPRIS object; `values`
+/// are busctl's words for `type` (an array: its count, then its items).
+func setProperty(_ bus: String, _ name: String, _ type: String, _ values: String..., interface: String = "Player")
     async throws -> Run.Result
 {
     let full = interface.isEmpty ? "org.mpris.MediaPlayer2" : "org.mpris.MediaPlayer2.\(interface)"
     return try await run(
-        "busctl", ["--user", "set-property", bus, "/org/mpris/MediaPlayer2", full, name, type, "--", value])
+        "busctl", ["--user", "set-property", bus, "/org/mpris/MediaPlayer2", full, name, type, "--"] + values)
 }
 
 /// Waits on the main actor, letting the bus thread's requests through, until `condition` holds or `timeout`
