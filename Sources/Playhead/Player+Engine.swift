@@ -128,6 +128,7 @@ extension Player {
             item.isPlaybackLikelyToKeepUp = true
             item.isPlaybackBufferEmpty = false
             emit(PlayerEvent(.ready, timestamp: timestamp))
+            item.startReached()
             preloadNextIfNeeded()
         case .firstAudio: emit(PlayerEvent(.firstAudio, timestamp: timestamp))
         case .firstVideo: emit(PlayerEvent(.firstVideo, timestamp: timestamp))

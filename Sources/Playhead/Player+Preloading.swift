@@ -56,6 +56,7 @@ extension Player {
         case .opened(let info): item.apply(info)
         case .ready:
             preloaded?.ready = true
+            item.startReached()
             item.status = .readyToPlay
             item.isPlaybackLikelyToKeepUp = true
             item.isPlaybackBufferEmpty = false

@@ -70,6 +70,10 @@ public final class PlayerItem {
     var startSeconds: Double?
     /// Whether a player has played (or preloaded) the item: an item is played once, as in AVFoundation.
     var hasBeenEnqueued = false
+    /// The queue player holding the item.
+    weak var queueOwner: Player?
+    /// The completion of a `seek(to:)` made before the item played.
+    var pendingStartHandler: (@Sendable (Bool) -> Void)?
 
     /// An item for `url`.
     public convenience init(url: URL) { self.init(asset: URLAsset(url: url)) }

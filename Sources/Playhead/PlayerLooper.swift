@@ -31,6 +31,8 @@ public final class PlayerLooper {
     private let template: PlayerItem
     private let timeRange: TimeRange?
     private var copies: [PlayerItem] = []
+    /// The player's current item as of the last `currentItemChanged` event handled.
+    private var current: PlayerItem?
     private var task: Task<Void, Never>?
     /// Copies kept queued ahead: the playing one, the preloaded one and one spare.
     private static let depth = 3
@@ -49,6 +51,7 @@ public final class PlayerLooper {
             }
         }
         topUp()
+        current = player.currentItem
     }
 
     /// Stops looping: the copies not yet playing leave the queue and the playing one plays to its end.
@@ -57,17 +60,23 @@ public final class PlayerLooper {
         status = .cancelled
         for copy in copies where copy !== player.currentItem { player.remove(copy) }
         copies.removeAll { $0 !== player.currentItem }
-        task?.cancel()
-        task = nil
+        // Events still count the end of the copy that plays on.
     }
 
     private func handle(_ event: PlayerEvent) {
         switch event.kind {
         case .ended:
-            if let current = player.currentItem, copies.contains(where: { $0 === current }) { loopCount += 1 }
+            // The queue has already moved on when the event arrives: the item that ended is the one current at
+            // the last change.
+            if let ended = current, copies.contains(where: { $0 === ended }) { loopCount += 1 }
         case .currentItemChanged:
-            copies.removeAll { item in !player.items().contains { $0 === item } }
+            current = player.currentItem
+            copies.removeAll { item in item !== current && !player.items().contains { $0 === item } }
             topUp()
+            if status == .cancelled && copies.isEmpty {
+                task?.cancel()
+                task = nil
+            }
         case .ready:
             if status == .unknown { status = .ready }
         case .error(let e):

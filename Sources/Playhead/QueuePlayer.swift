@@ -54,6 +54,7 @@ public final class QueuePlayer: Player {
     public func insert(_ item: PlayerItem, after afterItem: PlayerItem?) {
         guard canInsert(item, after: afterItem) else { return }
         item.hasBeenEnqueued = true
+        item.queueOwner = self
         let index = afterItem.flatMap { a in queue.firstIndex { $0 === a } }.map { $0 + 1 } ?? queue.count
         queue.insert(item, at: index)
         if currentItem == nil {
@@ -90,6 +91,7 @@ public final class QueuePlayer: Player {
         if let current = currentItem, queue.first === current { queue.removeFirst() }
         if let item {
             item.hasBeenEnqueued = true
+            item.queueOwner = self
             queue.insert(item, at: 0)
         }
         startHead(gaplessFrom: nil)

@@ -21,6 +21,17 @@ public enum GaplessFixtures {
             ])
     }
 
+    /// A chirp of `seconds` (300 Hz rising by 400 Hz a second, amplitude 0.5) as 16-bit WAV: no two stretches
+    /// alike, so a recording of it aligns to one place only (a steady tone aligns to every period).
+    public static func chirp(seconds: Int) throws -> URL {
+        try Fixtures.make(
+            "chirp-\(seconds)s.wav",
+            [
+                "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(300*t+200*t*t)):s=48000:d=\(seconds)", "-ac", "2",
+                "-c:a", "pcm_s16le",
+            ])
+    }
+
     /// The three parts in the container `ext`: wav, flac, m4a (AAC), mp3 (LAME with its gapless header), opus.
     public static func parts(_ ext: String) throws -> [URL] {
         let master = try master()

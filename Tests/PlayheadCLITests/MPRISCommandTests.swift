@@ -67,6 +67,45 @@ import Testing
         #expect(!(try Run.command("playerctl", ["-l"]).stdout.contains("playhead")))
     }
 
+    @Test func playerctlNextAndPreviousFollowThePlayOrder() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let first = try Fixtures.tone(seconds: 20)
+        let second = try Fixtures.tone(seconds: 20, frequency: 550)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--no-resume", first.path, second.path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { Run.kill(p) }
+        func title() throws -> String {
+            try Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout
+        }
+        func waitFor(_ text: String) throws -> Bool {
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                if try title().contains(text) { return true }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return false
+        }
+        #expect(try waitFor("tone-440hz"), "title \((try? title()) ?? "")")
+        let hasTrackList = try Run.command(
+            "busctl",
+            [
+                "--user", "get-property", "org.mpris.MediaPlayer2.playhead", "/org/mpris/MediaPlayer2",
+                "org.mpris.MediaPlayer2", "HasTrackList",
+            ])
+        #expect(hasTrackList.stdout.hasPrefix("b true"), "\(hasTrackList.stdout)")
+        _ = try Run.command("playerctl", ["-p", "playhead", "next"])
+        #expect(try waitFor("tone-550hz"), "after next: \((try? title()) ?? "")")
+        _ = try Run.command("playerctl", ["-p", "playhead", "previous"])
+        #expect(try waitFor("tone-440hz"), "after previous: \((try? title()) ?? "")")
+        #expect(p.isRunning)
+    }
+
     @Test func noMPRISAndNoBusAreQuiet() throws {
         let tone = try Fixtures.tone(seconds: 1)
         let r = try Run.command(
