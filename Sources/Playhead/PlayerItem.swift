@@ -53,6 +53,10 @@ public final class PlayerItem {
     public internal(set) var accessLog: [AccessLogEvent] = []
     /// The error log, like `AVPlayerItemErrorLog`: one entry for each error met while playing the item.
     public internal(set) var errorLog: [ErrorLogEntry] = []
+    /// What Now Playing shows for the item, like `AVPlayerItem.nowPlayingInfo`; set by the app. Keys are the names
+    /// of PlayheadNowPlaying's `NowPlayingInfoKey` ("title", "artwork" with a `NowPlayingArtwork`, ...). A
+    /// `NowPlayingSession` that publishes automatically shows these values over the asset's tags. Main actor.
+    public var nowPlayingInfo: [String: any Sendable]?
     /// Where playback of the item ends, like `AVPlayerItem.forwardPlaybackEndTime`: `.invalid` (the default) plays
     /// to the end of the media; a numeric time ends the item there, to the sample. Applies from the next time the
     /// item starts playing.

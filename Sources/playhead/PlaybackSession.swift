@@ -110,6 +110,19 @@ final class PlaybackSession {
     private func startNowPlaying() async -> NowPlayingSession? {
         let session = NowPlayingSession(players: [player])
         session.automaticallyPublishesNowPlayingInfo = true
+        // MPRIS Quit (CanQuit true) quits as `q` does; Next and Previous follow the play order as the keys do.
+        session.nowPlayingInfoCenter.quitHandler = { [weak self] in self?.requestQuit() }
+        let commands = session.remoteCommandCenter
+        commands.nextTrackCommand.removeTarget(nil)
+        commands.nextTrackCommand.addTarget { [weak self] _ in
+            self?.playNextEntry()
+            return .success
+        }
+        commands.previousTrackCommand.removeTarget(nil)
+        commands.previousTrackCommand.addTarget { [weak self] _ in
+            self?.playPreviousEntry()
+            return .success
+        }
         if await session.becomeActiveIfPossible() { return session }
         session.invalidate()
         if options.verbose { printError("no D-Bus session bus: Now Playing and media keys are off") }
