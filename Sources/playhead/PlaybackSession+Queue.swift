@@ -1,5 +1,6 @@
 import Foundation
 import Playhead
+import PlayheadNowPlaying
 
 /// The queue: one item per slot of the play order, the next one always queued so the player preloads it and
 /// joins it gaplessly; next/previous; resume positions. Main actor.
@@ -10,12 +11,12 @@ extension PlaybackSession {
         return entries[cursor.entry(slot)].location
     }
 
-    /// The title to show: the file's tag, else the playlist's title, else the file name.
+    /// The title to show: the playlist's title (the user chose it), else the file's tag, else the file name.
     func title(of item: PlayerItem?, slot: PlaylistCursor.Slot) -> String {
-        if let t = item?.metadata.string(for: .title), !t.isEmpty { return t }
         guard let cursor else { return "" }
         let entry = entries[cursor.entry(slot)]
         if let t = entry.title, !t.isEmpty { return t }
+        if let t = item?.metadata.string(for: .title), !t.isEmpty { return t }
         let l = entry.location
         return l.contains("://") ? l : (l as NSString).lastPathComponent
     }
@@ -29,6 +30,10 @@ extension PlaybackSession {
             ? (URL(string: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
         let item = PlayerItem(url: url)
         if !options.noVideo { item.add(NullVideoOutput()) }
+        // A playlist's title reaches Now Playing too (over the file's own tag).
+        if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
+            item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]
+        }
         if let stop = options.stopTime {
             item.forwardPlaybackEndTime = MediaTime(seconds: stop, preferredTimescale: 48_000)
         }

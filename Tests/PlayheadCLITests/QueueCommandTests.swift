@@ -129,6 +129,28 @@ import Testing
         #expect(AudioAnalysis.longestGap(samples) < 0.002, "--loop-file repeats gaplessly")
     }
 
+    @Test func playlistTitlesReachNowPlaying() throws {
+        let folder = Paths.scratch("titles")
+        let t = try tones(in: folder)
+        let list = folder.appendingPathComponent("titled.m3u")
+        try "#EXTM3U\n#EXTINF:1,My Curated Title\n\(t[0].lastPathComponent)\n".write(
+            to: list, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--loop-file=20", list.path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { Run.kill(p) }
+        var title = ""
+        for _ in 0..<50 where title != "My Curated Title" {
+            Thread.sleep(forTimeInterval: 0.1)
+            title = try Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(title == "My Curated Title")
+    }
+
     @Test func anHLSPlaylistFileIsAStreamNotAList() throws {
         let ladder = try HLSFixtures.root().appendingPathComponent(try HLSFixtures.tsLadder())
         let sink = try TestSink()
