@@ -6,6 +6,8 @@ import Playhead
 @MainActor
 final class EventLog {
     private let handle: FileHandle
+    /// Error-log entries already written, per item.
+    var errorLogWritten: [ObjectIdentifier: Int] = [:]
 
     init?(path: String) {
         guard FileManager.default.createFile(atPath: path, contents: nil),

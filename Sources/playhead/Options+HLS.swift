@@ -99,9 +99,10 @@ struct HLSOptions {
 }
 
 extension EventLog {
-    /// Writes the error-log entries added since `written` (`error-log` events with the entry's fields).
-    func writeErrorLog(of item: PlayerItem, written: inout Int, input: String) {
+    /// Writes the item's error-log entries not written yet (`error-log` events with the entry's fields).
+    func writeErrorLog(of item: PlayerItem, input: String) {
         let log = item.errorLog
+        let written = errorLogWritten[ObjectIdentifier(item)] ?? 0
         guard log.count > written else { return }
         for entry in log[written...] {
             write([
@@ -110,6 +111,6 @@ extension EventLog {
                 "date": entry.date.timeIntervalSince1970,
             ])
         }
-        written = log.count
+        errorLogWritten[ObjectIdentifier(item)] = log.count
     }
 }
