@@ -8,6 +8,7 @@ request through query parameters:
   ?first_byte_delay=SECONDS
   ?redirect=loop           answer 302 to the same URL, forever
   ?reset_after=BYTES       close the connection after that many body bytes
+  ?once=1                  apply status/reset_after/stall only to the first request for that path
 
 /llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments) as a low-latency live
 stream that starts with the first such request: each segment is listed as it completes, and while it is being
@@ -127,6 +128,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     link = None
     streams = {}
     streams_lock = threading.Lock()
+    seen = set()
 
     def low_latency(self, url, q):
         parts = url.path.split("/")
@@ -169,6 +171,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if self.link is not None:
             self.link.begin()
+        if q.get("once") == "1":
+            with self.streams_lock:
+                repeat = url.path in self.seen
+                self.seen.add(url.path)
+            if repeat:
+                for k in ("status", "reset_after", "stall_after", "stall_for"):
+                    q.pop(k, None)
         if q.get("redirect") == "loop":
             self.send_response(302)
             self.send_header("Location", self.path)

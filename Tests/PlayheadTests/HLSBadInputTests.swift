@@ -75,4 +75,43 @@ import Testing
         #expect(item.errorLog.count == 2, "\(item.errorLog)")
         #expect(item.errorLog.first?.uri.contains(segment) == true)
     }
+
+    @Test func aSegmentThatFailsOnceIsFetchedAgainAndPlaybackGoesOn() async throws {
+        _ = try HLSFixtures.tsLadder()
+        let dir = try HLSFixtures.badInputs()
+        // The second segment answers 500 the first time, the third drops the connection mid-body the first time.
+        try """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:2
+        #EXTINF:2,
+        ../ladder-ts/v0/seg00.ts
+        #EXTINF:2,
+        ../ladder-ts/v0/seg01.ts?once=1&status=500
+        #EXTINF:2,
+        ../ladder-ts/v0/seg02.ts?once=1&reset_after=20000
+        #EXTINF:2,
+        ../ladder-ts/v0/seg03.ts
+        #EXT-X-ENDLIST
+
+        """.write(to: dir.appendingPathComponent("flaky.m3u8"), atomically: true, encoding: .utf8)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url("bad/flaky.m3u8"))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually(timeout: 20) { player.timeControlStatus == .paused }, "did not end")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let samples = sink.stopRecording()
+        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.25, "\(AudioAnalysis.audibleSeconds(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) < 0.01)
+        // Both failures are in the error log, with the 500's status; each segment was asked for twice.
+        let log = item.errorLog
+        #expect(log.count == 2, "\(log)")
+        #expect(log.first?.errorStatusCode == 500 && log.first?.uri.contains("seg01.ts") == true, "\(log)")
+        #expect(log.last?.uri.contains("seg02.ts") == true, "\(log)")
+        #expect(origin.requests.filter { $0.contains("seg01.ts") }.count == 2, "\(origin.requests)")
+        #expect(origin.requests.filter { $0.contains("seg02.ts") }.count == 2, "\(origin.requests)")
+    }
 }
