@@ -13,9 +13,13 @@ import Testing
         let item = PlayerItem(url: try HLSFixtures.url(master))
         let firstAudio = Flag()
         let requestsAtFirstAudio = Locked([String]())
+        let segmentsBeforeOpened = Locked<Int?>(nil)
+        let loaded = Locked(0)
         let events = player.events()
         Task { @MainActor in
             for await e in events {
+                if case .segmentLoaded = e.kind { loaded.withLock { $0 += 1 } }
+                if case .opened = e.kind { segmentsBeforeOpened.withLock { $0 = $0 ?? loaded.current } }
                 if case .firstAudio = e.kind {
                     requestsAtFirstAudio.withLock { $0 = (try? HLSFixtures.requests(since: before)) ?? [] }
                     firstAudio.value = true
@@ -28,6 +32,8 @@ import Testing
         #expect(abs(item.duration.seconds - 8) < 0.1, "duration \(item.duration)")
         // Before the first sound: the multivariant playlist, the first variant's playlist, its first segment
         // (FFmpeg may have asked for the second while probing), and no other variant.
+        // The stream's tracks were known from one segment: FFmpeg probed no further.
+        #expect(segmentsBeforeOpened.current == 1, "\(String(describing: segmentsBeforeOpened.current)) segments")
         let early = requestsAtFirstAudio.current
         #expect(early.first == "/ladder-ts/master.m3u8", "\(early)")
         #expect(early.dropFirst().first == "/ladder-ts/v0/index.m3u8", "\(early)")
