@@ -22,6 +22,8 @@ public struct AccessLogEvent: Sendable, Hashable {
     }
     /// The player's bandwidth estimate after the period's last download, bits per second.
     public var estimatedBitrate: Double = 0
+    /// Segment downloads given up because they would not arrive before the buffer ran out (`downloadOverdue`).
+    public var downloadOverdue = 0
     /// Stalls during the period.
     public var numberOfStalls = 0
     /// Late video frames dropped during the period.

@@ -82,6 +82,7 @@ import Testing
         #expect(retries.count == 1 && retries.first?.contains("/v0/") == true, "\(requests)")
         let aborted = origin.bodies.filter { $0.contains("seg09.ts") && $0.hasSuffix("aborted") }
         #expect(aborted.count == 1, "\(origin.bodies.filter { $0.contains("seg09") })")
+        #expect(run.item.accessLog.map(\.downloadOverdue).reduce(0, +) == 1, "\(run.item.accessLog)")
         #expect(run.stalls == 0, "stalled \(run.stalls) times")
         #expect(AudioAnalysis.longestGap(run.samples) < 0.05)
     }

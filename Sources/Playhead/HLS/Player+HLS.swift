@@ -3,7 +3,8 @@ import PlayheadCore
 
 extension Player {
     /// Applies an HLS source's report to the item it plays (main actor): the seekable window, a live time jump
-    /// (notification, observers and a `time-jumped` event), an error recovered from (the error log).
+    /// (notification, observers and a `time-jumped` event), an error recovered from (the error log), a download
+    /// given up (the access log's `downloadOverdue`).
     func handleHLS(_ notice: HLSNotice, item: PlayerItem, timestamp: Double) {
         switch notice {
         case .window(let start, let end, _):
@@ -17,7 +18,9 @@ extension Player {
             emit(PlayerEvent(.timeJumped(from: from, to: to), timestamp: timestamp))
         case .recovered(let error):
             item.logError(error)
-        case .abandoned, .segment, .failed:
+        case .abandoned:
+            item.accessLogUpdate { $0.downloadOverdue += 1 }
+        case .segment, .failed:
             break
         }
     }
