@@ -56,6 +56,11 @@ extension Player {
         }
         var seconds = time.isNumeric ? time.seconds : (time > .zero ? .infinity : 0)
         if let item = currentItem, item.duration.isNumeric { seconds = min(seconds, item.duration.seconds) }
+        // A live stream: no later than its seekable window (`.positiveInfinity` goes to the live start point).
+        if let item = currentItem, !item.duration.isNumeric, let end = item.seekableTimeRanges.last?.end, end.isNumeric
+        {
+            seconds = min(seconds, end.seconds)
+        }
         seconds = max(0, seconds)
         let id = nextSeekID
         nextSeekID += 1

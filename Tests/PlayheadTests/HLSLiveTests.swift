@@ -93,9 +93,15 @@ import Testing
             "\(player.currentTime().seconds) \(jump) \(item.seekableTimeRanges) \(player.timeControlStatus)")
         #expect(item.error == nil, "\(String(describing: item.error))")
 
-        // A seek inside the window lands there.
+        // A seek to +infinity goes to the live start point (the window's end), as with AVPlayer.
+        let edge = try #require(item.seekableTimeRanges.first).end.seconds
+        #expect(await player.seek(to: .positiveInfinity, toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(abs(player.currentTime().seconds - edge) < 2.5, "\(player.currentTime().seconds) for \(edge)")
+        #expect(await eventually { player.currentTime().seconds > edge - 2 + 0.5 }, "not playing at the edge")
+
+        // A seek inside the window lands there (the seekable window of 4 segments is 2 s: 8 s less the hold-back).
         let window = try #require(item.seekableTimeRanges.first)
-        let target = window.start.seconds + 3
+        let target = window.start.seconds + window.duration.seconds / 2
         let done = await player.seek(
             to: MediaTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
         #expect(done)
