@@ -29,6 +29,8 @@ public enum AudioOutputEvent: Sendable, Hashable {
     case serverLost
     /// The stream failed (for example its device was removed with nowhere to go).
     case failed(String)
+    /// A sound server answers again and the stream was rebuilt on it (its timeline continues).
+    case serverReset
 }
 
 /// Where decoded audio goes: the sound server, a silent clock, or a file.
