@@ -151,7 +151,7 @@ public final class AudioSession: @unchecked Sendable {
     public var preferredOutput: PortDescription? { state.withLock { $0.preferredOutput } }
 
     /// The available output whose sink is named `name`.
-    public func output(named name: String) -> PortDescription? { availableOutputs.first { $0.uid == name } }
+    public func port(named name: String) -> PortDescription? { availableOutputs.first { $0.uid == name } }
 
     /// Plays every stream of the process on `port` from now on (nil: the server's default sink), moving the
     /// streams already open, like choosing a device in AirPlay's route picker. Throws for an unknown sink.

@@ -44,6 +44,9 @@ final class PlaybackSession {
         }
         let nowPlaying = options.mpris ? await startNowPlaying() : nil
         defer { nowPlaying?.invalidate() }
+        let audioSession = AudioSessionCLI(options: options, log: log, terminal: terminal, player: player)
+        audioSession.start()
+        defer { audioSession.finish() }
         terminal.start { [weak self] key in self?.handle(key) }
         defer { terminal.restore() }
         var failures = 0

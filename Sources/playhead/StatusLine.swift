@@ -21,6 +21,7 @@ enum StatusLine {
             line += " \(Int(100 * min(1, now / duration)))%"
         }
         if player.reasonForWaitingToPlay == .toMinimizeStalls { line += " buffering" }
+        if player.isInterruptedByAudioSession { line += " interrupted" }
         if let range = item.loadedTimeRanges.first {
             let ahead = range.end.seconds - now
             if ahead.isFinite && ahead > 0 { line += " (+\(Int(ahead))s)" }
