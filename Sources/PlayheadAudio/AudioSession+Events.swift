@@ -73,9 +73,7 @@ extension AudioSession {
         switch event {
         case .corkRequested:
             let begin = state.withLock { s -> Bool in
-                guard s.outputs[id] != nil,
-                    s.options.isDisjoint(with: [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers])
-                else { return false }
+                guard s.outputs[id] != nil, s.options.isDisjoint(with: Self.mixingOptions) else { return false }
                 s.corked.insert(id)
                 defer { s.interrupted = true }
                 return !s.interrupted
@@ -100,6 +98,14 @@ extension AudioSession {
             deliver(.routeChange(.oldDeviceUnavailable, previousRoute: previous))
         }
     }
+
+    /// Whether a cork request is an interruption (not under a mixing option). Any thread, including PulseAudio
+    /// callbacks (it only reads the state).
+    var corkRequestsInterrupt: Bool {
+        state.withLock { $0.options.isDisjoint(with: Self.mixingOptions) }
+    }
+
+    static let mixingOptions: CategoryOptions = [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers]
 
     func endInterruption(shouldResume: Bool) {
         let was = state.withLock { s -> Bool in

@@ -62,6 +62,14 @@ extension PulseAudioOutput {
         return true
     }
 
+    /// Corks the stream for an interruption without waiting (mainloop thread, lock held). The server sends
+    /// `request-uncork` only to corked streams, so this also makes sure the interruption's end is reported.
+    func corkForInterruption() {
+        guard let s = stream, !corked else { return }
+        corked = true
+        if let op = pa_stream_cork(s, 1, nil, nil) { pa_operation_unref(op) }
+    }
+
     /// The name of the sink the stream plays on now. Any thread.
     var currentDevice: String? {
         lock()

@@ -38,7 +38,10 @@ enum PulseCallbacks {
     static let event: pa_stream_event_cb_t = { _, name, _, userdata in
         guard let o = output(userdata), let name else { return }
         switch String(cString: name) {
-        case PA_STREAM_EVENT_REQUEST_CORK: o.post(.corkRequested)
+        case PA_STREAM_EVENT_REQUEST_CORK:
+            // An interruption stops the sound at once, as iOS does; the app (the player) decides when to play again.
+            if AudioSession.shared.corkRequestsInterrupt { o.corkForInterruption() }
+            o.post(.corkRequested)
         case PA_STREAM_EVENT_REQUEST_UNCORK: o.post(.uncorkRequested)
         default: break
         }

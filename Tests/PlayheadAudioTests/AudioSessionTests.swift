@@ -86,7 +86,7 @@ import Testing
         #expect(events.waitFor { $0 == .interruption(.began, options: []) })
         #expect(session.isInterrupted)
         Run.kill(phone)
-        #expect(events.waitFor { $0 == .interruption(.ended, options: .shouldResume) })
+        #expect(events.waitFor { $0 == .interruption(.ended, options: .shouldResume) }, "\(events.all)")
         #expect(events.waitFor { $0 == .resumptionRecommendation(.shouldResume) })
         #expect(notified.withLock { $0 } == [1, 0])
 
