@@ -63,6 +63,8 @@ extension PulseAudioOutput {
                 throw serverError(device.map { "cannot play on the device '\($0)'" } ?? "the playback stream failed")
             }
             timedWait(0.05)
+            // `stop()` on another thread may have closed the stream while we waited.
+            guard stream == s else { throw serverError("the playback stream was closed") }
         }
     }
 

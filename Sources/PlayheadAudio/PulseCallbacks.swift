@@ -15,8 +15,8 @@ enum PulseCallbacks {
 
     static let streamState: pa_stream_notify_cb_t = { s, userdata in
         guard let o = output(userdata) else { return }
-        if pa_stream_get_state(s) == PA_STREAM_FAILED, s == o.stream, let c = o.context,
-            pa_context_get_state(c) == PA_CONTEXT_READY
+        if pa_stream_get_state(s) == PA_STREAM_FAILED, s == o.stream, o.wantsStream, !o.reconnecting,
+            let c = o.context, pa_context_get_state(c) == PA_CONTEXT_READY
         {
             // The stream died but the server lives (its sink went away with nowhere to go): rebuild it.
             o.post(.failed(String(cString: pa_strerror(pa_context_errno(c)))))

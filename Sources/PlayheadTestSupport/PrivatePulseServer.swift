@@ -11,6 +11,7 @@ public final class PrivatePulseServer: @unchecked Sendable {
     /// The environment a client needs: `PULSE_SERVER`, and a private `HOME`/`XDG_RUNTIME_DIR` for the daemon.
     public var environment: [String: String] { ["PULSE_SERVER": address] }
     private var process: Process?
+    private var daemonPID: Int32?
 
     /// Makes the folder; call `start()` to run the daemon.
     public init() {
@@ -18,31 +19,41 @@ public final class PrivatePulseServer: @unchecked Sendable {
     }
 
     /// Starts the daemon and waits until `pactl info` answers; throws (the test fails loudly) otherwise.
+    ///
+    /// The daemon runs under `sh`: PulseAudio closes every inherited descriptor at start, including the pipe
+    /// Foundation's `Process` watches to learn that a child ended, which would stall every later `Process`.
     public func start() throws {
+        let pidFile = folder.appendingPathComponent("pulse.pid")
+        try? FileManager.default.removeItem(at: pidFile)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Run.which("pulseaudio"))
-        p.arguments = [
-            "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit=yes", "--use-pid-file=no",
-            "--disable-shm=yes",
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let arguments = [
+            try Run.which("pulseaudio"), "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit=yes",
+            "--use-pid-file=no", "--disable-shm=yes",
             "-L", "module-native-protocol-unix socket=\(folder.path)/pulse.sock auth-anonymous=1",
             "-L", "module-null-sink sink_name=test_sink rate=48000 channels=2",
             "-L", "module-null-sink sink_name=second_sink rate=48000 channels=2",
             "-L", "module-role-cork", "-L", "module-always-sink",
         ]
+        let log = folder.appendingPathComponent("pulse.log")
+        p.arguments = ["-c", "\"$@\" >>'\(log.path)' 2>&1 & echo $! >'\(pidFile.path)'; wait", "sh"] + arguments
         let home = folder.appendingPathComponent("home")
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        p.environment = ProcessInfo.processInfo.environment.merging([
+        var environment = ProcessInfo.processInfo.environment.merging([
             "HOME": home.path, "XDG_RUNTIME_DIR": home.path, "XDG_CONFIG_HOME": home.path,
         ]) { $1 }
-        let log = folder.appendingPathComponent("pulse.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: log)
-        p.standardError = p.standardOutput
+        // As in daemons.sh, the daemon gets no session bus.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
         try p.run()
         process = p
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if try pactl(["info"]).status == 0 { return }
+            if daemonPID == nil { daemonPID = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+            if daemonPID != nil, try pactl(["info"]).status == 0 { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -51,7 +62,13 @@ public final class PrivatePulseServer: @unchecked Sendable {
 
     /// Kills the daemon at once (SIGKILL), as a crash would.
     public func kill() {
-        if let p = process { Run.kill(p) }
+        if let pid = daemonPID { Foundation.kill(pid, SIGKILL) }
+        daemonPID = nil
+        if let p = process {
+            let deadline = Date().addingTimeInterval(5)
+            while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            Run.kill(p)
+        }
         process = nil
     }
 

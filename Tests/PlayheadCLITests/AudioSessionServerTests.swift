@@ -96,3 +96,4 @@ import Testing
         return "none"
     }
 }
+
