@@ -33,7 +33,8 @@ extension AudioSession {
             if type == .ended { info[Self.interruptionOptionKey] = options.rawValue }
             center.post(name: Self.interruptionNotification, object: self, userInfo: info)
         case .resumptionRecommendation(let r):
-            center.post(name: Self.resumptionRecommendationNotification, object: self, userInfo: [Self.resumptionContextKey: r])
+            center.post(
+                name: Self.resumptionRecommendationNotification, object: self, userInfo: [Self.resumptionContextKey: r])
         case .routeChange(let reason, let previous):
             center.post(
                 name: Self.routeChangeNotification, object: self,

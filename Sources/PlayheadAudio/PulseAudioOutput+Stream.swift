@@ -49,7 +49,8 @@ extension PulseAudioOutput {
         let bytes = UInt32(Double(format.sampleRate * format.bytesPerFrame) * targetLatency)
         var attr = pa_buffer_attr(
             maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
-        var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+        var flags =
+            PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
             | PA_STREAM_ADJUST_LATENCY.rawValue
         if corked { flags |= PA_STREAM_START_CORKED.rawValue }
         if pa_stream_connect_playback(s, device, &attr, pa_stream_flags_t(flags), nil, nil) < 0 {

@@ -58,7 +58,9 @@ enum MonitorCallbacks {
         guard let userdata else { return }
         let collector = Unmanaged<SinkCollector>.fromOpaque(userdata).takeUnretainedValue()
         if eol == 0, let i = info?.pointee {
-            let pid = pa_proplist_gets(i.proplist, PA_PROP_APPLICATION_PROCESS_ID).flatMap { Int32(String(cString: $0)) }
+            let pid = pa_proplist_gets(i.proplist, PA_PROP_APPLICATION_PROCESS_ID).flatMap {
+                Int32(String(cString: $0))
+            }
             collector.inputs.append(SinkInputInfo(index: i.index, processID: pid, volume: i.volume))
         }
         if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }

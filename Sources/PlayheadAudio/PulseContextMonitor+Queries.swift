@@ -106,7 +106,9 @@ extension PulseContextMonitor {
 
     /// The kind of port a sink is, from its active port's type, then its properties.
     static func portType(portType: UInt32?, properties: OpaquePointer?) -> AudioSession.PortType {
-        func prop(_ key: String) -> String? { properties.flatMap { pa_proplist_gets($0, key) }.map { String(cString: $0) } }
+        func prop(_ key: String) -> String? {
+            properties.flatMap { pa_proplist_gets($0, key) }.map { String(cString: $0) }
+        }
         switch portType.map({ pa_device_port_type_t(rawValue: $0) }) {
         case PA_DEVICE_PORT_TYPE_HEADPHONES?, PA_DEVICE_PORT_TYPE_HEADSET?: return .headphones
         case PA_DEVICE_PORT_TYPE_SPEAKER?: return .builtInSpeaker

@@ -104,7 +104,8 @@ final class PulseContextMonitor: @unchecked Sendable {
             timedWait(0.05)
         }
         pa_context_set_subscribe_callback(c, MonitorCallbacks.subscription, selfPointer)
-        let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
+        let mask =
+            PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
             | PA_SUBSCRIPTION_MASK_SERVER.rawValue
         wait(pa_context_subscribe(c, pa_subscription_mask_t(mask), MonitorCallbacks.success, selfPointer))
         let collector = SinkCollector(mainloop: mainloop)

@@ -44,7 +44,9 @@ public final class MPRISOtherPlayers: OtherAudioApplications {
 
     /// The `org.mpris.MediaPlayer2.*` names on the bus owned by other processes.
     private static func otherPlayers(_ bus: OpaquePointer) -> [String] {
-        guard let reply = request(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
+        guard
+            let reply = request(
+                bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
         else { return [] }
         defer { sd_bus_message_unref(reply) }
         var names: [String] = []

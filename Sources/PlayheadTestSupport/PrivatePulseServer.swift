@@ -52,7 +52,11 @@ public final class PrivatePulseServer: @unchecked Sendable {
         process = p
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if daemonPID == nil { daemonPID = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+            if daemonPID == nil {
+                daemonPID = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap {
+                    Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+            }
             if daemonPID != nil, try pactl(["info"]).status == 0 { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -65,7 +69,8 @@ public final class PrivatePulseServer: @unchecked Sendable {
         if let pid = daemonPID { Foundation.kill(pid, SIGKILL) }
         daemonPID = nil
         if let p = process {
-            let deadline = Date().addingTimeInterval(5)
+            // `sh` may never see its child end (test runner threads block SIGCHLD in children): do not wait long.
+            let deadline = Date().addingTimeInterval(0.3)
             while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
             Run.kill(p)
         }

@@ -47,7 +47,8 @@ import Testing
         let session = AudioSession()
         #expect { try session.setActive(true) } throws: { "\($0)".contains("before setCategory") }
         let rejected: [(AudioSession.Category, AudioSession.Mode, AudioSession.CategoryOptions, String)] = [
-            (.ambient, .default, .duckOthers, ".duckOthers"), (.soloAmbient, .default, .mixWithOthers, ".mixWithOthers"),
+            (.ambient, .default, .duckOthers, ".duckOthers"),
+            (.soloAmbient, .default, .mixWithOthers, ".mixWithOthers"),
             (.playback, .default, .defaultToSpeaker, ".defaultToSpeaker"),
             (.playback, .default, .allowBluetoothHFP, ".allowBluetoothHFP"),
             (.playback, .voiceChat, [], ".voiceChat"), (.ambient, .moviePlayback, [], ".moviePlayback"),
@@ -58,13 +59,16 @@ import Testing
                 try session.setCategory(category, mode: mode, options: options)
                 Issue.record("\(category) \(mode) \(options) was accepted")
             } catch {
-                #expect(error.description.contains(word) && error.description.contains(".\(category.rawValue)"), "\(error)")
+                #expect(
+                    error.description.contains(word) && error.description.contains(".\(category.rawValue)"), "\(error)")
             }
         }
         #expect(session.category == .soloAmbient, "a rejected call changed nothing")
         try session.setCategory(.playAndRecord, mode: .voiceChat, options: [.defaultToSpeaker, .allowBluetoothHFP])
         let unknown = AudioSession.PortDescription(portName: "x", portType: .other, uid: "no_such_sink")
-        #expect { try session.setPreferredOutput(unknown) } throws: { "\($0)".contains("no output named 'no_such_sink'") }
+        #expect { try session.setPreferredOutput(unknown) } throws: {
+            "\($0)".contains("no output named 'no_such_sink'")
+        }
     }
 
     @Test func aCorkRequestIsAnInterruptionAndTheUncorkEndsItWithShouldResume() throws {

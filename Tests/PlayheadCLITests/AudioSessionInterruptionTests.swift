@@ -62,7 +62,9 @@ import Testing
         let status = try Run.command("playerctl", ["-p", "playhead", "status"], timeout: 5).stdout
         #expect(status.hasPrefix("Paused"), "playerctl status: \(status)")
         let ended = p.names.lastIndex(of: "interruption-ended") ?? 0
-        let resumed = p.events[ended...].contains { ($0["event"] as? String) == "rate-changed" && ($0["rate"] as? Double ?? 0) > 0 }
+        let resumed = p.events[ended...].contains {
+            ($0["event"] as? String) == "rate-changed" && ($0["rate"] as? Double ?? 0) > 0
+        }
         #expect(!resumed, "resumed after the call: \(p.names)")
     }
 }

@@ -23,7 +23,8 @@ import Testing
         let server = PrivatePulseServer()
         try server.start()
         let first = try server.record("test_sink")
-        let p = try PlayheadProcess(["--ao=pulse", "--vo=null", try Self.chirp().path], environment: server.environment)
+        let p = try PlayheadProcess(
+            ["--ao=pulse", "--vo=null", try Self.chirp().path], environment: server.environment)
         #expect(waitUntil(timeout: 10) { AudioAnalysis.audibleSeconds(first.samples) >= 1.5 }, "no sound")
         server.kill()
         let before = first.stop()
@@ -46,11 +47,48 @@ import Testing
         let window = 4_800
         let lastOld = Self.position(before, at: max(0, oldSpan.upperBound - window)..<oldSpan.upperBound)
         let firstNew = Self.position(after, at: newSpan.lowerBound..<min(after.count, newSpan.lowerBound + window))
-        #expect(firstNew - lastOld > -0.15 && firstNew - lastOld < 0.5, "old server ended at \(lastOld) s, new began at \(firstNew) s")
+        #expect(
+            firstNew - lastOld > -0.15 && firstNew - lastOld < 0.5,
+            "old server ended at \(lastOld) s, new began at \(firstNew) s")
         // And it played on to the end of the media.
         let lastNew = Self.position(after, at: max(0, newSpan.upperBound - window)..<newSpan.upperBound)
         #expect(lastNew > 5.7, "the new server heard up to \(lastNew) s of 6")
         #expect(p.stderr.contains("sound server went away"), "\(p.stderr)")
+    }
+
+    @Test func aPausedPlayerStaysPausedAcrossAServerResetAndPlaysOnFromItsPosition() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let server = PrivatePulseServer()
+        try server.start()
+        let first = try server.record("test_sink")
+        let p = try PlayheadProcess(
+            ["--ao=pulse", "--vo=null", try Self.chirp().path], environment: server.environment)
+        #expect(waitUntil(timeout: 10) { AudioAnalysis.audibleSeconds(first.samples) >= 1.5 }, "no sound")
+        #expect(try Run.command("playerctl", ["-p", "playhead", "pause"], timeout: 5).status == 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = first.stop()
+        server.kill()
+        #expect(p.waitFor("media-services-lost"), "events: \(p.names)")
+        try server.start()
+        let second = try server.record("test_sink")
+        #expect(p.waitFor("media-services-reset"), "events: \(p.names)")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(AudioAnalysis.audibleSeconds(second.samples) == 0, "a paused player played after the reset")
+        #expect(try Run.command("playerctl", ["-p", "playhead", "play"], timeout: 5).status == 0)
+        #expect(p.waitForExit() == 0, "stderr: \(p.stderr)")
+        let after = second.stop()
+        guard let oldSpan = AudioAnalysis.soundSpan(before), let newSpan = AudioAnalysis.soundSpan(after) else {
+            Issue.record("no sound on one of the servers")
+            return
+        }
+        let window = 4_800
+        let pausedAt = Self.position(before, at: max(0, oldSpan.upperBound - window)..<oldSpan.upperBound)
+        let playedFrom = Self.position(after, at: newSpan.lowerBound..<min(after.count, newSpan.lowerBound + window))
+        #expect(
+            playedFrom - pausedAt > -0.15 && playedFrom - pausedAt < 0.5,
+            "paused at \(pausedAt) s, played on from \(playedFrom) s")
     }
 
     @Test func exclusiveAudioPausesOtherPlayersAndResumesExactlyThem() throws {
@@ -96,4 +134,3 @@ import Testing
         return "none"
     }
 }
-
