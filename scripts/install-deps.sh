@@ -10,7 +10,7 @@ packages=(
   python3
 )
 if [ "${PLAYHEAD_WITH_PEERS:-0}" = 1 ]; then
-  packages+=(mpv gstreamer1.0-tools gstreamer1.0-plugins-base-apps gstreamer1.0-plugins-good gstreamer1.0-libav hyperfine)
+  packages+=(mpv mpv-mpris gstreamer1.0-tools gstreamer1.0-plugins-base-apps gstreamer1.0-plugins-good gstreamer1.0-libav hyperfine)
 fi
 missing=()
 for p in "${packages[@]}"; do

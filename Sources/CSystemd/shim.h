@@ -107,6 +107,27 @@ static const sd_bus_vtable playhead_mpris_player_table[] = {
     SD_BUS_VTABLE_END,
 };
 
+static const sd_bus_vtable playhead_mpris_tracklist_table[] = {
+    SD_BUS_VTABLE_START(0),
+    // Answered on the bus thread from the published state.
+    SD_BUS_METHOD_WITH_NAMES("GetTracksMetadata", "ao", SD_BUS_PARAM(TrackIds), "aa{sv}", SD_BUS_PARAM(Metadata),
+                             playhead_mpris_method_trampoline, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_NAMES("AddTrack", "sob", SD_BUS_PARAM(Uri) SD_BUS_PARAM(AfterTrack) SD_BUS_PARAM(SetAsCurrent),
+                             "", , playhead_mpris_method_trampoline, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_NAMES("RemoveTrack", "o", SD_BUS_PARAM(TrackId), "", , playhead_mpris_method_trampoline,
+                             SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_NAMES("GoTo", "o", SD_BUS_PARAM(TrackId), "", , playhead_mpris_method_trampoline,
+                             SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_SIGNAL_WITH_NAMES("TrackListReplaced", "aoo", SD_BUS_PARAM(Tracks) SD_BUS_PARAM(CurrentTrack), 0),
+    SD_BUS_SIGNAL_WITH_NAMES("TrackAdded", "a{sv}o", SD_BUS_PARAM(Metadata) SD_BUS_PARAM(AfterTrack), 0),
+    SD_BUS_SIGNAL_WITH_NAMES("TrackRemoved", "o", SD_BUS_PARAM(TrackId), 0),
+    SD_BUS_SIGNAL_WITH_NAMES("TrackMetadataChanged", "oa{sv}", SD_BUS_PARAM(TrackId) SD_BUS_PARAM(Metadata), 0),
+    // Tracks: PropertiesChanged names it without its value (the spec's "invalidates").
+    SD_BUS_PROPERTY("Tracks", "ao", playhead_mpris_get_trampoline, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+    PH_RO("CanEditTracks", "b"),
+    SD_BUS_VTABLE_END,
+};
+
 #undef PH_M
 #undef PH_RO
 #undef PH_RW
@@ -115,6 +136,9 @@ static const sd_bus_vtable playhead_mpris_player_table[] = {
 static inline const sd_bus_vtable *playhead_mpris_root_vtable(void) { return playhead_mpris_root_table; }
 /// The org.mpris.MediaPlayer2.Player vtable.
 static inline const sd_bus_vtable *playhead_mpris_player_vtable(void) { return playhead_mpris_player_table; }
+
+/// The org.mpris.MediaPlayer2.TrackList vtable.
+static inline const sd_bus_vtable *playhead_mpris_tracklist_vtable(void) { return playhead_mpris_tracklist_table; }
 
 /// An empty sd_bus_error (SD_BUS_ERROR_NULL).
 static inline sd_bus_error playhead_bus_error_null(void) {

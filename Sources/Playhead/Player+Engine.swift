@@ -39,10 +39,23 @@ extension Player {
     }
 
     func startEngine(for item: PlayerItem) {
+        guard let engine = makeEngine(for: item, active: true) else { return }
+        self.engine = engine
+        timebase.engine = engine
+        engineReady = false
+        stalled = false
+        engine.start(at: item.startSeconds)
+        engine.setRate(Double(storedRate))
+        startBufferMonitor()
+    }
+
+    /// An engine for `item` on this player's output, with the item's settings; `active` false for a preloaded
+    /// one. Nil when the output could not be made (the player failed).
+    func makeEngine(for item: PlayerItem, active: Bool) -> PlaybackEngine? {
         let wantsAudio: Bool
         if case .disabled = audioOutputChoice { wantsAudio = false } else { wantsAudio = true }
         let output = wantsAudio ? makeAudioOutput() : nil
-        if wantsAudio && output == nil && status == .failed { return }
+        if wantsAudio && output == nil && status == .failed { return nil }
         var config = EngineConfiguration(
             location: URLAsset.location(of: item.asset.url), preopened: item.asset.loader.takeInput(),
             audioOutput: output, videoOutputs: decodesVideo ? item.outputs : [])
@@ -53,18 +66,14 @@ extension Player {
         config.networkTimeout = item.asset.options[.networkTimeout] as? Double ?? 10
         config.peakBitRate = item.preferredPeakBitRate
         config.maximumResolution = item.preferredMaximumResolution
+        config.startsActive = active
+        if item.forwardPlaybackEndTime.isNumeric { config.endSeconds = item.forwardPlaybackEndTime.seconds }
         let engine = PlaybackEngine(configuration: config) { [weak self] event in
             let stamped = MonotonicClock.now() - MonotonicClock.processStart
             Task { @MainActor in self?.handle(event, timestamp: stamped, item: item) }
         }
-        self.engine = engine
-        timebase.engine = engine
-        engineReady = false
-        stalled = false
         engine.setVolume(max(0, min(1, volume)), muted: isMuted)
-        engine.start()
-        engine.setRate(Double(storedRate))
-        startBufferMonitor()
+        return engine
     }
 
     func stopEngine() {
@@ -105,17 +114,13 @@ extension Player {
     }
 
     func handle(_ event: EngineEvent, timestamp: Double, item: PlayerItem) {
-        guard item === currentItem else { return }
+        guard item === currentItem else {
+            if let next = preloaded, next.item === item { handlePreloaded(event, item: item) }
+            return
+        }
         switch event {
         case .opened(let info):
-            item.duration = info.duration.isNumeric ? info.duration : .indefinite
-            let size = info.presentationSize
-            item.presentationSize = Size(width: Double(size.width), height: Double(size.height))
-            item.tracks = info.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)
-            item.metadata = MetadataItem.items(from: info.metadata)
-            if info.isSeekable, info.duration.isNumeric {
-                item.seekableTimeRanges = [TimeRange(start: .zero, duration: info.duration)]
-            }
+            item.apply(info)
             emit(PlayerEvent(.opened, timestamp: timestamp))
         case .ready:
             engineReady = true
@@ -124,6 +129,8 @@ extension Player {
             item.isPlaybackLikelyToKeepUp = true
             item.isPlaybackBufferEmpty = false
             emit(PlayerEvent(.ready, timestamp: timestamp))
+            item.startReached()
+            preloadNextIfNeeded()
         case .firstAudio: emit(PlayerEvent(.firstAudio, timestamp: timestamp))
         case .firstVideo: emit(PlayerEvent(.firstVideo, timestamp: timestamp))
         case .seekStarted(_, let target): emit(PlayerEvent(.seekStarted(target: target), timestamp: timestamp))
@@ -165,10 +172,12 @@ extension Player {
         updateTimeControlStatus()
     }
 
-    /// What happens at the end of an item; `QueuePlayer` overrides `.advance`.
+    /// What happens at the end of an item: a queue with `.advance` moves on; a plain player pauses for both
+    /// `.pause` and `.advance` (it has nothing to advance to); `.none` leaves the rate alone.
     func itemDidEnd(_ item: PlayerItem) {
         switch actionAtItemEnd {
-        case .pause, .advance: rate = 0
+        case .advance: advance(after: item)
+        case .pause: rate = 0
         case .none: break
         }
     }
@@ -202,6 +211,7 @@ extension Player {
                         end: MediaTime(seconds: until, preferredTimescale: 600))
                     if item.loadedTimeRanges != [range] { item.loadedTimeRanges = [range] }
                 }
+                self.preloadNextIfNeeded()
                 try? await Task.sleep(for: .milliseconds(250))
                 if self.engine !== engine { return }
             }

@@ -60,6 +60,8 @@ extension Player {
         let id = nextSeekID
         nextSeekID += 1
         if let handler { seekHandlers[id] = handler }
+        // The next item may already be playing in the output after this one's last sample: it must go.
+        if let next = preloaded, next.engine.isActive { discardPreloaded() }
         engine.seek(to: seconds, exact: exact, id: id)
         return id
     }

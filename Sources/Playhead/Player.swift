@@ -89,9 +89,9 @@ public class Player {
     /// The rate `play()` uses, like `AVPlayer.defaultRate`.
     public var defaultRate: Float = 1
     /// Volume of this player's sound, 0...1 (not the system volume).
-    public var volume: Float = 1 { didSet { engine?.setVolume(max(0, min(1, volume)), muted: isMuted) } }
+    public var volume: Float = 1 { didSet { applyVolume() } }
     /// Whether this player's sound is muted.
-    public var isMuted = false { didSet { engine?.setVolume(max(0, min(1, volume)), muted: isMuted) } }
+    public var isMuted = false { didSet { applyVolume() } }
     /// Whether playback waits for enough data before starting and after a stall (always true here: Playhead
     /// never plays through an empty buffer).
     public var automaticallyWaitsToMinimizeStalling = true
@@ -114,6 +114,10 @@ public class Player {
     let observers = TimeObserverHub()
     var engineReady = false
     var stalled = false
+    /// The next item's engine, opened and primed while the current item plays (queue players).
+    var preloaded: Preloaded?
+    /// The items of a queue player, the current one first; empty for a plain player.
+    var queue: [PlayerItem] = []
     /// Whether the audio session interrupted playback (a call began): the player paused and resumes when the
     /// interruption ends with `.shouldResume`. Linux addition (iOS apps track this from the notification).
     public internal(set) var isInterruptedByAudioSession = false
@@ -159,7 +163,12 @@ public class Player {
     /// Stops the current item and closes the sound server stream. Linux-specific: `AVPlayer` has no counterpart
     /// because iOS owns the audio route; call it when the player will not be used again.
     public func close() {
-        replaceCurrentItem(with: nil)
+        discardPreloaded()
+        queue.removeAll()
+        stopEngine()
+        currentItem?.player = nil
+        currentItem = nil
+        updateTimeControlStatus()
         detachAudioSession()
         audioOutput?.stop()
         audioOutput = nil
@@ -178,6 +187,15 @@ public class Player {
         return stream
     }
 
+    /// `.advance` at the end of `item`; a plain player has nothing to advance to and pauses (`QueuePlayer` moves
+    /// on).
+    func advance(after item: PlayerItem) { rate = 0 }
+
+    func applyVolume() {
+        engine?.setVolume(max(0, min(1, volume)), muted: isMuted)
+        preloaded?.engine.setVolume(max(0, min(1, volume)), muted: isMuted)
+    }
+
     func emit(_ event: PlayerEvent) {
         for c in eventContinuations.values { c.yield(event) }
     }
@@ -187,6 +205,7 @@ public class Player {
         guard r != storedRate else { return }
         storedRate = r
         engine?.setRate(Double(r))
+        preloaded?.engine.setRate(Double(r))
         emit(PlayerEvent(.rateChanged(r)))
         updateTimeControlStatus()
         observers.rateChanged(r, player: self)

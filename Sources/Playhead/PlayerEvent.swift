@@ -26,6 +26,8 @@ public struct PlayerEvent: Sendable {
         case rateChanged(Float)
         /// The item played to its end.
         case ended
+        /// The player's current item changed (a queue advanced, an item was replaced or removed).
+        case currentItemChanged
         /// The item failed.
         case error(PlaybackError)
         /// A late video frame was dropped.
@@ -60,6 +62,7 @@ public struct PlayerEvent: Sendable {
         case .resumed: return "resumed"
         case .rateChanged: return "rate-changed"
         case .ended: return "ended"
+        case .currentItemChanged: return "item-changed"
         case .error: return "error"
         case .droppedFrame: return "dropped-frame"
         case .variantSwitch: return "variant-switch"

@@ -53,11 +53,27 @@ public final class PlayerItem {
     public internal(set) var accessLog: [AccessLogEvent] = []
     /// The error log, like `AVPlayerItemErrorLog`: one entry for each error met while playing the item.
     public internal(set) var errorLog: [ErrorLogEntry] = []
+    /// What Now Playing shows for the item, like `AVPlayerItem.nowPlayingInfo`; set by the app. Keys are the names
+    /// of PlayheadNowPlaying's `NowPlayingInfoKey` ("title", "artwork" with a `NowPlayingArtwork`, ...). A
+    /// `NowPlayingSession` that publishes automatically shows these values over the asset's tags. Main actor.
+    public var nowPlayingInfo: [String: any Sendable]?
+    /// Where playback of the item ends, like `AVPlayerItem.forwardPlaybackEndTime`: `.invalid` (the default) plays
+    /// to the end of the media; a numeric time ends the item there, to the sample. Applies from the next time the
+    /// item starts playing.
+    public var forwardPlaybackEndTime: MediaTime = .invalid
     /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.
     public private(set) var outputs: [any VideoOutput] = []
 
     /// The player playing the item now, for `currentTime()`.
     weak var player: Player?
+    /// Where the item starts when a player starts it (a looper's time range, a resumed position); nil from 0.
+    var startSeconds: Double?
+    /// Whether a player has played (or preloaded) the item: an item is played once, as in AVFoundation.
+    var hasBeenEnqueued = false
+    /// The queue player holding the item.
+    weak var queueOwner: Player?
+    /// The completion of a `seek(to:)` made before the item played.
+    var pendingStartHandler: (@Sendable (Bool) -> Void)?
 
     /// An item for `url`.
     public convenience init(url: URL) { self.init(asset: URLAsset(url: url)) }
@@ -67,6 +83,18 @@ public final class PlayerItem {
 
     /// The item's current time; `.zero` when no player plays it.
     public func currentTime() -> MediaTime { player?.currentItem === self ? player!.currentTime() : .zero }
+
+    /// Takes what the opened input tells about the item.
+    func apply(_ info: MediaInfo) {
+        duration = info.duration.isNumeric ? info.duration : .indefinite
+        let size = info.presentationSize
+        presentationSize = Size(width: Double(size.width), height: Double(size.height))
+        tracks = info.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)
+        metadata = MetadataItem.items(from: info.metadata)
+        if info.isSeekable, duration.isNumeric {
+            seekableTimeRanges = [TimeRange(start: .zero, duration: duration)]
+        }
+    }
 
     /// Adds a video output that receives the item's frames (from the next time the item starts playing).
     public func add(_ output: any VideoOutput) {

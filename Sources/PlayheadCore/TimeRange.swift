@@ -21,6 +21,10 @@ public struct TimeRange: Sendable, Hashable, CustomStringConvertible {
     public var end: MediaTime { start + duration }
     /// The empty range at zero.
     public static let zero = TimeRange(start: .zero, duration: .zero)
+    /// The invalid range (`CMTimeRange.invalid`): "no range given".
+    public static let invalid = TimeRange(start: .invalid, duration: .invalid)
+    /// Whether start and duration are numeric and the duration is not negative.
+    public var isValid: Bool { start.isNumeric && duration.isNumeric && duration >= .zero }
     /// Whether the range is empty.
     public var isEmpty: Bool { duration == .zero }
 

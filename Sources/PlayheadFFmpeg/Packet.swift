@@ -66,6 +66,13 @@ public final class Frame: @unchecked Sendable {
     /// The frame's duration in its stream's time base, 0 when unknown.
     public var duration: Int64 { pointer.pointee.pkt_duration }
 
+    /// Keeps only the first `count` samples of an audio frame (trimming encoder padding at a stream's end); a
+    /// count not below `sampleCount` changes nothing. Call on the thread that owns the frame.
+    public func keepSamples(_ count: Int) {
+        guard count >= 0, count < sampleCount else { return }
+        pointer.pointee.nb_samples = Int32(count)
+    }
+
     /// Calls `body` with plane `index`'s bytes and its line size (bytes per row, may exceed the width).
     /// The pointer is valid only inside `body`.
     public func withPlane<R>(_ index: Int, _ body: (UnsafePointer<UInt8>, Int) throws -> R) rethrows -> R? {

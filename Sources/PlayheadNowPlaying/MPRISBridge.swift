@@ -5,27 +5,34 @@ import Playhead
 /// command events. Main actor; the bus thread only reaches it through `Task { @MainActor }`.
 @MainActor
 final class MPRISBridge {
-    private weak var center: NowPlayingInfoCenter?
-    private let bus: MPRISBus
-    private var state = MPRISState()
+    weak var center: NowPlayingInfoCenter?
+    let bus: MPRISBus
+    private(set) var state = MPRISState()
     private var trackKey: [String?]?
     private var trackNumber = 0
     /// The information last published: when it has not changed, the position goes on from its extrapolation.
     private var lastInfo: NowPlayingInfo?
+    /// The artworks written to the cache and their file URLs, by size.
+    private var artworks: [Int: (bytes: [UInt8], url: String?)] = [:]
+    /// The update due when the position next enters or leaves an ad.
+    private var boundary: Task<Void, Never>?
     /// Jumps smaller than this, in seconds, relative to the extrapolated position are clock drift, not seeks.
     static let seekThreshold = 0.5
 
     var busName: String { bus.busName }
 
-    init?(center: NowPlayingInfoCenter) {
+    init?(center: NowPlayingInfoCenter, trackList: Bool) {
         self.center = center
-        guard let bus = MPRISBus(onRequest: Self.hop(to: center)) else { return nil }
+        guard let bus = MPRISBus(trackList: trackList, onRequest: Self.hop(to: center)) else { return nil }
         self.bus = bus
         center.remoteCommandCenter.observe { [weak self] in self?.update() }
         update()
     }
 
-    func close() { bus.close() }
+    func close() {
+        boundary?.cancel()
+        bus.close()
+    }
 
     // A center (or session) dropped without `disconnect()` leaves the bus too; `close()` is safe from any thread.
     deinit { bus.close() }
@@ -36,8 +43,9 @@ final class MPRISBridge {
         { [weak center] request in Task { @MainActor in center?.bridgeHandle(request) } }
     }
 
-    /// Recomputes the state from the center and publishes it, with `Seeked` when the position jumped.
-    func update() {
+    /// Recomputes the state from the center and publishes it. `Seeked` goes with it when `seeked` is true, or,
+    /// unless the center announces its seeks itself, when the position jumped relative to its extrapolation.
+    func update(seeked forced: Bool = false) {
         guard let center else { return }
         let now = MonotonicClock.now()
         let old = state
@@ -49,7 +57,16 @@ final class MPRISBridge {
             trackKey = key
             if key != nil { trackNumber += 1 }
         }
-        s.metadata = info.map { metadata($0) } ?? MPRISState.Metadata()
+        let live = info?.isLiveStream ?? false
+        if let d = info?.playbackDuration, d.isFinite, d > 0, !live { s.duration = d } else { s.duration = nil }
+        s.ads = Self.ads(info?.adTimeRanges ?? [], duration: s.duration)
+        s.metadata = info.map { metadata($0, length: s.duration.map(s.withoutAds)) } ?? MPRISState.Metadata()
+        if info != nil, let id = center.currentTrackID { s.metadata.trackID = id }
+        s.hasTrackList = bus.hasTrackList
+        s.canEditTracks = bus.hasTrackList && center.trackList?.canEdit == true
+        s.tracks = bus.hasTrackList ? center.tracks.map { trackMetadata($0) } : []
+        s.supportedURISchemes = center.openURL == nil ? [] : NowPlayingInfoCenter.uriSchemes
+        s.supportedMIMETypes = center.openURL == nil ? [] : NowPlayingInfoCenter.mimeTypes
         let rate = info?.playbackRate ?? 0
         switch center.playbackState {
         case .playing: s.playbackStatus = "Playing"
@@ -68,15 +85,15 @@ final class MPRISBridge {
         s.stamp = now
         lastInfo = info
         let hasItem = info != nil
-        let live = info?.isLiveStream ?? false
+        let inAd = s.ad(at: s.position(at: now)) != nil
         s.canPlay = hasItem && (c.playCommand.isActive || c.togglePlayPauseCommand.isActive)
         s.canPause = hasItem && (c.pauseCommand.isActive || c.togglePlayPauseCommand.isActive)
         s.canSeek =
-            hasItem && !live
+            hasItem && !live && !inAd
             && (c.changePlaybackPositionCommand.isActive || c.skipForwardCommand.isActive
                 || c.skipBackwardCommand.isActive)
-        s.canGoNext = c.nextTrackCommand.isActive
-        s.canGoPrevious = c.previousTrackCommand.isActive
+        s.canGoNext = c.nextTrackCommand.isActive && center.canGoNext != false
+        s.canGoPrevious = c.previousTrackCommand.isActive && center.canGoPrevious != false
         s.canSetRate = c.changePlaybackRateCommand.isActive && !live
         let rates = c.changePlaybackRateCommand.supportedPlaybackRates.filter { $0 > 0 && $0.isFinite }
         s.minimumRate = s.canSetRate ? min(1, rates.min() ?? 1) : 1
@@ -85,6 +102,7 @@ final class MPRISBridge {
         s.canSetShuffle = c.changeShuffleModeCommand.isActive
         s.canSetVolume = center.volumeControl != nil
         s.volume = center.volume
+        s.canQuit = center.quitHandler != nil
         switch c.changeRepeatModeCommand.currentRepeatType {
         case .off: s.loopStatus = "None"
         case .one: s.loopStatus = "Track"
@@ -92,22 +110,77 @@ final class MPRISBridge {
         }
         s.shuffle = c.changeShuffleModeCommand.currentShuffleType == .items
         var seeked: Int64?
-        if hasItem, s.metadata.trackID == old.metadata.trackID,
-            abs(s.position(at: now) - old.position(at: now)) > Self.seekThreshold
+        if forced {
+            seeked = s.positionMicroseconds(at: now)
+        } else if !center.announcesSeeks, hasItem, s.metadata.trackID == old.metadata.trackID,
+            abs(s.publishedPosition(at: now) - old.publishedPosition(at: now)) > Self.seekThreshold
         {
             seeked = s.positionMicroseconds(at: now)
         }
         state = s
         bus.publish(s, seekedTo: seeked)
+        scheduleAdBoundary(now: now)
     }
 
-    private func metadata(_ info: NowPlayingInfo) -> MPRISState.Metadata {
+    /// The ads as sorted, merged ranges within the duration.
+    private static func ads(_ ranges: [AdTimeRange], duration: Double?) -> [Range<Double>] {
+        var spans = ranges.compactMap { r -> Range<Double>? in
+            let start = max(0, r.timeRange.start.seconds)
+            let end = min(r.timeRange.end.seconds, duration ?? .infinity)
+            return start.isFinite && end.isFinite && end > start ? start..<end : nil
+        }
+        spans.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Double>] = []
+        for span in spans {
+            if let last = merged.last, span.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
+    }
+
+    /// While playing with ads ahead, updates again when the position enters or leaves one (`CanSeek`).
+    private func scheduleAdBoundary(now: Double) {
+        boundary?.cancel()
+        boundary = nil
+        guard state.positionRate > 0 else { return }
+        let position = state.position(at: now)
+        let edges = state.ads.flatMap { [$0.lowerBound, $0.upperBound] }.filter { $0 > position }
+        guard let next = edges.min() else { return }
+        let delay = (next - position) / state.positionRate + 0.001
+        boundary = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(delay))
+            if !Task.isCancelled { self?.update() }
+        }
+    }
+
+    /// A queue track's metadata: its length without ads.
+    private func trackMetadata(_ track: NowPlayingTrack) -> MPRISState.Metadata {
+        var length: Double?
+        if let d = track.info.playbackDuration, d.isFinite, d > 0, track.info.isLiveStream != true {
+            let ads = MPRISState(duration: d, ads: Self.ads(track.info.adTimeRanges ?? [], duration: d))
+            length = ads.withoutAds(d)
+        }
+        var m = metadata(track.info, length: length)
+        m.trackID = track.id
+        return m
+    }
+
+    private func metadata(_ info: NowPlayingInfo, length: Double?) -> MPRISState.Metadata {
         var m = MPRISState.Metadata()
         m.trackID = "/org/playhead/track/\(trackNumber)"
-        if let d = info.playbackDuration, d.isFinite, d > 0, info.isLiveStream != true {
-            m.lengthMicroseconds = Int64((d * 1e6).rounded())
+        m.lengthMicroseconds = length.map { Int64(($0 * 1e6).rounded()) }
+        if let art = info.artwork?.data, !art.isEmpty {
+            if let cached = artworks[art.count], cached.bytes == art {
+                m.artURL = cached.url
+            } else {
+                let url = ArtworkCache.fileURL(for: art)
+                artworks[art.count] = (art, url)
+                m.artURL = url
+            }
         }
-        m.artURL = info.artwork.flatMap { ArtworkCache.fileURL(for: $0.data) }
         m.title = info.title
         m.artists = info.artist.map { [$0] } ?? []
         m.album = info.albumTitle
@@ -116,82 +189,6 @@ final class MPRISBridge {
         m.trackNumber = info.albumTrackNumber.map { Int32(clamping: $0) }
         m.url = info.assetURL?.absoluteString
         return m
-    }
-
-    /// Runs a remote request's command handlers and answers the caller.
-    func handle(_ request: MPRISRequest, commands c: RemoteCommandCenter) {
-        switch request {
-        case .method(let name, let offset, let trackID, _, let reply):
-            let status = method(name, offset: offset, trackID: trackID, commands: c)
-            bus.reply(reply, error: status.flatMap(Self.error))
-        case .set(let property, let double, let bool, let string):
-            switch property {
-            case "Rate" where double == 0: _ = method("Pause", offset: 0, trackID: "", commands: c)
-            case "Rate": _ = perform(c.changePlaybackRateCommand) { $0.playbackRate = double }
-            case "LoopStatus":
-                _ = perform(c.changeRepeatModeCommand) {
-                    $0.repeatType = string == "Track" ? .one : (string == "Playlist" ? .all : .off)
-                }
-            case "Shuffle": _ = perform(c.changeShuffleModeCommand) { $0.shuffleType = bool ? .items : .off }
-            case "Volume": center?.volumeControl?(double)
-            default: break
-            }
-        }
-    }
-
-    private func perform(
-        _ command: RemoteCommand, _ fill: (inout RemoteCommandEvent) -> Void = { _ in }
-    ) -> RemoteCommandHandlerStatus? {
-        guard command.isActive else { return nil }
-        var event = RemoteCommandEvent(command: command)
-        fill(&event)
-        return command.perform(event)
-    }
-
-    /// The status of the handler that ran, or nil when the spec's no-op applies.
-    private func method(
-        _ name: String, offset: Int64, trackID: String, commands c: RemoteCommandCenter
-    ) -> RemoteCommandHandlerStatus? {
-        let playing = state.playbackStatus == "Playing"
-        switch name {
-        case "Play": return perform(c.playCommand) ?? (playing ? nil : perform(c.togglePlayPauseCommand))
-        case "Pause": return perform(c.pauseCommand) ?? (playing ? perform(c.togglePlayPauseCommand) : nil)
-        case "PlayPause":
-            return perform(c.togglePlayPauseCommand) ?? perform(playing ? c.pauseCommand : c.playCommand)
-        case "Stop": return perform(c.stopCommand) ?? perform(c.pauseCommand)
-        case "Next": return perform(c.nextTrackCommand)
-        case "Previous": return perform(c.previousTrackCommand)
-        case "Seek":
-            guard state.canSeek else { return nil }
-            let now = MonotonicClock.now()
-            if c.changePlaybackPositionCommand.isActive {
-                let target = max(0, state.position(at: now) + Double(offset) / 1e6)
-                if let l = state.metadata.lengthMicroseconds, target > Double(l) / 1e6 {
-                    return perform(c.nextTrackCommand)
-                }
-                return perform(c.changePlaybackPositionCommand) { $0.positionTime = target }
-            }
-            let skip = offset >= 0 ? c.skipForwardCommand : c.skipBackwardCommand
-            return perform(skip) { $0.interval = abs(Double(offset)) / 1e6 }
-        case "SetPosition":
-            let seconds = Double(offset) / 1e6
-            guard state.canSeek, trackID == state.metadata.trackID, offset >= 0,
-                seconds <= Double(state.metadata.lengthMicroseconds ?? .max) / 1e6
-            else { return nil }
-            return perform(c.changePlaybackPositionCommand) { $0.positionTime = seconds }
-        case "OpenUri": return .noSuchContent
-        default: return nil
-        }
-    }
-
-    private static func error(_ status: RemoteCommandHandlerStatus) -> (name: String, message: String)? {
-        switch status {
-        case .success: return nil
-        case .commandFailed: return ("org.playhead.NowPlaying.Error.CommandFailed", "the command failed")
-        case .noSuchContent: return ("org.playhead.NowPlaying.Error.NoSuchContent", "no such content")
-        case .noActionableNowPlayingItem:
-            return ("org.playhead.NowPlaying.Error.NoActionableNowPlayingItem", "nothing to act on")
-        }
     }
 }
 

@@ -5,7 +5,7 @@ import Playhead
 /// A remote request recorded by the bus thread, handled on the main actor. Safe anywhere.
 enum MPRISRequest: Sendable {
     /// A method call of `org.mpris.MediaPlayer2[.Player]`; answer it with `MPRISBus.reply(_:error:)`.
-    case method(name: String, offset: Int64, trackID: String, uri: String, reply: Int)
+    case method(name: String, offset: Int64, trackID: String, uri: String, flag: Bool, reply: Int)
     /// A property write that the getter side already accepted.
     case set(property: String, double: Double, bool: Bool, string: String)
 }
@@ -18,11 +18,14 @@ final class MPRISBus: @unchecked Sendable {
     static let objectPath = "/org/mpris/MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
     static let rootInterface = "org.mpris.MediaPlayer2"
+    static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
 
-    private enum Outgoing {
+    enum Outgoing {
         case propertiesChanged(interface: String, names: [String])
         case seeked(Int64)
         case reply(id: Int, error: (name: String, message: String)?)
+        /// A signal of `interface` whose arguments `write` appends.
+        case signal(interface: String, member: String, write: (MessageWriter) -> Void)
     }
 
     private let lock = NSLock()
@@ -38,15 +41,19 @@ final class MPRISBus: @unchecked Sendable {
     private let callbacks: UnsafeMutablePointer<playhead_mpris_callbacks>
     /// The well-known name taken (`org.mpris.MediaPlayer2.playhead` or `...playhead.instance<PID>`).
     let busName: String
+    /// Whether `org.mpris.MediaPlayer2.TrackList` is exported.
+    let hasTrackList: Bool
 
-    /// Connects to the session bus, exports the object and takes the name; nil when there is no session bus.
-    /// `onRequest` is called on the bus thread and must only hand the request on.
-    init?(onRequest: @escaping @Sendable (MPRISRequest) -> Void) {
+    /// Connects to the session bus, exports the object (with the TrackList interface when `trackList`) and takes
+    /// the name; nil when there is no session bus. `onRequest` is called on the bus thread and must only hand the
+    /// request on.
+    init?(trackList: Bool = false, onRequest: @escaping @Sendable (MPRISRequest) -> Void) {
         var b: OpaquePointer?
         guard sd_bus_open_user(&b) >= 0, let b else { return nil }
         wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         callbacks = .allocate(capacity: 1)
         self.onRequest = onRequest
+        hasTrackList = trackList
         bus = b
         var name = "org.mpris.MediaPlayer2.playhead"
         if sd_bus_request_name(b, name, 0) < 0 {
@@ -62,7 +69,10 @@ final class MPRISBus: @unchecked Sendable {
         guard !name.isEmpty, wake >= 0,
             sd_bus_add_object_vtable(b, nil, path, Self.rootInterface, playhead_mpris_root_vtable(), callbacks) >= 0,
             sd_bus_add_object_vtable(b, nil, path, Self.playerInterface, playhead_mpris_player_vtable(), callbacks)
-                >= 0
+                >= 0,
+            !trackList
+                || sd_bus_add_object_vtable(
+                    b, nil, path, Self.trackListInterface, playhead_mpris_tracklist_vtable(), callbacks) >= 0
         else {
             sd_bus_flush_close_unref(b)
             if wake >= 0 { Foundation.close(wake) }
@@ -93,9 +103,17 @@ final class MPRISBus: @unchecked Sendable {
     /// Publishes `new`; emits PropertiesChanged for what differs and, when `seekedTo` is given, `Seeked`.
     func publish(_ new: MPRISState, seekedTo: Int64? = nil) {
         lock.withLock {
-            let names = new.changedPlayerProperties(from: published)
+            let old = published
+            let root = new.changedRootProperties(from: old)
+            let names = new.changedPlayerProperties(from: old)
             published = new
+            if !root.isEmpty { outbox.append(.propertiesChanged(interface: Self.rootInterface, names: root)) }
             if !names.isEmpty { outbox.append(.propertiesChanged(interface: Self.playerInterface, names: names)) }
+            if hasTrackList {
+                outbox += Self.trackListSignals(from: old.tracks, to: new.tracks, current: new.metadata.trackID)
+                let list = new.changedTrackListProperties(from: old)
+                if !list.isEmpty { outbox.append(.propertiesChanged(interface: Self.trackListInterface, names: list)) }
+            }
             if let seekedTo { outbox.append(.seeked(seekedTo)) }
         }
         signal()
@@ -151,6 +169,12 @@ final class MPRISBus: @unchecked Sendable {
                 _ = read(wake, &n, 8)
             }
         }
+        // What was queued before `close()` (the reply to a `Quit`, say) still goes out.
+        let last = lock.withLock {
+            defer { outbox.removeAll() }
+            return outbox
+        }
+        for item in last { send(item, on: bus) }
         let leftovers = lock.withLock {
             defer { pendingReplies.removeAll() }
             return Array(pendingReplies.values)
@@ -175,6 +199,13 @@ final class MPRISBus: @unchecked Sendable {
             var value = position
             sd_bus_message_append_basic(m, CChar(UInt8(ascii: "x")), &value)
             sd_bus_send(bus, m, nil)
+            sd_bus_message_unref(m)
+        case .signal(let interface, let member, let write):
+            var m: OpaquePointer?
+            guard sd_bus_message_new_signal(bus, &m, Self.objectPath, interface, member) >= 0, let m else { return }
+            let writer = MessageWriter(m)
+            write(writer)
+            if writer.result >= 0 { sd_bus_send(bus, m, nil) }
             sd_bus_message_unref(m)
         case .reply(let id, let error):
             guard let call = lock.withLock({ pendingReplies.removeValue(forKey: id) }) else { return }

@@ -21,7 +21,25 @@ let mprisMethod: playhead_mpris_method_fn = { m, context, error in
     var offset: Int64 = 0
     var trackID = ""
     var uri = ""
+    var flag: Int32 = 0
+    func path() -> String? {
+        var p: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, type("o"), &p) > 0, let p else { return nil }
+        return String(cString: p)
+    }
     switch member {
+    case "GetTracksMetadata": return tracksMetadata(m, bus.state, error)
+    case "GoTo", "RemoveTrack":
+        guard let p = path() else { return invalidArgs(error, "\(member) takes o") }
+        guard p != MPRISState.noTrack else { return invalidArgs(error, "NoTrack is not a track") }
+        trackID = p
+    case "AddTrack":
+        var s: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, type("s"), &s) > 0, let s, let after = path(),
+            sd_bus_message_read_basic(m, type("b"), &flag) > 0
+        else { return invalidArgs(error, "AddTrack takes (s, o, b)") }
+        uri = String(cString: s)
+        trackID = after
     case "Seek":
         guard sd_bus_message_read_basic(m, type("x"), &offset) > 0 else { return invalidArgs(error, "Seek takes x") }
     case "SetPosition":
@@ -39,8 +57,28 @@ let mprisMethod: playhead_mpris_method_fn = { m, context, error in
     default: break
     }
     let id = bus.keepForReply(m)
-    bus.record(.method(name: member, offset: offset, trackID: trackID, uri: uri, reply: id))
+    bus.record(.method(name: member, offset: offset, trackID: trackID, uri: uri, flag: flag != 0, reply: id))
     return 1
+}
+
+/// Answers `GetTracksMetadata` from the published tracks; ids not in the track list are left out.
+private func tracksMetadata(_ m: OpaquePointer, _ s: MPRISState, _ error: UnsafeMutablePointer<sd_bus_error>?)
+    -> Int32
+{
+    var ids: [String] = []
+    guard sd_bus_message_enter_container(m, type("a"), "o") > 0 else { return invalidArgs(error, "takes ao") }
+    var p: UnsafePointer<CChar>?
+    while sd_bus_message_read_basic(m, type("o"), &p) > 0, let path = p { ids.append(String(cString: path)) }
+    sd_bus_message_exit_container(m)
+    var reply: OpaquePointer?
+    guard sd_bus_message_new_method_return(m, &reply) >= 0, let reply else { return -ENOMEM }
+    defer { sd_bus_message_unref(reply) }
+    let w = MessageWriter(reply)
+    w.open("a", "a{sv}")
+    for id in ids { if let track = s.tracks.first(where: { $0.trackID == id }) { w.metadata(track) } }
+    w.close()
+    guard w.result >= 0 else { return w.result }
+    return sd_bus_send(sd_bus_message_get_bus(m), reply, nil)
 }
 
 let mprisGet: playhead_mpris_get_fn = { interface, property, reply, context, error in
@@ -48,10 +86,16 @@ let mprisGet: playhead_mpris_get_fn = { interface, property, reply, context, err
     let s = bus(context).state
     let m = MessageWriter(reply)
     switch String(cString: property) {
-    case "CanQuit", "CanRaise", "CanSetFullscreen", "Fullscreen", "HasTrackList": m.bool(false)
+    case "CanQuit": m.bool(s.canQuit)
+    case "HasTrackList": m.bool(s.hasTrackList)
+    // No window yet: nothing to raise or make fullscreen.
+    case "CanRaise", "CanSetFullscreen", "Fullscreen": m.bool(false)
     case "Identity": m.string(s.identity)
     case "DesktopEntry": m.string(s.desktopEntry)
-    case "SupportedUriSchemes", "SupportedMimeTypes": m.strings([])
+    case "SupportedUriSchemes": m.strings(s.supportedURISchemes)
+    case "SupportedMimeTypes": m.strings(s.supportedMIMETypes)
+    case "Tracks": m.objectPaths(s.tracks.map(\.trackID))
+    case "CanEditTracks": m.bool(s.canEditTracks)
     case "PlaybackStatus": m.string(s.playbackStatus)
     case "LoopStatus": m.string(s.loopStatus)
     case "Rate": m.double(s.rate)
@@ -118,7 +162,7 @@ let mprisSet: playhead_mpris_set_fn = { interface, property, value, context, err
 }
 
 /// Appends values to an sd-bus message, remembering the first failure. Bus thread.
-private final class MessageWriter {
+final class MessageWriter {
     private let m: OpaquePointer
     private(set) var result: Int32 = 0
 
@@ -148,6 +192,15 @@ private final class MessageWriter {
         for s in list { string(s) }
         check(sd_bus_message_close_container(m))
     }
+    func objectPaths(_ list: [String]) {
+        check(sd_bus_message_open_container(m, type("a"), "o"))
+        for s in list { string(s, as: "o") }
+        check(sd_bus_message_close_container(m))
+    }
+    func open(_ container: Character, _ contents: String) {
+        check(sd_bus_message_open_container(m, type(container), contents))
+    }
+    func close() { check(sd_bus_message_close_container(m)) }
 
     /// One `{sv}` entry holding `signature`, written by `body`.
     private func entry(_ key: String, _ signature: String, _ body: () -> Void) {

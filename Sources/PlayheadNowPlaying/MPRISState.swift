@@ -20,8 +20,19 @@ struct MPRISState: Sendable, Equatable {
 
     static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
+    // org.mpris.MediaPlayer2
     var identity = "Playhead"
     var desktopEntry = "playhead"
+    var canQuit = false
+    var hasTrackList = false
+    var supportedURISchemes: [String] = []
+    var supportedMIMETypes: [String] = []
+
+    // org.mpris.MediaPlayer2.TrackList (a queue's items, each with its own `trackID`)
+    var tracks: [Metadata] = []
+    var canEditTracks = false
+
+    // org.mpris.MediaPlayer2.Player
     var playbackStatus = "Stopped"
     var loopStatus = "None"
     var shuffle = false
@@ -40,20 +51,45 @@ struct MPRISState: Sendable, Equatable {
     var canSetShuffle = false
     var canSetVolume = false
 
-    /// The elapsed seconds published at `stamp` (monotonic seconds), advancing at `positionRate` since.
+    /// The elapsed seconds published at `stamp` (monotonic seconds), advancing at `positionRate` since: the
+    /// item's own time line, ads included.
     var elapsed = 0.0
     var positionRate = 0.0
     var stamp = 0.0
+    /// The item's duration, ads included (the published `mpris:length` leaves the ads out).
+    var duration: Double?
+    /// The ads, on the item's time line, sorted and not overlapping.
+    var ads: [Range<Double>] = []
 
-    /// The position now, extrapolated from the last publication and bounded by the length.
+    /// The position on the item's time line now, extrapolated from the last publication and bounded by the
+    /// duration.
     func position(at now: Double) -> Double {
         var p = max(0, elapsed + positionRate * (now - stamp))
-        if let length = metadata.lengthMicroseconds { p = min(p, Double(length) / 1e6) }
+        if let duration { p = min(p, duration) }
         return p
     }
 
-    /// The `Position` property: microseconds.
-    func positionMicroseconds(at now: Double) -> Int64 { Int64((position(at: now) * 1e6).rounded()) }
+    /// The position the desktop sees now (seconds): ads left out.
+    func publishedPosition(at now: Double) -> Double { withoutAds(position(at: now)) }
+
+    /// The `Position` property: microseconds, ads left out.
+    func positionMicroseconds(at now: Double) -> Int64 { Int64((publishedPosition(at: now) * 1e6).rounded()) }
+
+    /// The ad playing at `time` on the item's time line, if any.
+    func ad(at time: Double) -> Range<Double>? { ads.first { $0.contains(time) } }
+
+    /// `time` on the item's time line mapped to the published one: the ads before it (or the part of the one
+    /// playing) taken out.
+    func withoutAds(_ time: Double) -> Double {
+        time - ads.reduce(0) { $0 + max(0, min(time, $1.upperBound) - $1.lowerBound) }
+    }
+
+    /// A published position mapped to the item's time line: the length of every ad that starts before it added.
+    func withAds(_ published: Double) -> Double {
+        var t = published
+        for ad in ads where ad.lowerBound < t { t += ad.upperBound - ad.lowerBound }
+        return t
+    }
 
     /// The names of the `org.mpris.MediaPlayer2.Player` properties whose values differ from `old`'s.
     func changedPlayerProperties(from old: MPRISState) -> [String] {
@@ -74,6 +110,26 @@ struct MPRISState: Sendable, Equatable {
         check("CanPlay", \.canPlay)
         check("CanPause", \.canPause)
         check("CanSeek", \.canSeek)
+        return names
+    }
+
+    /// The names of the `org.mpris.MediaPlayer2` properties whose values differ from `old`'s.
+    func changedRootProperties(from old: MPRISState) -> [String] {
+        var names: [String] = []
+        if canQuit != old.canQuit { names.append("CanQuit") }
+        if hasTrackList != old.hasTrackList { names.append("HasTrackList") }
+        if identity != old.identity { names.append("Identity") }
+        if desktopEntry != old.desktopEntry { names.append("DesktopEntry") }
+        if supportedURISchemes != old.supportedURISchemes { names.append("SupportedUriSchemes") }
+        if supportedMIMETypes != old.supportedMIMETypes { names.append("SupportedMimeTypes") }
+        return names
+    }
+
+    /// The names of the `org.mpris.MediaPlayer2.TrackList` properties whose values differ from `old`'s.
+    func changedTrackListProperties(from old: MPRISState) -> [String] {
+        var names: [String] = []
+        if tracks.map(\.trackID) != old.tracks.map(\.trackID) { names.append("Tracks") }
+        if canEditTracks != old.canEditTracks { names.append("CanEditTracks") }
         return names
     }
 }

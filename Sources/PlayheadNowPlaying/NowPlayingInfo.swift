@@ -1,4 +1,5 @@
 import Foundation
+import Playhead
 
 /// A key of the Now Playing dictionary, like `MPMediaItemProperty*` and `MPNowPlayingInfoProperty*`. A value type,
 /// safe anywhere.
@@ -46,6 +47,23 @@ public struct NowPlayingInfoKey: RawRepresentable, Hashable, Sendable, Expressib
     public static let playbackQueueIndex: NowPlayingInfoKey = "playbackQueueIndex"
     /// `Int`: the number of items in the playback queue.
     public static let playbackQueueCount: NowPlayingInfoKey = "playbackQueueCount"
+    /// `[AdTimeRange]`: the ads on the item's time line (`MPNowPlayingInfoPropertyAdTimeRanges`). The desktop is
+    /// shown the duration and elapsed time without them, and cannot seek while one plays.
+    public static let adTimeRanges: NowPlayingInfoKey = "adTimeRanges"
+}
+
+/// An ad on the item's time line, like `MPAdTimeRange`. A value type, safe anywhere.
+public struct AdTimeRange: Sendable, Hashable {
+    /// Where the ad lies on the item's time line (the time line `elapsedPlaybackTime` and `playbackDuration`
+    /// use).
+    public var timeRange: TimeRange
+    /// The app's name for the ad.
+    public var adIdentifier: String?
+    /// An ad at `timeRange`.
+    public init(timeRange: TimeRange, adIdentifier: String? = nil) {
+        self.timeRange = timeRange
+        self.adIdentifier = adIdentifier
+    }
 }
 
 /// Audio or video, like `MPNowPlayingInfoMediaType`. Safe anywhere.
@@ -103,6 +121,9 @@ public struct NowPlayingInfo: Sendable, Hashable {
     public var playbackQueueIndex: Int?
     /// The number of items in the playback queue.
     public var playbackQueueCount: Int?
+    /// The ads on the item's time line: `playbackDuration` and `elapsedPlaybackTime` include them, the desktop
+    /// sees both without them.
+    public var adTimeRanges: [AdTimeRange]?
 
     /// Empty information.
     public init() {}
@@ -128,6 +149,7 @@ public struct NowPlayingInfo: Sendable, Hashable {
         chapterCount = Self.int(d[.chapterCount])
         playbackQueueIndex = Self.int(d[.playbackQueueIndex])
         playbackQueueCount = Self.int(d[.playbackQueueCount])
+        adTimeRanges = d[.adTimeRanges] as? [AdTimeRange]
     }
 
     /// The dictionary form, holding only the fields that are set.
@@ -140,7 +162,7 @@ public struct NowPlayingInfo: Sendable, Hashable {
             (.defaultPlaybackRate, defaultPlaybackRate), (.mediaType, mediaType), (.artwork, artwork),
             (.assetURL, assetURL), (.isLiveStream, isLiveStream), (.chapterNumber, chapterNumber),
             (.chapterCount, chapterCount), (.playbackQueueIndex, playbackQueueIndex),
-            (.playbackQueueCount, playbackQueueCount),
+            (.playbackQueueCount, playbackQueueCount), (.adTimeRanges, adTimeRanges),
         ]
         for (key, value) in fields { if let value { d[key] = value } }
         return d

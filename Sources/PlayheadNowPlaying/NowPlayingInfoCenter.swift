@@ -18,6 +18,10 @@ public final class NowPlayingInfoCenter {
     /// The app's playback state; `.unknown` derives it from the published rate.
     public var playbackState: NowPlayingPlaybackState = .unknown { didSet { bridge?.update() } }
 
+    /// Called when the desktop asks the app to quit (MPRIS `Quit`); nil (the default) means the app cannot be
+    /// quit that way (`CanQuit` false). Runs on the main actor; the caller is answered when it returns.
+    public var quitHandler: (@MainActor () -> Void)? { didSet { bridge?.update() } }
+
     /// The commands this center's desktop presence accepts.
     public let remoteCommandCenter: RemoteCommandCenter
 
@@ -30,6 +34,33 @@ public final class NowPlayingInfoCenter {
     var volume = 1.0 { didSet { if oldValue != volume { bridge?.update() } } }
     /// Sets the volume from MPRIS; nil makes `Volume` read-only. Set by a `NowPlayingSession`.
     var volumeControl: (@MainActor (Double) -> Void)? { didSet { bridge?.update() } }
+    /// Set by a `NowPlayingSession`, which knows when its player seeks: `Seeked` is then sent only through
+    /// `announceSeek()`, never guessed from a jump of the elapsed time.
+    var announcesSeeks = false
+
+    /// A queue's editing and navigation for MPRIS `TrackList`; when set before the center connects, the
+    /// TrackList interface is exported (`HasTrackList` true). Set by a `NowPlayingSession` on a `QueuePlayer`.
+    var trackList: TrackListControl?
+    /// The queue's tracks, the current one first, published as MPRIS `Tracks`; each id is an object path.
+    var tracks: [NowPlayingTrack] = [] { didSet { if oldValue != tracks { bridge?.update() } } }
+    /// The current item's track id (`mpris:trackid`); nil lets the bridge number the items it sees.
+    var currentTrackID: String? { didSet { if oldValue != currentTrackID { bridge?.update() } } }
+    /// Whether a queue has an item to go to (false hides `CanGoNext` / `CanGoPrevious`); nil: the commands decide.
+    var canGoNext: Bool? { didSet { if oldValue != canGoNext { bridge?.update() } } }
+    var canGoPrevious: Bool? { didSet { if oldValue != canGoPrevious { bridge?.update() } } }
+    /// Opens a URI (MPRIS `OpenUri`, `AddTrack`): nil when the scheme is not supported. Set by a session.
+    var openURL: (@MainActor (URL) -> MPRISError?)? { didSet { bridge?.update() } }
+
+    /// The URI schemes and MIME types published while URIs can be opened.
+    static let uriSchemes = ["file", "http", "https"]
+    static let mimeTypes = [
+        "audio/mpeg", "audio/mp4", "audio/aac", "audio/flac", "audio/ogg", "audio/opus", "audio/wav", "audio/x-wav",
+        "video/mp4", "video/quicktime", "video/x-matroska", "video/webm", "video/mp2t", "application/vnd.apple.mpegurl",
+        "application/x-mpegurl",
+    ]
+
+    /// Sends MPRIS `Seeked` with the position published now (a `NowPlayingSession` after each finished seek).
+    func announceSeek() { bridge?.update(seeked: true) }
     private static var defaultCenter: NowPlayingInfoCenter?
 
     /// The app's center, serving `RemoteCommandCenter.shared()`. The first call connects to the session bus.
@@ -48,7 +79,7 @@ public final class NowPlayingInfoCenter {
     /// Exports the MPRIS object on the session bus, when it is not already; returns whether it is exported.
     @discardableResult
     func connect() -> Bool {
-        if bridge == nil { bridge = MPRISBridge(center: self) }
+        if bridge == nil { bridge = MPRISBridge(center: self, trackList: trackList != nil) }
         return bridge != nil
     }
 
@@ -57,4 +88,22 @@ public final class NowPlayingInfoCenter {
         bridge?.close()
         bridge = nil
     }
+}
+
+/// One item of a queue as the TrackList shows it: its object-path id and its information. Safe anywhere.
+struct NowPlayingTrack: Sendable, Equatable {
+    var id: String
+    var info: NowPlayingInfo
+}
+
+/// What a queue does for MPRIS `TrackList`; each returns the error to reply, or nil. Main actor.
+struct TrackListControl {
+    /// Whether tracks may be added and removed (`CanEditTracks`).
+    var canEdit: Bool
+    /// `GoTo`: make the track current.
+    var goTo: @MainActor (String) -> MPRISError?
+    /// `AddTrack`: add the URL after the track (`NoTrack`: first), and make it current when asked.
+    var add: @MainActor (URL, _ after: String, _ makeCurrent: Bool) -> MPRISError?
+    /// `RemoveTrack`.
+    var remove: @MainActor (String) -> MPRISError?
 }

@@ -2,9 +2,11 @@ import Foundation
 import Playhead
 
 /// Now Playing for one or more players, like `MPNowPlayingSession`: with `automaticallyPublishesNowPlayingInfo`
-/// the session publishes the current item's tags, artwork, duration, elapsed time, rate and playback state with
-/// no app code, and its `remoteCommandCenter` has default handlers (play, pause, toggle, stop, seek, skip 15 s,
-/// rate) that the app can replace. Only the active session is shown to the desktop and receives remote commands.
+/// the session publishes the current item's `PlayerItem.nowPlayingInfo` (set by the app) over its tags and
+/// artwork, its duration, elapsed time, rate and playback state with no app code, and MPRIS `Seeked` after every
+/// seek the player finishes (made by the app or the remote) and at no other time. Its `remoteCommandCenter` has
+/// default handlers (play, pause, toggle, stop, seek, skip 15 s, rate) that the app can replace; a live item (no
+/// duration) cannot seek or skip. Only the active session is shown to the desktop and receives remote commands.
 /// Main actor.
 @MainActor
 public final class NowPlayingSession {
@@ -27,11 +29,17 @@ public final class NowPlayingSession {
     private static weak var active: NowPlayingSession?
     var observation: Task<Void, Never>?
     var events: Task<Void, Never>?
-    /// The target of a seek the player has not finished: published as the elapsed time until it is done, as the
-    /// clock still reads the old position meanwhile.
-    var pendingSeek: Double?
-    /// When the pending seek completed (monotonic seconds); nil while it runs.
-    var seekDoneAt: Double?
+    /// The target of the seek the player is carrying out; nil when none is.
+    var seekTarget: Double?
+    /// The item last published (a new one forgets the seek target).
+    var publishedItem: PlayerItem?
+    /// Queue sessions: each item's track id, the items played (for previous), tags read ahead.
+    var trackIDs: [ObjectIdentifier: (item: PlayerItem, id: String)] = [:]
+    var nextTrackNumber = 0
+    var history: [PlayerItem] = []
+    var isGoingBack = false
+    var assetTags: [ObjectIdentifier: NowPlayingInfo] = [:]
+    var loadingTags: Set<ObjectIdentifier> = []
     /// Set by the stop command: the paused player shows as stopped until it plays again.
     var isStopped = false
     var defaultTargets: [(RemoteCommand, RemoteCommandTarget)] = []
@@ -44,6 +52,11 @@ public final class NowPlayingSession {
         remoteCommandCenter = commands
         nowPlayingInfoCenter = NowPlayingInfoCenter(commandCenter: commands, connect: false)
         installDefaultHandlers()
+        nowPlayingInfoCenter.openURL = { [weak self] url in self?.openURL(url) }
+        if queue != nil {
+            nowPlayingInfoCenter.trackList = queueControl()
+            installQueueHandlers()
+        }
     }
 
     /// Makes this the session the desktop sees and remote commands reach, taking over from the active one;

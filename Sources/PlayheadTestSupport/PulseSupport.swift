@@ -151,4 +151,18 @@ public enum AudioAnalysis {
         }
         return result
     }
+
+    /// The tones heard, in order: the frequency of each quarter second of sound, rounded to 10 Hz, kept when two
+    /// windows in a row agree (a window across a join measures neither tone), repeats collapsed.
+    public static func toneSequence(_ samples: [Float]) -> [Int] {
+        guard let span = soundSpan(samples) else { return [] }
+        var result: [Int] = []
+        var previous: Int?
+        for start in stride(from: span.lowerBound, to: span.upperBound - 9_600, by: 12_000) {
+            let f = Int((frequency(Array(samples[start..<(start + 9_600)])) / 10).rounded()) * 10
+            if f == previous, result.last != f { result.append(f) }
+            previous = f
+        }
+        return result
+    }
 }

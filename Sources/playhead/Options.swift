@@ -26,6 +26,7 @@ struct Options {
     var verbose = false
     var logJSON: String?
     var mpris = true
+    var playlist = PlaylistOptions()
     var exclusiveAudio = false
     var listAudioDevices = false
     var showHelp = false
@@ -97,10 +98,9 @@ struct Options {
             case "-v", "--verbose": o.verbose = true
             case "--log-json": o.logJSON = try need(name, value)
             case "--no-mpris": o.mpris = false
-            default:
-                guard try o.parseAudioOption(name, value) else {
-                    throw UsageError(description: "unknown option '\(name)' (see --help)")
-                }
+            case _ where try parsePlaylistOption(name, value, into: &o): break
+            case _ where try o.parseAudioOption(name, value): break
+            default: throw UsageError(description: "unknown option '\(name)' (see --help)")
             }
         }
         if !o.showHelp && !o.showVersion && !o.listAudioDevices && o.inputs.isEmpty {
@@ -146,7 +146,7 @@ struct Options {
         Usage: playhead [options] FILE|URL...
                playhead probe [--json] FILE|URL
 
-        Plays local files and http(s) URLs, one after another.
+        Plays local files, http(s) URLs, HLS streams and playlists (M3U, PLS) as one gapless queue.
 
         Options:
           --ao=auto|pulse|null|wav:PATH  audio output (auto: PulseAudio, else silent)
@@ -160,6 +160,10 @@ struct Options {
           --volume=0..100                volume of this player
           --mute                         start muted
           --loop-file=N|inf              play each file N more times (inf: forever)
+          --loop-playlist=N|inf          play the whole list N more times (inf: forever)
+          --shuffle                      play the entries in random order
+          --playlist-start=N             start at entry N (from 0, in the order given)
+          --no-resume                    start from the beginning, not where a long item was left
           --untimed                      do not pace: decode as fast as possible
           --no-audio, --no-video         ignore the audio or video track
           --really-quiet                 print nothing but errors
@@ -172,7 +176,8 @@ struct Options {
           space, p   pause / play          left/right  seek -5 s / +5 s
           up/down    seek +60 s / -60 s    [ / ]       speed down / up
           9 / 0      volume down / up      m           mute
-          q          quit
+          > / Enter  next entry            < / Backspace  previous (restarts the entry after 3 s)
+          q          quit (a long unfinished item resumes there next time)
 
         Exit status: 0 when every input played to its end (or you quit), 1 when an input failed,
         2 for a usage error.

@@ -2,24 +2,32 @@ import Foundation
 import Playhead
 import PlayheadNowPlaying
 
-/// Plays the command line's inputs one after another on one `Player`, with the status line, keys and event log.
-/// Main actor.
+/// Plays the command line's inputs (playlists expanded) as one gapless queue on a `QueuePlayer`, with the status
+/// line, keys, resume positions and the event log. Main actor.
 @MainActor
 final class PlaybackSession {
-    enum Outcome {
-        case ended, failed, quit
-    }
-
     let options: Options
-    let player = Player()
+    let player = QueuePlayer()
     let terminal = Terminal()
     var log: EventLog?
-    private var quitRequested = false
-    /// Wakes the current input's wait loop for a quit or `--end`.
-    private var interrupt: AsyncStream<PlayerEvent?>.Continuation?
+    let resume: ResumeStore?
+    var quitRequested = false
+    var failures = 0
+    var entries: [PlaylistFile.Entry] = []
+    var cursor: PlaylistCursor?
+    /// The slot each queued item plays.
+    var slots: [ObjectIdentifier: PlaylistCursor.Slot] = [:]
+    /// Where each queued item resumes (announced when it starts).
+    var resumedAt: [ObjectIdentifier: Double] = [:]
+    /// The item playing and its slot.
+    var current: (item: PlayerItem, slot: PlaylistCursor.Slot)?
+    /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
+    private var wake: AsyncStream<PlayerEvent?>.Continuation?
+    private var signalSources: [DispatchSourceSignal] = []
 
     init(options: Options) {
         self.options = options
+        resume = options.playlist.noResume ? nil : ResumeStore()
         switch options.audioOutput {
         case _ where options.noAudio: player.audioOutputChoice = .disabled
         case .auto where options.audioDevice != nil, .pulse:
@@ -36,12 +44,27 @@ final class PlaybackSession {
         player.defaultRate = Float(options.speed)
     }
 
-    /// Plays every input; returns the exit status.
+    /// Plays the queue; returns the exit status.
     func run() async -> Int32 {
         if let path = options.logJSON {
             log = EventLog(path: path)
             if log == nil { printError("\(path): cannot write the event log") }
         }
+        let expansion = PlaylistFile.expand(options.inputs)
+        for problem in expansion.problems { printError(problem) }
+        failures = expansion.problems.count
+        entries = expansion.entries
+        guard !entries.isEmpty else { return 1 }
+        var random = SystemRandomNumberGenerator()
+        let cursor = PlaylistCursor(
+            count: entries.count, start: options.playlist.playlistStart, shuffle: options.playlist.shuffle,
+            playlistLoops: options.playlist.loopPlaylist, fileLoops: options.loopFile, generator: &random)
+        self.cursor = cursor
+        guard let first = cursor.first else {
+            printError("--playlist-start=\(options.playlist.playlistStart): there are only \(entries.count) entries")
+            return 2
+        }
+        if let warning = resume?.warning { printError(warning) }
         let nowPlaying = options.mpris ? await startNowPlaying() : nil
         defer { nowPlaying?.invalidate() }
         let audioSession = AudioSessionCLI(options: options, log: log, terminal: terminal, player: player)
@@ -49,52 +72,17 @@ final class PlaybackSession {
         defer { audioSession.finish() }
         terminal.start { [weak self] key in self?.handle(key) }
         defer { terminal.restore() }
-        var failures = 0
-        for input in options.inputs {
-            if quitRequested { break }
-            switch await play(input) {
-            case .failed: failures += 1
-            case .quit: quitRequested = true
-            case .ended: break
-            }
-        }
-        player.close()
-        return failures > 0 ? 1 : 0
-    }
+        signalSources = Self.quitOnSignals { [weak self] in self?.requestQuit() }
 
-    /// Exports the player over MPRIS when a session bus answers; a missing bus is not an error (a notice with -v).
-    private func startNowPlaying() async -> NowPlayingSession? {
-        let session = NowPlayingSession(players: [player])
-        session.automaticallyPublishesNowPlayingInfo = true
-        if await session.becomeActiveIfPossible() { return session }
-        session.invalidate()
-        if options.verbose { printError("no D-Bus session bus: Now Playing and media keys are off") }
-        return nil
-    }
-
-    private func play(_ input: String) async -> Outcome {
-        let url =
-            input.contains("://") ? (URL(string: input) ?? URL(fileURLWithPath: input)) : URL(fileURLWithPath: input)
-        let item = PlayerItem(url: url)
-        if !options.noVideo { item.add(NullVideoOutput()) }
-        let (signals, continuation) = AsyncStream<PlayerEvent?>.makeStream()
-        interrupt = continuation
+        let (stream, continuation) = AsyncStream<PlayerEvent?>.makeStream()
+        wake = continuation
         let events = player.events()
         let forward = Task { @MainActor in
             for await e in events { continuation.yield(e) }
         }
-        defer {
-            forward.cancel()
-            interrupt = nil
-        }
-        player.replaceCurrentItem(with: item)
-        if let start = options.start {
-            await player.seek(
-                to: MediaTime(seconds: start, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
-        }
+        defer { forward.cancel() }
+        enqueue(first)
         player.play()
-        if !options.reallyQuiet && Terminal.isInteractive { terminal.message("Playing: \(input)") }
-        var loopsLeft = options.loopFile
         let ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
                 self?.tick()
@@ -102,71 +90,86 @@ final class PlaybackSession {
             }
         }
         defer { ticker.cancel() }
-        for await signal in signals {
-            guard let event = signal else { break }
-            log?.write(event, input: input)
-            switch event.kind {
-            case .error(let e):
-                printError(e.description)
-                return .failed
-            case .ended:
-                if loopsLeft == nil || loopsLeft! > 0 {
-                    if let n = loopsLeft { loopsLeft = n - 1 }
-                    let start = MediaTime(seconds: options.start ?? 0, preferredTimescale: 1000)
-                    await player.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero)
-                    player.play()
-                    continue
-                }
-                return .ended
-            default: break
-            }
+        for await event in stream {
+            guard let event else { break }
+            handle(event)
         }
-        return quitRequested ? .quit : .ended
+        if quitRequested { saveResumePoint() }
+        player.close()
+        return failures > 0 ? 1 : 0
     }
 
-    private var stopReached: Bool {
-        guard let stop = options.stopTime else { return false }
-        return player.currentTime().seconds >= stop
+    /// Stops playback and ends the session (the `q` key, SIGINT/SIGTERM, MPRIS `Quit`); the position of a long
+    /// unfinished item is saved.
+    func requestQuit() {
+        quitRequested = true
+        wake?.yield(nil)
     }
 
-    /// Called every 50 ms: the `--end` check and the status line.
-    private func tick() {
-        if stopReached {
-            interrupt?.yield(nil)
-            return
+    /// Ends the event loop without quitting (the queue ran out).
+    func finish() { wake?.yield(nil) }
+
+    /// Exports the player over MPRIS when a session bus answers; a missing bus is not an error (a notice with -v).
+    private func startNowPlaying() async -> NowPlayingSession? {
+        let session = NowPlayingSession(players: [player])
+        session.automaticallyPublishesNowPlayingInfo = true
+        // MPRIS Quit (CanQuit true) quits as `q` does; Next and Previous follow the play order as the keys do.
+        session.nowPlayingInfoCenter.quitHandler = { [weak self] in self?.requestQuit() }
+        let commands = session.remoteCommandCenter
+        commands.nextTrackCommand.removeTarget(nil)
+        commands.nextTrackCommand.addTarget { [weak self] _ in
+            self?.playNextEntry()
+            return .success
         }
-        guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return }
-        terminal.status(StatusLine.render(player: player, item: item))
+        commands.previousTrackCommand.removeTarget(nil)
+        commands.previousTrackCommand.addTarget { [weak self] _ in
+            self?.playPreviousEntry()
+            return .success
+        }
+        if await session.becomeActiveIfPossible() { return session }
+        session.invalidate()
+        if options.verbose { printError("no D-Bus session bus: Now Playing and media keys are off") }
+        return nil
     }
 
-    private func handle(_ key: Terminal.Key) {
-        let now = player.currentTime().seconds
-        switch key {
-        case .char(" "), .char("p"): player.rate == 0 ? player.play() : player.pause()
-        case .char("q"), .char("Q"):
-            quitRequested = true
-            interrupt?.yield(nil)
-        case .left: seek(now - 5)
-        case .right: seek(now + 5)
-        case .up: seek(now + 60)
-        case .down: seek(now - 60)
-        case .char("["): changeSpeed(by: 1 / 1.1)
-        case .char("]"): changeSpeed(by: 1.1)
-        case .char("9"): player.volume = max(0, player.volume - 0.05)
-        case .char("0"): player.volume = min(1, player.volume + 0.05)
-        case .char("m"): player.isMuted.toggle()
+    private func handle(_ event: PlayerEvent) {
+        log?.write(event, input: current.map { location(of: $0.slot) } ?? "")
+        switch event.kind {
+        case .currentItemChanged: currentItemChanged()
+        case .ended:
+            if let c = current { resume?.forget(location(of: c.slot)) }
+        case .error(let e):
+            printError(e.description)
+            failures += 1
+            // The queue goes on with the next entry, as players do with a broken playlist entry.
+            if player.items().count > 1 { player.advanceToNextItem() } else { finish() }
         default: break
         }
     }
 
-    private func changeSpeed(by factor: Double) {
-        let r = min(4, max(0.25, Double(player.defaultRate) * factor))
-        player.defaultRate = Float(r)
-        if player.rate != 0 { player.rate = Float(r) }
-    }
-
-    private func seek(_ seconds: Double) {
-        player.seek(to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000))
+    /// Quits on SIGINT and SIGTERM through the main actor (so the resume position is saved and the terminal
+    /// restored); a second signal exits at once. The handlers run on a global queue.
+    nonisolated private static func quitOnSignals(_ quit: @escaping @MainActor @Sendable () -> Void)
+        -> [DispatchSourceSignal]
+    {
+        let count = Locked(0)
+        return [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                let n = count.withLock { c -> Int in
+                    c += 1
+                    return c
+                }
+                if n > 1 {
+                    Terminal.restoreAtExit()
+                    _exit(128 + number)
+                }
+                Task { @MainActor in quit() }
+            }
+            source.resume()
+            return source
+        }
     }
 }
 

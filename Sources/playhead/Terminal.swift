@@ -28,11 +28,17 @@ final class Terminal: @unchecked Sendable {
         raw = true
         // Ctrl-C or a kill must not leave the shell without echo.
         terminalAtStart = saved
+        terminalSaved = true
         signal(SIGINT, restoreTerminalAndExit)
         signal(SIGTERM, restoreTerminalAndExit)
         let thread = Thread { Self.readKeys(onKey) }
         thread.name = "playhead.keys"
         thread.start()
+    }
+
+    /// Puts back the terminal settings of the start, from any thread, just before `_exit`.
+    nonisolated static func restoreAtExit() {
+        if terminalSaved { tcsetattr(STDIN_FILENO, TCSANOW, &terminalAtStart) }
     }
 
     /// Restores the terminal and ends the status line.
@@ -87,6 +93,8 @@ final class Terminal: @unchecked Sendable {
 
 /// The terminal settings to put back from a signal handler (written once, before the handlers are installed).
 nonisolated(unsafe) private var terminalAtStart = termios()
+/// Whether `terminalAtStart` holds settings to put back.
+nonisolated(unsafe) private var terminalSaved = false
 
 /// Restores the terminal and exits with the signal's status; only async-signal-safe calls.
 private let restoreTerminalAndExit: @convention(c) (Int32) -> Void = { signal in

@@ -35,6 +35,77 @@ import Testing
         #expect(events.contains("\"rate\":0"), "the remote pause did not reach the player: \(events)")
     }
 
+    @Test func quitOverMPRISEndsPlayheadCleanly() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let tone = try Fixtures.tone(seconds: 30)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", tone.path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { Run.kill(p) }
+        var deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let name = "org.mpris.MediaPlayer2.playhead"
+        let canQuit = try Run.command(
+            "busctl", ["--user", "get-property", name, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "CanQuit"])
+        #expect(canQuit.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "b true", "\(canQuit.stderr)")
+        let quit = try Run.command(
+            "dbus-send",
+            ["--session", "--print-reply", "--dest=\(name)", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"])
+        #expect(quit.status == 0, "Quit: \(quit.stderr)")
+        // It ends long before the 30 s tone would, with status 0, and leaves the bus.
+        deadline = Date().addingTimeInterval(10)
+        while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!p.isRunning, "playhead still runs after Quit")
+        if !p.isRunning { #expect(p.terminationStatus == 0) }
+        #expect(!(try Run.command("playerctl", ["-l"]).stdout.contains("playhead")))
+    }
+
+    @Test func playerctlNextAndPreviousFollowThePlayOrder() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let first = try Fixtures.tone(seconds: 20)
+        let second = try Fixtures.tone(seconds: 20, frequency: 550)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--no-resume", first.path, second.path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { Run.kill(p) }
+        func title() throws -> String {
+            try Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout
+        }
+        func waitFor(_ text: String) throws -> Bool {
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                if try title().contains(text) { return true }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return false
+        }
+        #expect(try waitFor("tone-440hz"), "title \((try? title()) ?? "")")
+        let hasTrackList = try Run.command(
+            "busctl",
+            [
+                "--user", "get-property", "org.mpris.MediaPlayer2.playhead", "/org/mpris/MediaPlayer2",
+                "org.mpris.MediaPlayer2", "HasTrackList",
+            ])
+        #expect(hasTrackList.stdout.hasPrefix("b true"), "\(hasTrackList.stdout)")
+        _ = try Run.command("playerctl", ["-p", "playhead", "next"])
+        #expect(try waitFor("tone-550hz"), "after next: \((try? title()) ?? "")")
+        _ = try Run.command("playerctl", ["-p", "playhead", "previous"])
+        #expect(try waitFor("tone-440hz"), "after previous: \((try? title()) ?? "")")
+        #expect(p.isRunning)
+    }
+
     @Test func noMPRISAndNoBusAreQuiet() throws {
         let tone = try Fixtures.tone(seconds: 1)
         let r = try Run.command(
@@ -44,5 +115,12 @@ import Testing
             "env", ["-u", "DBUS_SESSION_BUS_ADDRESS", try Paths.playheadBinary(), "--ao=null", tone.path], timeout: 20)
         #expect(noBus.status == 0)
         #expect(noBus.stderr.isEmpty, "a missing bus is not an error: \(noBus.stderr)")
+        let verbose = try Run.command(
+            "env", ["-u", "DBUS_SESSION_BUS_ADDRESS", try Paths.playheadBinary(), "-v", "--ao=null", tone.path],
+            timeout: 20)
+        #expect(verbose.status == 0)
+        #expect(
+            verbose.stderr.components(separatedBy: "no D-Bus session bus").count == 2,
+            "one notice with -v: \(verbose.stderr)")
     }
 }

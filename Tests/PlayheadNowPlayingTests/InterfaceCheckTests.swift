@@ -59,31 +59,36 @@ private func exportedMembers(_ xml: XMLDocument, _ interface: String) throws -> 
     return out
 }
 
+/// Introspects `bus`'s MPRIS object and compares each of `interfaces` with the specification's summary in the
+/// shared corpora: every method signature, signal, property type, access and change signal; and that no other
+/// MPRIS interface is exported.
+func checkExportedInterfaces(_ bus: String, _ interfaces: [String]) async throws {
+    let specURL = Paths.corpora.appendingPathComponent("mpris/mpris-interfaces.json")
+    let spec = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: specURL)) as? [String: Any],
+        "\(specURL.path) is not a JSON object")
+    let all = try #require(spec["interfaces"] as? [String: [String: Any]])
+    let path = try #require(spec["objectPath"] as? String)
+    let r = try await run("busctl", ["--user", "--xml-interface", "introspect", bus, path])
+    try #require(r.status == 0, "busctl introspect failed: \(r.stderr)")
+    let xml = try XMLDocument(xmlString: r.stdout, options: [])
+    for name in interfaces {
+        let expected = specMembers(try #require(all[name], "\(name) is missing from the spec summary"))
+        let exported = try #require(try exportedMembers(xml, name), "\(name) is not exported")
+        #expect(expected.count >= 2, "\(name): the spec summary lists \(expected.sorted())")
+        #expect(expected.subtracting(exported).sorted() == [], "\(name): missing or different")
+        #expect(exported.subtracting(expected).sorted() == [], "\(name): not in the specification")
+    }
+    for name in all.keys where try exportedMembers(xml, name) != nil {
+        #expect(interfaces.contains(name), "\(name) exported")
+    }
+}
+
 extension PlayerctlTests {
-    /// Introspects the exported object and compares every interface, method signature, property type, access and
-    /// change signal with the MPRIS specification's summary in the shared corpora.
+    /// The two interfaces every player implements; TrackList and Playlists are optional (HasTrackList false).
     @Test func exportedObjectMatchesTheSpecification() async throws {
         let (_, player) = try freshCenter()
-        let specURL = Paths.corpora.appendingPathComponent("mpris/mpris-interfaces.json")
-        let spec = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: specURL)) as? [String: Any],
-            "\(specURL.path) is not a JSON object")
-        let interfaces = try #require(spec["interfaces"] as? [String: [String: Any]])
-        let path = try #require(spec["objectPath"] as? String)
-        let r = try await run(
-            "busctl", ["--user", "--xml-interface", "introspect", "org.mpris.MediaPlayer2.\(player)", path])
-        try #require(r.status == 0, "busctl introspect failed: \(r.stderr)")
-        let xml = try XMLDocument(xmlString: r.stdout, options: [])
-        // The two interfaces every player implements; TrackList and Playlists are optional (HasTrackList false).
-        for name in ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player"] {
-            let expected = specMembers(try #require(interfaces[name], "\(name) is missing from the spec summary"))
-            let exported = try #require(try exportedMembers(xml, name), "\(name) is not exported")
-            #expect(expected.count >= 2, "\(name): the spec summary lists \(expected.sorted())")
-            #expect(expected.subtracting(exported).sorted() == [], "\(name): missing or different")
-            #expect(exported.subtracting(expected).sorted() == [], "\(name): not in the specification")
-        }
-        for name in interfaces.keys where try exportedMembers(xml, name) != nil {
-            #expect(["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player"].contains(name), "\(name) exported")
-        }
+        try await checkExportedInterfaces(
+            "org.mpris.MediaPlayer2.\(player)", ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player"])
     }
 }

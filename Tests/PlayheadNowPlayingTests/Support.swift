@@ -27,6 +27,7 @@ func freshCenter() throws -> (NowPlayingInfoCenter, player: String) {
     center.remoteCommandCenter.changeRepeatModeCommand.currentRepeatType = .off
     center.remoteCommandCenter.changeShuffleModeCommand.currentShuffleType = .off
     center.playbackState = .unknown
+    center.quitHandler = nil
     center.info = nil
     return (center, String(name.dropFirst("org.mpris.MediaPlayer2.".count)))
 }
@@ -46,6 +47,31 @@ func playerctl(_ player: String, _ arguments: String...) async throws -> String 
         throw TestSupportError("playerctl \(arguments) failed (\(r.status)): \(r.stderr)")
     }
     return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// `dbus-send` of `org.mpris.MediaPlayer2.MEMBER` to the MPRIS object of `bus`; the result tells an error reply.
+func dbusSend(_ bus: String, _ member: String, _ args: String...) async throws -> Run.Result {
+    try await run(
+        "dbus-send",
+        ["--session", "--print-reply", "--dest=\(bus)", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.\(member)"]
+            + args)
+}
+
+/// `busctl get-property` of `name` on `interface` (`Player` by default) of `bus`'s MPRIS object: "b true", ...
+func property(_ bus: String, _ name: String, interface: String = "Player") async throws -> String {
+    let full = interface.isEmpty ? "org.mpris.MediaPlayer2" : "org.mpris.MediaPlayer2.\(interface)"
+    let r = try await run("busctl", ["--user", "get-property", bus, "/org/mpris/MediaPlayer2", full, name])
+    return r.status == 0 ? r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : "error: \(r.stderr)"
+}
+
+/// `busctl --user set-property` of `name` on `interface` (`Player` by default) of `bus`'s MPRIS object; `values`
+/// are busctl's words for `type` (an array: its count, then its items).
+func setProperty(_ bus: String, _ name: String, _ type: String, _ values: String..., interface: String = "Player")
+    async throws -> Run.Result
+{
+    let full = interface.isEmpty ? "org.mpris.MediaPlayer2" : "org.mpris.MediaPlayer2.\(interface)"
+    return try await run(
+        "busctl", ["--user", "set-property", bus, "/org/mpris/MediaPlayer2", full, name, type, "--"] + values)
 }
 
 /// Waits on the main actor, letting the bus thread's requests through, until `condition` holds or `timeout`

@@ -22,7 +22,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(abs(player.currentTime().seconds - pausedAt) < 0.01, "time moved while paused")
         #expect(pausedAt > 0.35 && pausedAt < 0.75, "paused at \(pausedAt)")
-        let ended = expectation(player)
+        let ended = endedFlag(player)
         player.play()
         #expect(await eventually(timeout: 5) { ended.value })
         #expect(await eventually { player.timeControlStatus == .paused }, "actionAtItemEnd .pause")
@@ -102,7 +102,7 @@ import Testing
         player.volume = 0.5
         let tone = try Fixtures.tone(seconds: 1)
         player.replaceCurrentItem(with: PlayerItem(url: tone))
-        let ended = expectation(player)
+        let ended = endedFlag(player)
         player.play()
         #expect(await eventually { ended.value })
         let peak = sink.stopRecording().map(abs).max() ?? 0
@@ -121,20 +121,6 @@ import Testing
         }
     }
 
-    /// A flag set when the player's item plays to its end.
-    func expectation(_ player: Player) -> Flag {
-        let flag = Flag()
-        let events = player.events()
-        Task { @MainActor in
-            for await e in events {
-                if case .ended = e.kind {
-                    flag.value = true
-                    return
-                }
-            }
-        }
-        return flag
-    }
 }
 
 @MainActor final class Flag {

@@ -64,3 +64,19 @@ extension Player {
         return p
     }
 }
+
+/// A flag set when the player's current item plays to its end (its next `.ended` event).
+@MainActor
+func endedFlag(_ player: Player) -> Flag {
+    let flag = Flag()
+    let events = player.events()
+    Task { @MainActor in
+        for await e in events {
+            if case .ended = e.kind {
+                flag.value = true
+                return
+            }
+        }
+    }
+    return flag
+}

@@ -45,6 +45,9 @@ struct MediaInfo: Sendable {
         formatName = input.formatName
     }
 
+    /// Whether the container is MP4/QuickTime (whose last audio packet's duration marks the encoder padding).
+    var isMP4Family: Bool { formatName.contains("mp4") || formatName.contains("mov") }
+
     var presentationSize: (width: Int, height: Int) {
         guard let v = videoStream else { return (0, 0) }
         return (streams[v].width, streams[v].height)
@@ -70,6 +73,11 @@ struct EngineConfiguration: Sendable {
     var peakBitRate: Double = 0
     var maximumResolution = Size.zero
     var format = AudioFormat()
+    /// False for a preloaded engine: it opens and primes but stays silent until `activate()` or its
+    /// predecessor's hand-off.
+    var startsActive = true
+    /// Where the item stops, in seconds of its timeline (`forwardPlaybackEndTime`); nil plays to the end.
+    var endSeconds: Double?
 
     /// The forward buffer when the item asks for "automatic" (0): 5 s for local files (reading is instant; more
     /// only costs memory), 30 s for network inputs (riding out bandwidth dips).

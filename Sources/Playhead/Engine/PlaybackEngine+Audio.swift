@@ -40,6 +40,7 @@ extension PlaybackEngine {
             case .packet(let packet, _):
                 do {
                     try decoder.decode(packet) { frame in
+                        trimPadding(frame, decoder.stream, media)
                         let t = frame.pts.map { decoder.stream.seconds($0) - media.startSeconds }
                         try p.resampler.convert(frame, into: &p.samples)
                         if p.nextInputTime == nil || (t.map { abs($0 - p.nextInputTime!) > 0.2 } ?? false) {
@@ -68,6 +69,15 @@ extension PlaybackEngine {
         }
     }
 
+    /// MP4 marks the encoder padding of an AAC (or ALAC, Opus) track's last frame by giving its packet a shorter
+    /// duration than the frame holds (FFmpeg trims the priming through the edit list, not the padding): keep
+    /// only the samples the packet's duration covers, so a track split from a continuous recording ends exactly.
+    private func trimPadding(_ frame: Frame, _ stream: StreamInfo, _ media: MediaInfo) {
+        guard media.isMP4Family, frame.duration > 0, stream.sampleRate > 0 else { return }
+        let samples = Int(stream.seconds(frame.duration) * Double(stream.sampleRate) + 0.5)
+        frame.keepSamples(samples)
+    }
+
     private func syncGeneration(_ p: inout AudioPipeline, _ decoder: Decoder, _ output: any AudioOutput) {
         let (g, target) = control.withLock { ($0.generation, $0.exactTarget) }
         guard g != p.generation else { return }
@@ -80,8 +90,11 @@ extension PlaybackEngine {
         p.nextOutputTime = nil
         p.samples.removeAll(keepingCapacity: true)
         p.wroteSinceSeek = false
-        output.flush()
-        output.resumeWrites()
+        // A preloaded engine must not disturb the sound of the item playing before it.
+        if control.withLock({ $0.active }) {
+            output.flush()
+            output.resumeWrites()
+        }
     }
 
     private func noteStarving() {
@@ -114,11 +127,20 @@ extension PlaybackEngine {
             }
         }
         p.dropBefore = nil
+        var count = frames
+        if let end = config.endSeconds {
+            // Samples at or after the item's end time are not played.
+            count = max(start, min(frames, start + Int(((end - time) * Double(format.sampleRate)).rounded())))
+            if count == start {
+                p.samples.removeAll(keepingCapacity: true)
+                return false
+            }
+        }
         if p.nextOutputTime == nil { p.nextOutputTime = time }
         let speed = abs(rate - 1) < 0.001 ? 1.0 : rate
         var out: [Float]
         if speed == 1 && p.tempo == nil {
-            out = start == 0 ? p.samples : Array(p.samples[(start * ch)...])
+            out = start == 0 && count == frames ? p.samples : Array(p.samples[(start * ch)..<(count * ch)])
         } else {
             do {
                 if p.tempo?.tempo != speed {
@@ -126,7 +148,7 @@ extension PlaybackEngine {
                 }
                 p.stretched.removeAll(keepingCapacity: true)
                 try p.samples.withUnsafeBufferPointer { all in
-                    let part = UnsafeBufferPointer(rebasing: all[(start * ch)...])
+                    let part = UnsafeBufferPointer(rebasing: all[(start * ch)..<(count * ch)])
                     try p.tempo?.process(part, flush: final, into: &p.stretched)
                 }
             } catch {
@@ -148,6 +170,7 @@ extension PlaybackEngine {
         let startTime = p.nextOutputTime!
         let total = out.count / ch
         guard total > 0 else { return false }
+        if !waitForActivation(generation: p.generation) { return false }
         while offset < total {
             // The check and the mark are one step: a seek's generation change (and its clock reset) comes either
             // before both or after both, so stale audio never leaves a mark.
@@ -197,6 +220,10 @@ extension PlaybackEngine {
     /// At the end of the stream: let the output play out, then report the end.
     private func finishAudio(_ output: any AudioOutput, generation: Int) {
         setBuffering(false)
+        // A preloaded item that ends before it plays (nothing to play from its start) must not drain the output
+        // the current item is playing on: it ends once it is active.
+        guard waitForActivation(generation: generation) else { return }
+        if handOff(output, generation: generation) { return }
         while !isStopping && control.withLock({ $0.generation }) == generation {
             let playing = control.withLock { $0.rate != 0 && !$0.buffering }
             if playing {

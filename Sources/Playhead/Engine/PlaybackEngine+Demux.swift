@@ -37,7 +37,7 @@ extension PlaybackEngine {
             return
         }
         info = media
-        if media.duration.isNumeric { clock.setLimit(media.duration.seconds) }
+        if media.duration.isNumeric { clock.setLimit(min(media.duration.seconds, config.endSeconds ?? .infinity)) }
         sink(.opened(media))
         if let a = media.audioStream {
             do {
@@ -84,6 +84,7 @@ extension PlaybackEngine {
                     c.audioEnded = false
                     c.videoEnded = false
                     c.endedPosted = false
+                    c.handedOff = false
                 }
                 return (c.stopping, s)
             }
@@ -91,7 +92,7 @@ extension PlaybackEngine {
             if let seek {
                 // Now that the generation has changed, wake the audio thread if it waits on the output, so it
                 // sees the seek (a wake before the change would be taken for a spurious one).
-                config.audioOutput?.interruptWrite()
+                if control.withLock({ $0.active }) { config.audioOutput?.interruptWrite() }
                 frameQueue.wakeAll()
                 wake()
                 if let reopened = performSeek(seek, input: input, media: media) { input = reopened }
@@ -122,7 +123,7 @@ extension PlaybackEngine {
                 fail(PlaybackError(reading: input.name, error: error))
                 return
             }
-            guard let packet else {
+            guard let packet, !isPastEnd(packet, media) else {
                 atEnd = true
                 let g = control.withLock { $0.generation }
                 audioQueue.put(.endOfStream, generation: g)
@@ -137,6 +138,12 @@ extension PlaybackEngine {
                 setBuffering(false)
             }
         }
+    }
+
+    /// Whether `packet` lies wholly after the item's end time (with room for reordered video frames).
+    private func isPastEnd(_ packet: Packet, _ media: MediaInfo) -> Bool {
+        guard let end = config.endSeconds, let ts = packet.pts ?? packet.dts else { return false }
+        return media.streams[packet.streamIndex].seconds(ts) - media.startSeconds > end + 0.5
     }
 
     private func route(_ packet: Packet, _ media: MediaInfo, generation: Int) {

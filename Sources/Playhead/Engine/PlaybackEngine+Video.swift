@@ -46,6 +46,7 @@ extension PlaybackEngine {
         let frameDuration = stream.frameRate > 0 ? 1 / stream.frameRate : 0.04
         let target = control.withLock { $0.generation == generation ? $0.exactTarget : nil }
         if let target, seconds + frameDuration / 2 < target { return true }
+        if let end = config.endSeconds, seconds >= end { return true }
         let time = MediaTime(seconds: seconds, preferredTimescale: 90_000)
         while !isStopping {
             if control.withLock({ $0.generation }) != generation { return false }
@@ -80,6 +81,7 @@ extension PlaybackEngine {
                 checkEnded()
             case .frame(let frame, let g):
                 guard g == current else { continue }
+                if !firstPosted && !waitForFirstPicture(media, generation: g) { continue }
                 let t = frame.time.seconds
                 let first = shownGeneration != g
                 if !first && !config.untimed {
@@ -103,6 +105,19 @@ extension PlaybackEngine {
                 }
             }
         }
+    }
+
+    /// A preloaded engine shows its first picture only once active and, when it follows another item's sound, once
+    /// that sound has given way to its own; false when a seek or stop came first.
+    private func waitForFirstPicture(_ media: MediaInfo, generation: Int) -> Bool {
+        let followsAudio = !config.startsActive && media.audioStream != nil && config.decodeAudio
+        while !isStopping {
+            let (g, active) = control.withLock { ($0.generation, $0.active) }
+            if g != generation { return false }
+            if active && (!followsAudio || clock.hasStarted) { return true }
+            sleep(0.005)
+        }
+        return false
     }
 
     /// Waits until the clock reaches `seconds`; false when a seek or stop came first.

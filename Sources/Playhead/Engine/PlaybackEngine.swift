@@ -39,6 +39,16 @@ final class PlaybackEngine: @unchecked Sendable {
         var videoEnded = false
         var endedPosted = false
         var failed = false
+        /// Whether the engine may touch the audio output (write, cork, flush) and present video. A preloaded
+        /// engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
+        var active = true
+        /// The audio thread has decoded samples and waits only for activation.
+        var audioPrimed = false
+        /// The end of this engine's audio was followed in the output by its successor's first sample: the output
+        /// belongs to the successor now.
+        var handedOff = false
+        /// The engine that plays next in the same output stream, gaplessly.
+        var successor: PlaybackEngine?
     }
 
     let config: EngineConfiguration
@@ -57,6 +67,7 @@ final class PlaybackEngine: @unchecked Sendable {
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration
         self.sink = sink
+        control.withLock { $0.active = configuration.startsActive }
         clock = MediaClock(
             output: configuration.decodeAudio ? configuration.audioOutput : nil,
             sampleRate: configuration.format.sampleRate)
@@ -87,7 +98,7 @@ final class PlaybackEngine: @unchecked Sendable {
         }
         applyCork(corked)
         // A drain in progress must notice the pause.
-        if rate == 0 { config.audioOutput?.interruptWrite() }
+        if rate == 0, control.withLock({ $0.active && !$0.handedOff }) { config.audioOutput?.interruptWrite() }
         wake()
     }
 
@@ -119,15 +130,19 @@ final class PlaybackEngine: @unchecked Sendable {
     /// Stops the threads and waits (at most a few seconds) for them to end; the audio output is flushed and
     /// left paused for the next item.
     func stop() {
-        control.withLock { $0.stopping = true }
+        let ownsOutput = control.withLock { c -> Bool in
+            c.stopping = true
+            c.successor = nil
+            return c.active && !c.handedOff
+        }
         input?.cancel()
         audioQueue.abort()
         videoQueue.abort()
         frameQueue.abort()
-        config.audioOutput?.interruptWrite()
+        if ownsOutput { config.audioOutput?.interruptWrite() }
         wake()
         _ = threadsDone.wait(timeout: .now() + 5)
-        if let out = config.audioOutput, config.decodeAudio {
+        if ownsOutput, let out = config.audioOutput, config.decodeAudio {
             out.setPaused(true)
             out.flush()
             out.resumeWrites()
@@ -166,6 +181,7 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     func applyCork(_ corked: Bool) {
+        guard control.withLock({ $0.active && !$0.handedOff }) else { return }
         if config.decodeAudio, info?.audioStream != nil, let out = config.audioOutput {
             out.setPaused(corked)
         }

@@ -1,0 +1,111 @@
+import Foundation
+import PlayheadCore
+
+/// Preloading for gapless queues: near the end of the current item the next one gets an inactive engine (opened,
+/// read ahead, decoders primed), chained after the current engine, which hands the output over at its last sample.
+extension Player {
+    /// The next item's engine and what it reported while waiting. Main actor.
+    struct Preloaded {
+        let item: PlayerItem
+        let engine: PlaybackEngine
+        var ready = false
+        var failure: PlaybackError?
+        /// The engine reported its end before its item became current (an item with nothing to play).
+        var ended = false
+    }
+
+    /// Seconds before the current item's end at which the next one is opened: enough to read the next item's
+    /// first seconds over a network (its forward buffer bounds how much), and never so early that two items
+    /// compete for bandwidth for long.
+    static func preloadLead(for next: PlayerItem) -> Double {
+        next.asset.url.isFileURL ? 10 : 30
+    }
+
+    /// The item after the current one in a queue, nil for a plain player.
+    var itemAfterCurrent: PlayerItem? {
+        guard queue.count > 1, let current = currentItem, queue[0] === current else { return nil }
+        return queue[1]
+    }
+
+    /// Where the current item stops, in seconds: its end time or its duration; infinity when unknown (live).
+    var currentItemEnd: Double {
+        guard let item = currentItem else { return .infinity }
+        var end = item.duration.isNumeric ? item.duration.seconds : .infinity
+        if item.forwardPlaybackEndTime.isNumeric { end = min(end, item.forwardPlaybackEndTime.seconds) }
+        return end
+    }
+
+    /// Opens the next item when the current one nears its end (called on `.ready` and by the buffer monitor).
+    func preloadNextIfNeeded() {
+        guard actionAtItemEnd == .advance, let engine, engineReady, let next = itemAfterCurrent else { return }
+        if let p = preloaded {
+            if p.item === next { return }
+            discardPreloaded()
+        }
+        guard currentItemEnd - currentTime().seconds <= Self.preloadLead(for: next),
+            let nextEngine = makeEngine(for: next, active: false)
+        else { return }
+        preloaded = Preloaded(item: next, engine: nextEngine)
+        nextEngine.start(at: next.startSeconds)
+        nextEngine.setRate(Double(storedRate))
+        engine.chain(nextEngine)
+    }
+
+    /// What a preloaded engine reports before its item is current: the item learns its duration and tracks, and
+    /// the player remembers readiness and failure for when the item becomes current.
+    func handlePreloaded(_ event: EngineEvent, item: PlayerItem) {
+        switch event {
+        case .opened(let info): item.apply(info)
+        case .ready:
+            preloaded?.ready = true
+            item.startReached()
+            item.status = .readyToPlay
+            item.isPlaybackLikelyToKeepUp = true
+            item.isPlaybackBufferEmpty = false
+        case .failed(let error): preloaded?.failure = error
+        case .ended: preloaded?.ended = true
+        default: break
+        }
+    }
+
+    /// Stops and forgets the preloaded engine. When it had already taken over the output (the current item's last
+    /// sample was followed by its first), the current engine gets the output back and ends at once.
+    func discardPreloaded() {
+        guard let p = preloaded else { return }
+        preloaded = nil
+        engine?.chain(nil)
+        let tookOver = p.engine.isActive
+        p.engine.stop()
+        if tookOver { engine?.revokeHandOff() }
+    }
+
+    /// Makes the preloaded item current, keeping its engine (which is already playing after a gapless hand-off,
+    /// or starts now).
+    func promotePreloaded() {
+        guard let p = preloaded else { return }
+        preloaded = nil
+        if let old = engine {
+            old.chain(nil)
+            old.stop()
+        }
+        cancelPendingSeeks()
+        currentItem?.player = nil
+        currentItem = p.item
+        p.item.player = self
+        engine = p.engine
+        timebase.engine = p.engine
+        engineReady = p.ready
+        stalled = false
+        error = nil
+        status = p.ready ? .readyToPlay : .unknown
+        p.engine.activate()
+        startBufferMonitor()
+        if let failure = p.failure { fail(failure) }
+        updateTimeControlStatus()
+        if p.ended && p.failure == nil {
+            // Its end was reported while it waited: the item is over as soon as it is current.
+            let now = MonotonicClock.now() - MonotonicClock.processStart
+            Task { @MainActor [weak self] in self?.handle(.ended, timestamp: now, item: p.item) }
+        }
+    }
+}

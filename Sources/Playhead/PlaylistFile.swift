@@ -1,0 +1,166 @@
+import Foundation
+import PlayheadCore
+
+/// Local playlist files, extended M3U (`#EXTM3U`, `#EXTINF` titles) and PLS, expanded into the media they name.
+/// An `.m3u8` holding HLS tags (`#EXT-X-...`) is not a local playlist but a stream, and is left for the HLS client.
+///
+/// Pure value types and functions (reads files only): safe on any thread.
+public enum PlaylistFile {
+    /// One thing to play: a path or URL, with the title the playlist gave it.
+    public struct Entry: Sendable, Hashable {
+        /// A local path or an absolute URL.
+        public var location: String
+        /// The playlist's title for it (`#EXTINF`, `TitleN`), if any.
+        public var title: String?
+
+        /// An entry for `location`.
+        public init(location: String, title: String? = nil) {
+            self.location = location
+            self.title = title
+        }
+    }
+
+    /// The result of expanding inputs: what to play, and one message per problem (a missing entry, an empty,
+    /// unreadable or self-including playlist), each naming the playlist and the entry.
+    public struct Expansion: Sendable {
+        /// The entries to play, in order.
+        public var entries: [Entry] = []
+        /// One line per problem, without a program prefix.
+        public var problems: [String] = []
+    }
+
+    /// Whether `path` (a local file) is a playlist file to expand: `.m3u`/`.pls` by name, or an `.m3u8`/`.m3u`
+    /// starting with `#EXTM3U` that has no HLS tags, or a file starting with `[playlist]`.
+    public static func isPlaylist(_ path: String) -> Bool {
+        guard !path.contains("://") || path.hasPrefix("file://") else { return false }
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard ["m3u", "m3u8", "pls"].contains(ext) || ext.isEmpty else { return false }
+        guard let head = prefix(of: path, bytes: 64 * 1024) else { return ext == "m3u" || ext == "pls" }
+        let text = head.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if text.hasPrefix("[playlist]") { return true }
+        if head.contains("#EXT-X-") { return false }
+        return ext == "m3u" || ext == "pls" || text.hasPrefix("#extm3u")
+    }
+
+    /// Expands `inputs` (paths and URLs): playlists are replaced by their entries (recursively, relative paths
+    /// resolved against the playlist's folder); local entries that do not exist are reported once and skipped.
+    public static func expand(_ inputs: [String]) -> Expansion {
+        var result = Expansion()
+        var reported = Set<String>()
+        for input in inputs {
+            expand(input, from: nil, chain: [], into: &result, reported: &reported)
+        }
+        return result
+    }
+
+    private static func expand(
+        _ location: String, from playlist: String?, chain: [String], into result: inout Expansion,
+        reported: inout Set<String>, title: String? = nil
+    ) {
+        let isURL = location.contains("://") && !location.hasPrefix("file://")
+        let path = location.hasPrefix("file://") ? (URL(string: location)?.path ?? location) : location
+        if isURL || !isPlaylist(path) {
+            if !isURL, playlist != nil, !FileManager.default.fileExists(atPath: path) {
+                let message = "\(playlist!): \(location): no such file (skipped)"
+                if reported.insert(message).inserted { result.problems.append(message) }
+                return
+            }
+            result.entries.append(Entry(location: isURL ? location : path, title: title))
+            return
+        }
+        let canonical = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        if chain.contains(canonical) {
+            let message = "\(path): the playlist includes itself (through \(chain.last ?? path)); ignored"
+            if reported.insert(message).inserted { result.problems.append(message) }
+            return
+        }
+        let entries: [Entry]
+        do {
+            entries = try parse(contentsOf: path)
+        } catch {
+            result.problems.append(error.description)
+            return
+        }
+        if entries.isEmpty {
+            result.problems.append("\(path): the playlist is empty")
+            return
+        }
+        for entry in entries {
+            expand(
+                entry.location, from: path, chain: chain + [canonical], into: &result, reported: &reported,
+                title: entry.title)
+        }
+    }
+
+    /// The entries of the playlist file at `path`, relative paths made absolute; throws a one-line error when it
+    /// cannot be read or is not text.
+    public static func parse(contentsOf path: String) throws(PlaybackError) -> [Entry] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw PlaybackError(.io, source: path, reason: exists ? "cannot read the playlist" : "no such file")
+        }
+        guard data.count <= 16 << 20,
+            let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
+        else {
+            throw PlaybackError(.parsing, source: path, reason: "not a text playlist (or larger than 16 MB)")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let raw =
+            text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().hasPrefix("[playlist]")
+            ? parsePLS(text) : parseM3U(text)
+        return raw.map { Entry(location: resolve($0.location, against: folder), title: $0.title) }
+    }
+
+    /// Entries of extended (or plain) M3U text, locations as written.
+    public static func parseM3U(_ text: String) -> [Entry] {
+        var entries: [Entry] = []
+        var title: String?
+        for line in text.split(whereSeparator: \.isNewline) {
+            let l = line.trimmingCharacters(in: .whitespaces)
+            if l.isEmpty { continue }
+            if l.hasPrefix("#EXTINF:") {
+                // #EXTINF:<seconds>[ attributes],<title>
+                title = l.firstIndex(of: ",").map {
+                    String(l[l.index(after: $0)...]).trimmingCharacters(in: .whitespaces)
+                }
+                if title?.isEmpty == true { title = nil }
+                continue
+            }
+            if l.hasPrefix("#") { continue }
+            entries.append(Entry(location: l, title: title))
+            title = nil
+        }
+        return entries
+    }
+
+    /// Entries of PLS text (`FileN=`, `TitleN=`), in the order of N.
+    public static func parsePLS(_ text: String) -> [Entry] {
+        var files: [Int: String] = [:]
+        var titles: [Int: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let l = line.trimmingCharacters(in: .whitespaces)
+            guard let eq = l.firstIndex(of: "=") else { continue }
+            let key = l[..<eq].lowercased()
+            let value = String(l[l.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+            if key.hasPrefix("file"), let n = Int(key.dropFirst(4)) { files[n] = value }
+            if key.hasPrefix("title"), let n = Int(key.dropFirst(5)) { titles[n] = value }
+        }
+        return files.keys.sorted().map { Entry(location: files[$0]!, title: titles[$0]) }
+    }
+
+    private static func resolve(_ location: String, against folder: URL) -> String {
+        if location.contains("://") {
+            return location.hasPrefix("file://") ? (URL(string: location)?.path ?? location) : location
+        }
+        if location.hasPrefix("/") { return location }
+        if location.hasPrefix("~/") { return (location as NSString).expandingTildeInPath }
+        return folder.appendingPathComponent(location).standardizedFileURL.path
+    }
+
+    private static func prefix(of path: String, bytes: Int) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: bytes) else { return nil }
+        return String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
+    }
+}

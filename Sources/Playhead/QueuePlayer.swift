@@ -1,0 +1,134 @@
+import Foundation
+import PlayheadCore
+
+/// Plays a queue of items one after another, like `AVQueuePlayer`, gaplessly: near the end of each item the next
+/// one is opened and primed, and its first sample follows the last sample of the current one in the same output
+/// stream.
+///
+/// Main actor and `@Observable` (through `Player`): `currentItem` and `upNext` change as the queue advances.
+/// `actionAtItemEnd` is `.advance` by default; `.pause` and `.none` keep the player on the ended item.
+@MainActor
+public final class QueuePlayer: Player {
+    /// An empty queue.
+    public override init() {
+        super.init()
+        actionAtItemEnd = .advance
+    }
+
+    /// A queue of `items`, the first one current. Items that cannot be inserted (already in a queue) are skipped.
+    public init(items: [PlayerItem]) {
+        super.init()
+        actionAtItemEnd = .advance
+        for item in items { insert(item, after: nil) }
+    }
+
+    /// A queue holding `item`.
+    public convenience override init(playerItem item: PlayerItem?) {
+        self.init(items: item.map { [$0] } ?? [])
+    }
+
+    /// The items in the queue, the current one first, like `AVQueuePlayer.items()`.
+    public func items() -> [PlayerItem] { queue }
+
+    /// The items that play after the current one, in order ("up next"); observable.
+    public var upNext: [PlayerItem] { Array(queue.dropFirst(currentItem == nil ? 0 : 1)) }
+
+    /// Ends the current item and plays the next one (at once, from the primed engine when it is preloaded); with
+    /// no next item the queue becomes empty.
+    public func advanceToNextItem() {
+        guard let current = queue.first else { return }
+        queue.removeFirst()
+        current.player = nil
+        startHead(gaplessFrom: nil)
+    }
+
+    /// Whether `item` may be inserted after `afterItem` (nil: at the end): an item is in at most one queue, once.
+    public func canInsert(_ item: PlayerItem, after afterItem: PlayerItem?) -> Bool {
+        guard !item.hasBeenEnqueued else { return false }
+        guard let afterItem else { return true }
+        return queue.contains { $0 === afterItem }
+    }
+
+    /// Inserts `item` after `afterItem`, or at the end when `afterItem` is nil; into an empty queue it becomes the
+    /// current item. Does nothing when `canInsert` is false.
+    public func insert(_ item: PlayerItem, after afterItem: PlayerItem?) {
+        guard canInsert(item, after: afterItem) else { return }
+        item.hasBeenEnqueued = true
+        item.queueOwner = self
+        let index = afterItem.flatMap { a in queue.firstIndex { $0 === a } }.map { $0 + 1 } ?? queue.count
+        queue.insert(item, at: index)
+        if currentItem == nil {
+            startHead(gaplessFrom: nil)
+        } else if index == 1 {
+            refreshPreload()
+        }
+    }
+
+    /// Removes `item` from the queue; removing the current item advances to the next, as `AVQueuePlayer` does.
+    public func remove(_ item: PlayerItem) {
+        guard let index = queue.firstIndex(where: { $0 === item }) else { return }
+        if index == 0 && item === currentItem {
+            advanceToNextItem()
+            return
+        }
+        queue.remove(at: index)
+        if index == 1 { refreshPreload() }
+    }
+
+    /// Empties the queue and stops playback; the player has no current item afterwards.
+    public func removeAllItems() {
+        discardPreloaded()
+        for item in queue { item.player = nil }
+        queue.removeAll()
+        super.replaceCurrentItem(with: nil)
+        emit(PlayerEvent(.currentItemChanged))
+    }
+
+    /// Replaces the current item (at the head of the queue) with `item`; nil removes the current item and plays
+    /// the next.
+    public override func replaceCurrentItem(with item: PlayerItem?) {
+        if let item, item.hasBeenEnqueued, item !== currentItem { return }
+        if let current = currentItem, queue.first === current { queue.removeFirst() }
+        if let item {
+            item.hasBeenEnqueued = true
+            item.queueOwner = self
+            queue.insert(item, at: 0)
+        }
+        startHead(gaplessFrom: nil)
+    }
+
+    /// Called when the current item played to its end with `.advance`.
+    override func advance(after item: PlayerItem) {
+        guard item === currentItem, queue.first === item else { return }
+        queue.removeFirst()
+        item.player = nil
+        startHead(gaplessFrom: item)
+    }
+
+    /// Makes the head of the queue current: from the preloaded engine when it holds that item (a gapless hand-off
+    /// after `ended`), otherwise with a new engine.
+    private func startHead(gaplessFrom ended: PlayerItem?) {
+        guard let head = queue.first else {
+            discardPreloaded()
+            if currentItem != nil { super.replaceCurrentItem(with: nil) }
+            emit(PlayerEvent(.currentItemChanged))
+            return
+        }
+        if head === currentItem { return }
+        if let p = preloaded, p.item === head {
+            promotePreloaded()
+        } else {
+            discardPreloaded()
+            super.replaceCurrentItem(with: head)
+        }
+        emit(PlayerEvent(.currentItemChanged))
+        preloadNextIfNeeded()
+    }
+
+    /// Drops a preloaded engine that no longer holds the next item, and preloads the right one when due. A
+    /// preloaded engine that already took over the output stays: the change is too late for this boundary.
+    private func refreshPreload() {
+        if let p = preloaded, p.item !== itemAfterCurrent, !p.engine.isActive { discardPreloaded() }
+        preloadNextIfNeeded()
+    }
+}

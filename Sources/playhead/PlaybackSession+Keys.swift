@@ -1,0 +1,53 @@
+import Foundation
+import Playhead
+
+/// Keys and the status line. Main actor.
+extension PlaybackSession {
+    /// Called every 50 ms: redraws the status line.
+    func tick() {
+        guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return }
+        var line = StatusLine.render(player: player, item: item)
+        if let c = current, c.item === item {
+            line =
+                "\(indexLabel(c.slot).trimmingCharacters(in: .whitespaces)) \(Self.short(title(of: item, slot: c.slot))) \(line)"
+            if let next = player.upNext.first, let slot = slots[ObjectIdentifier(next)] {
+                line += " | next: \(Self.short(title(of: next, slot: slot)))"
+            }
+        }
+        terminal.status(line.trimmingCharacters(in: .whitespaces))
+    }
+
+    static func short(_ s: String, _ limit: Int = 28) -> String {
+        s.count <= limit ? s : String(s.prefix(limit - 1)) + "…"
+    }
+
+    func handle(_ key: Terminal.Key) {
+        let now = player.currentTime().seconds
+        switch key {
+        case .char(" "), .char("p"): player.rate == 0 ? player.play() : player.pause()
+        case .char("q"), .char("Q"): requestQuit()
+        case .char(">"), .char("\n"), .char("\r"): playNextEntry()
+        case .char("<"), .char("\u{7F}"), .char("\u{08}"): playPreviousEntry()
+        case .left: seek(now - 5)
+        case .right: seek(now + 5)
+        case .up: seek(now + 60)
+        case .down: seek(now - 60)
+        case .char("["): changeSpeed(by: 1 / 1.1)
+        case .char("]"): changeSpeed(by: 1.1)
+        case .char("9"): player.volume = max(0, player.volume - 0.05)
+        case .char("0"): player.volume = min(1, player.volume + 0.05)
+        case .char("m"): player.isMuted.toggle()
+        default: break
+        }
+    }
+
+    private func changeSpeed(by factor: Double) {
+        let r = min(4, max(0.25, Double(player.defaultRate) * factor))
+        player.defaultRate = Float(r)
+        if player.rate != 0 { player.rate = Float(r) }
+    }
+
+    private func seek(_ seconds: Double) {
+        player.seek(to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000))
+    }
+}

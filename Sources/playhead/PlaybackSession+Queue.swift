@@ -1,0 +1,118 @@
+import Foundation
+import Playhead
+import PlayheadNowPlaying
+
+/// The queue: one item per slot of the play order, the next one always queued so the player preloads it and
+/// joins it gaplessly; next/previous; resume positions. Main actor.
+extension PlaybackSession {
+    /// The path or URL a slot plays.
+    func location(of slot: PlaylistCursor.Slot) -> String {
+        guard let cursor else { return "" }
+        return entries[cursor.entry(slot)].location
+    }
+
+    /// The title to show: the playlist's title (the user chose it), else the file's tag, else the file name.
+    func title(of item: PlayerItem?, slot: PlaylistCursor.Slot) -> String {
+        guard let cursor else { return "" }
+        let entry = entries[cursor.entry(slot)]
+        if let t = entry.title, !t.isEmpty { return t }
+        if let t = item?.metadata.string(for: .title), !t.isEmpty { return t }
+        let l = entry.location
+        return l.contains("://") ? l : (l as NSString).lastPathComponent
+    }
+
+    /// Queues the item for `slot` at the end of the player's queue.
+    @discardableResult
+    func enqueue(_ slot: PlaylistCursor.Slot) -> PlayerItem {
+        let location = location(of: slot)
+        let url =
+            location.contains("://")
+            ? (URL(string: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
+        let item = PlayerItem(url: url)
+        if !options.noVideo { item.add(NullVideoOutput()) }
+        // A playlist's title reaches Now Playing too (over the file's own tag).
+        if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
+            item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]
+        }
+        if let stop = options.stopTime {
+            item.forwardPlaybackEndTime = MediaTime(seconds: stop, preferredTimescale: 48_000)
+        }
+        if let start = options.start {
+            item.seek(to: MediaTime(seconds: start, preferredTimescale: 48_000))
+        } else if slot.repeatIndex == 0, let position = resume?.position(for: location) {
+            item.seek(to: MediaTime(seconds: position, preferredTimescale: 48_000))
+            resumedAt[ObjectIdentifier(item)] = position
+        }
+        slots[ObjectIdentifier(item)] = slot
+        player.insert(item, after: nil)
+        return item
+    }
+
+    /// The player moved to another item: note it, announce it, and queue the one after it.
+    func currentItemChanged() {
+        guard let item = player.currentItem, let slot = slots[ObjectIdentifier(item)] else {
+            if player.currentItem == nil { finish() }
+            return
+        }
+        if current?.item === item { return }
+        current = (item, slot)
+        // Forget the bookkeeping of items that left the queue.
+        let queued = Set(player.items().map(ObjectIdentifier.init))
+        slots = slots.filter { queued.contains($0.key) }
+        if !options.reallyQuiet {
+            if let position = resumedAt.removeValue(forKey: ObjectIdentifier(item)) {
+                terminal.message(
+                    "Resuming \(location(of: slot)) at \(clockString(position)) (--no-resume to start over)")
+            } else if Terminal.isInteractive {
+                terminal.message("Playing\(indexLabel(slot)): \(location(of: slot))")
+            }
+        }
+        if player.items().count < 2, let cursor, let next = cursor.next(after: slot) { enqueue(next) }
+    }
+
+    /// " [2/5]" for a queue of more than one entry.
+    func indexLabel(_ slot: PlaylistCursor.Slot) -> String {
+        entries.count > 1 ? " [\(slot.position + 1)/\(entries.count)]" : ""
+    }
+
+    /// The "next" key: the next entry (skipping the current one's repeats).
+    func playNextEntry() {
+        guard let c = current, let cursor, let next = cursor.nextEntry(after: c.slot) else { return }
+        jump(to: next)
+    }
+
+    /// The "previous" key: restarts the entry when more than 3 s in (as Media3 and most players do), else plays
+    /// the entry before it.
+    func playPreviousEntry() {
+        guard let c = current, let cursor else { return }
+        if player.currentTime().seconds > 3 {
+            player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
+            return
+        }
+        guard let previous = cursor.previous(before: c.slot) else {
+            player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
+            return
+        }
+        jump(to: previous)
+    }
+
+    /// Plays `slot` now: the queued next item when it is that slot (already preloaded), else a new item put
+    /// right after the current one.
+    private func jump(to slot: PlaylistCursor.Slot) {
+        let upNext = player.upNext
+        if let next = upNext.first, slots[ObjectIdentifier(next)] == slot {
+            player.advanceToNextItem()
+            return
+        }
+        for item in upNext { player.remove(item) }
+        enqueue(slot)
+        player.advanceToNextItem()
+    }
+
+    /// Saves where a long unfinished item was left (on quit).
+    func saveResumePoint() {
+        guard let resume, let c = current else { return }
+        let duration = c.item.duration.isNumeric ? c.item.duration.seconds : .infinity
+        resume.save(player.currentTime().seconds, duration: duration, for: location(of: c.slot))
+    }
+}

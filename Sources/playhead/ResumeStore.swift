@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where unfinished long items were left, so playing them again resumes there: a JSON object keyed by path or
+/// URL in `$XDG_STATE_HOME/playhead/resume.json` (`~/.local/state/playhead/` by default), written atomically
+/// (a temporary file renamed into place) so a crash never leaves it half written. A damaged file is ignored with
+/// one warning. Main actor.
+@MainActor
+final class ResumeStore {
+    /// Items shorter than this are not remembered (3 minutes, as the issue of record asks).
+    static let minimumDuration = 180.0
+    /// Positions this close to the end count as finished.
+    static let endMargin = 5.0
+
+    let file: URL
+    private var positions: [String: Double] = [:]
+    /// Set when the file was unreadable; reported once.
+    private(set) var warning: String?
+
+    /// The store at the default place.
+    convenience init() {
+        let env = ProcessInfo.processInfo.environment
+        let base =
+            env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/state")
+        self.init(file: base.appendingPathComponent("playhead/resume.json"))
+    }
+
+    /// A store in `file`.
+    init(file: URL) {
+        self.file = file
+        guard let data = try? Data(contentsOf: file) else { return }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            warning = "\(file.path): the resume state is damaged; ignored (it will be rewritten)"
+            return
+        }
+        for (key, value) in object {
+            if let entry = value as? [String: Any], let p = entry["position"] as? Double, p.isFinite, p > 0 {
+                positions[key] = p
+            }
+        }
+    }
+
+    /// The key of an input: an absolute path for files, the URL as written otherwise.
+    static func key(for location: String) -> String {
+        if location.contains("://") { return location }
+        return URL(fileURLWithPath: location).standardizedFileURL.path
+    }
+
+    /// Where `location` was left, if anywhere.
+    func position(for location: String) -> Double? { positions[Self.key(for: location)] }
+
+    /// Remembers `position` for an unfinished item of `duration` seconds (longer than 3 minutes); forgets it when
+    /// the item is short or finished.
+    func save(_ position: Double, duration: Double, for location: String) {
+        let key = Self.key(for: location)
+        if duration.isFinite, duration > Self.minimumDuration, position > 1, position < duration - Self.endMargin {
+            positions[key] = position
+        } else {
+            positions[key] = nil
+        }
+        write()
+    }
+
+    /// Forgets `location` (it played to its end).
+    func forget(_ location: String) {
+        guard positions.removeValue(forKey: Self.key(for: location)) != nil else { return }
+        write()
+    }
+
+    private func write() {
+        let object = positions.mapValues { ["position": $0] }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+        else { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file, options: .atomic)
+        } catch {
+            printError("\(file.path): cannot save the resume position: \(error.localizedDescription)")
+        }
+    }
+}

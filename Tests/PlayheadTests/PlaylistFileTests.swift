@@ -1,0 +1,53 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// M3U and PLS parsing and expansion, without playing.
+@Suite struct PlaylistFileTests {
+    @Test func extendedM3U() {
+        let text =
+            "#EXTM3U\r\n#EXTINF:123 tvg-id=\"x\",Artist - Title\r\nsong.mp3\r\n\r\n# comment\r\nhttp://h/a.ogg\r\n"
+        let entries = PlaylistFile.parseM3U(text)
+        #expect(entries == [.init(location: "song.mp3", title: "Artist - Title"), .init(location: "http://h/a.ogg")])
+    }
+
+    @Test func plsInTheOrderOfItsNumbers() {
+        let text = "[playlist]\nTitle2=Two\nFile2=b.flac\nFile10=c.wav\nFile1=a.wav\nNumberOfEntries=3\n"
+        #expect(PlaylistFile.parsePLS(text).map(\.location) == ["a.wav", "b.flac", "c.wav"])
+        #expect(PlaylistFile.parsePLS(text)[1].title == "Two")
+    }
+
+    @Test func hlsIsAStreamNotAList() throws {
+        let folder = Paths.scratch("pl")
+        let hls = folder.appendingPathComponent("stream.m3u8")
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\ns0.ts\n".write(to: hls, atomically: true, encoding: .utf8)
+        let list = folder.appendingPathComponent("list.m3u8")
+        try "#EXTM3U\n#EXTINF:2,A\na.mp3\n".write(to: list, atomically: true, encoding: .utf8)
+        #expect(!PlaylistFile.isPlaylist(hls.path))
+        #expect(PlaylistFile.isPlaylist(list.path))
+        #expect(!PlaylistFile.isPlaylist("http://example.com/list.m3u"))
+        let expansion = PlaylistFile.expand([hls.path])
+        #expect(expansion.entries == [.init(location: hls.path)] && expansion.problems.isEmpty)
+    }
+
+    @Test func nestedPlaylistsResolveAgainstTheirOwnFolder() throws {
+        let folder = Paths.scratch("nest")
+        let sub = folder.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        for name in ["top.wav", "sub/inner.wav"] {
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+        }
+        try "inner.wav\n".write(to: sub.appendingPathComponent("inner.m3u"), atomically: true, encoding: .utf8)
+        try "top.wav\nsub/inner.m3u\nsub/inner.m3u\n".write(
+            to: folder.appendingPathComponent("top.m3u"), atomically: true, encoding: .utf8)
+        let expansion = PlaylistFile.expand([folder.appendingPathComponent("top.m3u").path])
+        #expect(
+            expansion.entries.map(\.location)
+                == [
+                    folder.appendingPathComponent("top.wav").path, sub.appendingPathComponent("inner.wav").path,
+                    sub.appendingPathComponent("inner.wav").path,
+                ])
+        #expect(expansion.problems.isEmpty, "a playlist named twice is not a cycle: \(expansion.problems)")
+    }
+}
