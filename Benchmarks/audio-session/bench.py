@@ -4,9 +4,10 @@
 Every time is read off a parec recording of a null sink's monitor (48 kHz, --latency-msec=10): the trigger's
 position is the recording's length when the trigger is issued, the reaction is where sound stops (or starts)
 after it. The same recording path has a constant lag, measured as the zero point: a plain client (paplay)
-killed (silence) or started (sound) the same way.
+killed (silence) or started (sound) the same way. The *-to-pause/-play rows are Playhead's own reaction, from its
+--log-json: the request (pacat started or killed, the sink unloaded) to the player's rate change.
 """
-import argparse, os, signal, statistics, struct, subprocess, time
+import argparse, json, os, signal, statistics, struct, subprocess, time
 
 RATE = 48000
 
@@ -90,21 +91,33 @@ def run_once(args, tone, scratch, i):
     base.kill(); base.wait()
     time.sleep(0.3)
 
-    player = subprocess.Popen([args.playhead, "--ao=pulse", "--vo=null", "--no-mpris", f"--audio-device={a}", tone],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = f"{scratch}/events{i}.jsonl"
+    player = subprocess.Popen([args.playhead, "--ao=pulse", "--vo=null", "--no-mpris", f"--audio-device={a}",
+                               f"--log-json={log}", tone], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_sound(rec_a)
     t = rec_a.seconds()
+    corked_at = time.monotonic()
     phone = subprocess.Popen(["pacat", "--property=media.role=phone", f"--device={a}", "/dev/zero"])
     time.sleep(0.6)
     out["cork-to-silence"] = first_silence(rec_a.samples(), t)
     t = rec_a.seconds()
+    uncorked_at = time.monotonic()
     phone.kill(); phone.wait()
     time.sleep(0.6)
     out["uncork-to-sound"] = first_sound(rec_a.samples(), t)
     wait_sound(rec_a)
     t_b = rec_b.seconds()
+    removed_at = time.monotonic()
     pactl("unload-module", ma)
     time.sleep(0.8)
+    # Playhead's own part, from its event log: the request to the player's rate change, on CLOCK_MONOTONIC (the
+    # audio session's entries carry it, which gives the log's zero).
+    events = [json.loads(line) for line in open(log)]
+    zero = next(e["monotonic"] - e["time"] for e in events if "monotonic" in e)
+    rates = [(zero + e["time"], e["rate"]) for e in events if e["event"] == "rate-changed"]
+    out["cork-to-pause"] = next((t - corked_at for t, r in rates if t > corked_at and r == 0), None)
+    out["uncork-to-play"] = next((t - uncorked_at for t, r in rates if t > uncorked_at and r > 0), None)
+    out["removal-to-pause"] = next((t - removed_at for t, r in rates if t > removed_at and r == 0), None)
     s_b = rec_b.samples()
     leak = first_sound(s_b, t_b)
     out["removal-to-silence"] = 0.0 if leak is None else leak + (first_silence(s_b, t_b + leak) or 0)
@@ -129,9 +142,10 @@ def main():
     results = [run_once(args, tone, scratch, i) for i in range(args.runs)]
     print(f"{'measurement':<22} {'median ms':>10} {'max ms':>8} {'zero point ms':>14}  (runs: {args.runs})")
     for key, zero in [("cork-to-silence", "zero-silence"), ("uncork-to-sound", "zero-sound"),
-                      ("removal-to-silence", "zero-silence")]:
+                      ("removal-to-silence", "zero-silence"), ("cork-to-pause", None), ("uncork-to-play", None),
+                      ("removal-to-pause", None)]:
         vals = [r[key] * 1000 for r in results if r[key] is not None]
-        zeros = [r[zero] * 1000 for r in results if r[zero] is not None]
+        zeros = [r[zero] * 1000 for r in results if zero and r[zero] is not None] or [0]
         missing = args.runs - len(vals)
         note = f"  ({missing} runs without a reading)" if missing else ""
         print(f"{key:<22} {statistics.median(vals):>10.0f} {max(vals):>8.0f} {statistics.median(zeros):>14.0f}{note}")

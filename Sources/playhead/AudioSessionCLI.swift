@@ -71,6 +71,7 @@ final class AudioSessionCLI {
     private func report(_ event: AudioSession.Event, at time: Double) {
         var entry: [String: Any] = ["time": (time * 1_000_000).rounded() / 1_000_000]
         entry["position"] = player.currentTime().seconds
+        entry["monotonic"] = time + MonotonicClock.processStart  // CLOCK_MONOTONIC seconds, for benchmarks
         var notice: String?
         switch event {
         case .interruption(.began, _):
