@@ -25,7 +25,7 @@ public enum AudioOutputEvent: Sendable, Hashable {
     case uncorkRequested
     /// The stream now plays on another device, named.
     case moved(toDevice: String)
-    /// The connection to the sound server was lost.
+    /// The connection to the sound server was lost (the PulseAudio output then reconnects by itself).
     case serverLost
     /// The stream failed (for example its device was removed with nowhere to go).
     case failed(String)

@@ -13,9 +13,14 @@ public final class PrivatePulseServer: @unchecked Sendable {
     private var process: Process?
     private var daemonPID: Int32?
 
+    /// Whether the server also loads `second_sink` and `module-always-sink` (a fallback for streams whose sink is
+    /// removed); without them, removing `test_sink` leaves no sink at all.
+    public let withFallback: Bool
+
     /// Makes the folder; call `start()` to run the daemon.
-    public init() {
+    public init(withFallback: Bool = true) {
         folder = Paths.scratch("pulse")
+        self.withFallback = withFallback
     }
 
     /// Starts the daemon and waits until `pactl info` answers; throws (the test fails loudly) otherwise.
@@ -31,12 +36,15 @@ public final class PrivatePulseServer: @unchecked Sendable {
             try Run.which("pulseaudio"), "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit=yes",
             "--use-pid-file=no", "--disable-shm=yes",
             "-L", "module-native-protocol-unix socket=\(folder.path)/pulse.sock auth-anonymous=1",
-            "-L", "module-null-sink sink_name=test_sink rate=48000 channels=2",
-            "-L", "module-null-sink sink_name=second_sink rate=48000 channels=2",
-            "-L", "module-role-cork", "-L", "module-always-sink",
+            "-L", "module-null-sink sink_name=test_sink rate=48000 channels=2", "-L", "module-role-cork",
+        ]
+        let fallback = [
+            "-L", "module-null-sink sink_name=second_sink rate=48000 channels=2", "-L", "module-always-sink",
         ]
         let log = folder.appendingPathComponent("pulse.log")
-        p.arguments = ["-c", "\"$@\" >>'\(log.path)' 2>&1 & echo $! >'\(pidFile.path)'; wait", "sh"] + arguments
+        p.arguments =
+            ["-c", "\"$@\" >>'\(log.path)' 2>&1 & echo $! >'\(pidFile.path)'; wait", "sh"] + arguments
+            + (withFallback ? fallback : [])
         let home = folder.appendingPathComponent("home")
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment.merging([

@@ -149,10 +149,25 @@ import Testing
         try session.setCategory(.playback, options: .duckOthers)
         try session.setActive(true)
         let ducked = level()
+        // A stream that starts while the session is active is ducked as well.
+        let laterSink = try TestSink()
+        let later = Process()
+        later.executableURL = other.executableURL
+        later.arguments = ["--device=\(laterSink.name)", music.path]
+        try later.run()
+        defer { Run.kill(later) }
+        #expect(waitFor { AudioAnalysis.audibleSeconds(laterSink.samplesSoFar) > 0.5 })
+        Thread.sleep(forTimeInterval: 0.4)
+        let laterLevel = peak(
+            laterSink.samplesSoFar, from: laterSink.recordedSeconds - 0.3, to: laterSink.recordedSeconds)
         try session.setActive(false)
         let after = level()
+        let laterAfter = peak(
+            laterSink.samplesSoFar, from: laterSink.recordedSeconds - 0.3, to: laterSink.recordedSeconds)
         #expect(before > 0.05 && ducked < before * 0.4, "level \(before) before, \(ducked) while ducking")
         #expect(abs(after - before) < before * 0.1, "level \(after) after, \(before) before")
+        #expect(laterLevel < before * 0.4, "a stream started while ducking plays at \(laterLevel)")
+        #expect(abs(laterAfter - before) < before * 0.1, "the later stream is at \(laterAfter) after deactivation")
     }
 
     private func waitFor(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
