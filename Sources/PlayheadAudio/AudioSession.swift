@@ -129,6 +129,13 @@ public final class AudioSession: @unchecked Sendable {
         }
     }
 
+    /// Whether another process plays sound now (a sink input of another process that is not corked), like
+    /// `AVAudioSession.isOtherAudioPlaying`. Asks the server; false without one.
+    public var isOtherAudioPlaying: Bool {
+        let me = getpid()
+        return monitor()?.sinkInputs().contains { $0.processID != me && !$0.corked } ?? false
+    }
+
     /// The sinks our streams play on now; without a stream, the preferred output or the server's default sink.
     public var currentRoute: RouteDescription {
         let (sinkNames, preferred) = state.withLock { s in (Array(Set(s.sinkOf.values)).sorted(), s.preferredOutput) }

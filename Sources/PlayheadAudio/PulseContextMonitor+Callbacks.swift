@@ -61,7 +61,8 @@ enum MonitorCallbacks {
             let pid = pa_proplist_gets(i.proplist, PA_PROP_APPLICATION_PROCESS_ID).flatMap {
                 Int32(String(cString: $0))
             }
-            collector.inputs.append(SinkInputInfo(index: i.index, processID: pid, volume: i.volume))
+            collector.inputs.append(
+                SinkInputInfo(index: i.index, processID: pid, volume: i.volume, corked: i.corked != 0))
         }
         if eol != 0 { pa_threaded_mainloop_signal(collector.mainloop, 0) }
     }

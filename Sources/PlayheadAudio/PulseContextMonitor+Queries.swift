@@ -119,12 +119,13 @@ extension PulseContextMonitor {
         case PA_DEVICE_PORT_TYPE_NETWORK?: return .network
         default: break
         }
-        if prop("device.bus") == "bluetooth" || prop("device.api") == "bluez" {
+        let bluetoothPort = portType.map { pa_device_port_type_t(rawValue: $0) } == PA_DEVICE_PORT_TYPE_BLUETOOTH
+        if bluetoothPort || prop("device.bus") == "bluetooth" || prop("device.api") == "bluez" {
             let profile = prop("bluetooth.protocol") ?? prop("device.profile.name") ?? ""
             return profile.contains("a2dp") ? .bluetoothA2DP : .bluetoothHFP
         }
         if prop("device.bus") == "usb" { return .usbAudio }
-        if prop("tunnel.remote.server") != nil || prop("device.class") == "filter" && prop("raop.ip") != nil {
+        if prop("tunnel.remote.server") != nil || prop("raop.ip") != nil {
             return .network
         }
         switch prop("device.form_factor") {

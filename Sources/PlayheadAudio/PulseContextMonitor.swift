@@ -22,6 +22,7 @@ struct SinkInputInfo: Sendable {
     var index: UInt32
     var processID: Int32?
     var volume: pa_cvolume
+    var corked: Bool
 }
 
 /// What the monitor saw on the server.

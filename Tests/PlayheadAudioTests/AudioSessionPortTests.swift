@@ -23,6 +23,8 @@ import Testing
         #expect(type(nil, ["device.bus": "bluetooth", "bluetooth.protocol": "a2dp_sink"]) == .bluetoothA2DP)
         #expect(type(nil, ["device.bus": "bluetooth", "bluetooth.protocol": "headset_head_unit"]) == .bluetoothHFP)
         #expect(type(nil, ["tunnel.remote.server": "tcp:10.0.0.2"]) == .network)
+        #expect(type(nil, ["raop.ip": "10.0.0.3"]) == .network)
+        #expect(type(PA_DEVICE_PORT_TYPE_BLUETOOTH, ["bluetooth.protocol": "a2dp_sink"]) == .bluetoothA2DP)
         #expect(type(nil, ["device.bus": "usb"]) == .usbAudio)
         #expect(type(nil, ["device.class": "abstract"]) == .null)
         #expect(type(nil) == .other)

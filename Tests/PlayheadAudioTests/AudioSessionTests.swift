@@ -134,6 +134,7 @@ import Testing
         let session = AudioSession.shared
         defer { try? session.setCategory(.soloAmbient) }
         let music = try Fixtures.tone(seconds: 20, ext: "wav")
+        #expect(!session.isOtherAudioPlaying, "nothing else plays yet")
         let other = Process()
         other.executableURL = URL(fileURLWithPath: try Run.which("paplay"))
         other.arguments = ["--device=\(sink.name)", music.path]
@@ -146,6 +147,7 @@ import Testing
             return peak(sink.samplesSoFar, from: now - 0.3, to: now)
         }
         let before = level()
+        #expect(session.isOtherAudioPlaying)
         try session.setCategory(.playback, options: .duckOthers)
         try session.setActive(true)
         let ducked = level()
