@@ -39,7 +39,7 @@ public final class QueuePlayer: Player {
         guard let current = queue.first else { return }
         queue.removeFirst()
         current.player = nil
-        startHead(gaplessFrom: nil)
+        startHead()
     }
 
     /// Whether `item` may be inserted after `afterItem` (nil: at the end): an item is in at most one queue, once.
@@ -58,7 +58,7 @@ public final class QueuePlayer: Player {
         let index = afterItem.flatMap { a in queue.firstIndex { $0 === a } }.map { $0 + 1 } ?? queue.count
         queue.insert(item, at: index)
         if currentItem == nil {
-            startHead(gaplessFrom: nil)
+            startHead()
         } else if index == 1 {
             refreshPreload()
         }
@@ -94,7 +94,7 @@ public final class QueuePlayer: Player {
             item.queueOwner = self
             queue.insert(item, at: 0)
         }
-        startHead(gaplessFrom: nil)
+        startHead()
     }
 
     /// Called when the current item played to its end with `.advance`.
@@ -102,12 +102,12 @@ public final class QueuePlayer: Player {
         guard item === currentItem, queue.first === item else { return }
         queue.removeFirst()
         item.player = nil
-        startHead(gaplessFrom: item)
+        startHead()
     }
 
     /// Makes the head of the queue current: from the preloaded engine when it holds that item (a gapless hand-off
     /// after `ended`), otherwise with a new engine.
-    private func startHead(gaplessFrom ended: PlayerItem?) {
+    private func startHead() {
         guard let head = queue.first else {
             discardPreloaded()
             if currentItem != nil { super.replaceCurrentItem(with: nil) }
