@@ -1,12 +1,15 @@
 extension AudioSession {
-    /// The `media.role` streams get under `category` and `mode`.
+    /// The `media.role` streams get under `category` and `mode`. The default category, `.soloAmbient`, gives
+    /// `music`: an app that never sets a category (most apps that just play media) is interrupted by calls, as
+    /// every category is on iOS, and `module-role-cork` corks `music` and `video` streams for a `phone` one.
+    /// `.ambient` (mixable background sound) gives `event`, which calls do not cork.
     public static func streamRole(category: Category, mode: Mode) -> String {
         switch (category, mode) {
         case (_, .voiceChat), (_, .videoChat): return "phone"
         case (.playback, .moviePlayback): return "video"
         case (.playback, _): return "music"
         case (.ambient, _): return "event"
-        case (.soloAmbient, _): return "game"
+        case (.soloAmbient, _): return "music"
         case (.playAndRecord, _), (.record, _): return "production"
         }
     }

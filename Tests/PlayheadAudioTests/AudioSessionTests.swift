@@ -15,7 +15,7 @@ import Testing
         let cases: [(AudioSession.Category, AudioSession.Mode, String)] = [
             (.playback, .default, "music"), (.playback, .moviePlayback, "video"), (.playback, .spokenAudio, "music"),
             (.playAndRecord, .voiceChat, "phone"), (.playAndRecord, .videoChat, "phone"),
-            (.playAndRecord, .default, "production"), (.ambient, .default, "event"), (.soloAmbient, .default, "game"),
+            (.playAndRecord, .default, "production"), (.ambient, .default, "event"), (.soloAmbient, .default, "music"),
         ]
         for (category, mode, role) in cases {
             try session.setCategory(category, mode: mode)
