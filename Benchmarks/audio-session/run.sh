@@ -4,9 +4,6 @@
 # Usage: Benchmarks/audio-session/run.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift build -c release --product playhead 2>&1 | grep -v "prohibited flag" | tail -1
-source scripts/daemons.sh
-trap daemons_stop EXIT
-daemons_start
-mkdir -p .fixtures
+source Benchmarks/setup.sh
+bench_setup
 python3 Benchmarks/audio-session/bench.py --runs "${1:-7}" --fixtures .fixtures --playhead .build/release/playhead
