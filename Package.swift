@@ -43,13 +43,14 @@ let package = Package(
         .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS", "PlayheadNowPlaying"]),
 
         // Now Playing and remote commands over MPRIS.
-        .target(name: "PlayheadNowPlaying", dependencies: ["CSystemd", "Playhead"]),
+        .target(name: "PlayheadNowPlaying", dependencies: ["CSystemd", "Playhead", "PlayheadAudio"]),
 
         .target(name: "PlayheadTestSupport", dependencies: ["PlayheadCore"]),
 
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"]),
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadSubtitlesTests", dependencies: ["PlayheadSubtitles"]),
+        .testTarget(name: "PlayheadAudioTests", dependencies: ["PlayheadAudio", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadFFmpegTests", dependencies: ["PlayheadFFmpeg", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadTests", dependencies: ["Playhead", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestSupport"]),

@@ -3,12 +3,7 @@
 # Playhead against mpv and ffplay on a 4-variant ladder. Usage: Benchmarks/hls-startup/run.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-PLAYHEAD_WITH_PEERS=1 scripts/install-deps.sh
-swift build -c release --product playhead 2>&1 | grep -v "prohibited flag" | tail -1
-source scripts/daemons.sh
-trap daemons_stop EXIT
-daemons_start
-mkdir -p .fixtures/www
-nginx_start "$(pwd)/.fixtures/www"
+source Benchmarks/setup.sh
+bench_setup nginx
 python3 Benchmarks/hls-startup/bench.py --runs "${1:-5}" --root .fixtures/www --port "$PLAYHEAD_NGINX_PORT" \
   --log "$PLAYHEAD_NGINX_LOG" --playhead .build/release/playhead

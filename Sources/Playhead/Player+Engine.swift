@@ -34,6 +34,7 @@ extension Player {
             return nil
         }
         audioOutput = output
+        attachAudioSession()
         return output
     }
 

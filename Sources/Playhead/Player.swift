@@ -81,7 +81,10 @@ public class Player {
     /// supported and are treated as 0. Rates are clamped to 0.25...4.
     public var rate: Float {
         get { storedRate }
-        set { applyRate(newValue) }
+        set {
+            audioSessionUserChangedRate()
+            applyRate(newValue)
+        }
     }
     /// The rate `play()` uses, like `AVPlayer.defaultRate`.
     public var defaultRate: Float = 1
@@ -115,6 +118,10 @@ public class Player {
     var preloaded: Preloaded?
     /// The items of a queue player, the current one first; empty for a plain player.
     var queue: [PlayerItem] = []
+    /// Whether the audio session interrupted playback (a call began): the player paused and resumes when the
+    /// interruption ends with `.shouldResume`. Linux addition (iOS apps track this from the notification).
+    public internal(set) var isInterruptedByAudioSession = false
+    @ObservationIgnored var audioSessionLink = AudioSessionLink()
     /// The clock, readable from any thread (for video outputs and observers on other queues).
     public nonisolated let timebase = Timebase()
 
@@ -162,6 +169,7 @@ public class Player {
         currentItem?.player = nil
         currentItem = nil
         updateTimeControlStatus()
+        detachAudioSession()
         audioOutput?.stop()
         audioOutput = nil
         for c in eventContinuations.values { c.finish() }
@@ -192,7 +200,7 @@ public class Player {
         for c in eventContinuations.values { c.yield(event) }
     }
 
-    private func applyRate(_ newValue: Float) {
+    func applyRate(_ newValue: Float) {
         let r: Float = newValue.isFinite && newValue > 0 ? min(max(newValue, 0.25), 4) : 0
         guard r != storedRate else { return }
         storedRate = r

@@ -25,10 +25,12 @@ public enum AudioOutputEvent: Sendable, Hashable {
     case uncorkRequested
     /// The stream now plays on another device, named.
     case moved(toDevice: String)
-    /// The connection to the sound server was lost.
+    /// The connection to the sound server was lost (the PulseAudio output then reconnects by itself).
     case serverLost
     /// The stream failed (for example its device was removed with nowhere to go).
     case failed(String)
+    /// A sound server answers again and the stream was rebuilt on it (its timeline continues).
+    case serverReset
 }
 
 /// Where decoded audio goes: the sound server, a silent clock, or a file.

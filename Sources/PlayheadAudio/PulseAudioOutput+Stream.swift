@@ -3,27 +3,44 @@ import Foundation
 import PlayheadCore
 
 extension PulseAudioOutput {
-    /// Creates the playback stream for `format`, corked, with the role and latency of this output.
+    /// Creates the playback stream for `format`, corked, with the role and latency of this output, and registers
+    /// the output with `AudioSession.shared`.
     public func start(format: AudioFormat) throws(PlaybackError) {
         stop()
+        try openStream(format: format)
+        AudioSession.shared.register(self)
+    }
+
+    private func openStream(format: AudioFormat) throws(PlaybackError) {
         lock()
         defer { unlock() }
         guard let c = context, pa_context_get_state(c) == PA_CONTEXT_READY else { throw serverError("not connected") }
         self.format = format
+        written = 0
+        heard = 0
+        timelineBase = 0
+        corked = true
+        try makeStreamLocked(device: targetDevice)
+        wantsStream = true
+    }
+
+    /// Creates and connects a stream on `device` (lock held); it starts corked unless `corked` is false.
+    func makeStreamLocked(device: String?) throws(PlaybackError) {
+        guard let c = context else { throw serverError("not connected") }
         var spec = pa_sample_spec(
             format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
-        pa_proplist_sets(props, PA_PROP_MEDIA_ROLE, role)
+        var properties = fixedRole ? [:] : AudioSession.shared.currentStreamProperties
+        properties["media.role"] = fixedRole ? storedRole : properties["media.role"] ?? storedRole
+        storedRole = properties["media.role"] ?? storedRole
+        for (key, value) in properties where !value.isEmpty { pa_proplist_sets(props, key, value) }
         pa_proplist_sets(props, PA_PROP_MEDIA_NAME, applicationName)
         pa_proplist_sets(props, PA_PROP_APPLICATION_NAME, applicationName)
         guard let s = pa_stream_new_with_proplist(c, "playback", &spec, nil, props) else {
             throw serverError("cannot create a stream")
         }
         stream = s
-        written = 0
-        heard = 0
-        corked = true
         let ctx = selfPointer
         pa_stream_set_state_callback(s, PulseCallbacks.streamState, ctx)
         pa_stream_set_write_callback(s, PulseCallbacks.writable, ctx)
@@ -32,18 +49,23 @@ extension PulseAudioOutput {
         let bytes = UInt32(Double(format.sampleRate * format.bytesPerFrame) * targetLatency)
         var attr = pa_buffer_attr(
             maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(
+        var flags =
             PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                | PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue)
-        if pa_stream_connect_playback(s, device, &attr, flags, nil, nil) < 0 {
+            | PA_STREAM_ADJUST_LATENCY.rawValue
+        if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+        if pa_stream_connect_playback(s, device, &attr, pa_stream_flags_t(flags), nil, nil) < 0 {
+            dropStreamLocked()
             throw serverError("cannot open a playback stream")
         }
         let deadline = MonotonicClock.now() + 3
         while pa_stream_get_state(s) != PA_STREAM_READY {
             if ph_pa_stream_is_good(pa_stream_get_state(s)) == 0 || MonotonicClock.now() > deadline {
+                dropStreamLocked()
                 throw serverError(device.map { "cannot play on the device '\($0)'" } ?? "the playback stream failed")
             }
             timedWait(0.05)
+            // `stop()` on another thread may have closed the stream while we waited.
+            guard stream == s else { throw serverError("the playback stream was closed") }
         }
     }
 
@@ -56,6 +78,11 @@ extension PulseAudioOutput {
         var done = 0
         while done < total {
             if interrupted { break }
+            if reconnecting || closed {
+                // The server is gone: wait for the rebuilt stream; the clock stands still meanwhile.
+                timedWait(0.05)
+                continue
+            }
             guard let s = stream, ph_pa_stream_is_good(pa_stream_get_state(s)) != 0,
                 let c = context, pa_context_get_state(c) == PA_CONTEXT_READY
             else { throw serverError("the sound server stream was lost") }
@@ -94,8 +121,8 @@ extension PulseAudioOutput {
     public func setPaused(_ paused: Bool) {
         lock()
         defer { unlock() }
-        guard let s = stream else { return }
         corked = paused
+        guard let s = stream, !reconnecting else { return }
         wait(pa_stream_cork(s, paused ? 1 : 0, PulseCallbacks.success, selfPointer))
         // Fresh timing, so the position does not interpolate from before the cork.
         wait(pa_stream_update_timing_info(s, PulseCallbacks.success, selfPointer))
@@ -105,11 +132,14 @@ extension PulseAudioOutput {
     public func flush() {
         lock()
         defer { unlock() }
-        guard let s = stream else { return }
+        guard let s = stream, !reconnecting else {
+            written = heard
+            return
+        }
         wait(pa_stream_flush(s, PulseCallbacks.success, selfPointer))
         wait(pa_stream_update_timing_info(s, PulseCallbacks.success, selfPointer))
         if let info = pa_stream_get_timing_info(s), info.pointee.write_index_corrupt == 0 {
-            written = info.pointee.write_index / Int64(format.bytesPerFrame)
+            written = timelineBase + info.pointee.write_index / Int64(format.bytesPerFrame)
         }
     }
 
@@ -117,20 +147,32 @@ extension PulseAudioOutput {
     public func drain() -> Bool {
         lock()
         defer { unlock() }
+        if reconnecting {
+            timedWait(0.05)
+            return false
+        }
         guard let s = stream else { return true }
         return wait(pa_stream_drain(s, PulseCallbacks.success, selfPointer), interruptible: true)
     }
 
-    /// Disconnects the stream.
+    /// Disconnects the stream and leaves the audio session.
     public func stop() {
         lock()
-        defer { unlock() }
+        let had = wantsStream
+        wantsStream = false
+        dropStreamLocked()
+        unlock()
+        if had { AudioSession.shared.unregister(self) }
+    }
+
+    /// Disconnects and releases the stream, if any (lock held).
+    func dropStreamLocked() {
         guard let s = stream else { return }
         pa_stream_set_state_callback(s, nil, nil)
         pa_stream_set_write_callback(s, nil, nil)
         pa_stream_set_event_callback(s, nil, nil)
         pa_stream_set_moved_callback(s, nil, nil)
-        pa_stream_disconnect(s)
+        if ph_pa_stream_is_good(pa_stream_get_state(s)) != 0 { pa_stream_disconnect(s) }
         pa_stream_unref(s)
         stream = nil
     }
@@ -145,7 +187,8 @@ extension PulseAudioOutput {
             return heard
         }
         let rate = Double(format.sampleRate)
-        var frames = Double(info.pointee.read_index) / Double(format.bytesPerFrame)
+        guard !reconnecting else { return heard }
+        var frames = Double(timelineBase) + Double(info.pointee.read_index) / Double(format.bytesPerFrame)
         frames -= Double(info.pointee.sink_usec) * rate / 1_000_000
         if info.pointee.playing != 0 && !corked {
             var stamp = info.pointee.timestamp

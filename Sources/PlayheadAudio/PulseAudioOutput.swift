@@ -3,8 +3,10 @@ import Foundation
 import PlayheadCore
 
 /// Plays audio through PulseAudio (or PipeWire's PulseAudio server) with the asynchronous API on a
-/// `pa_threaded_mainloop`. The stream carries `media.role` and the application name, starts corked, and reports
-/// the server's latency-corrected position (`pa_stream_get_time`) as `playPosition`.
+/// `pa_threaded_mainloop`. The stream carries the `media.role` of `AudioSession.shared`'s category (or the role
+/// given) and the application name, starts corked, and reports the server's latency-corrected position as
+/// `playPosition`. When the server goes away the output reconnects and rebuilds its stream by itself, keeping its
+/// timeline (positions continue, and do not run while disconnected) and its corked state.
 ///
 /// Threads: PulseAudio's own mainloop thread runs the C callbacks, which only record and signal. `write` runs on
 /// the engine's audio thread; every other member may be called from any thread except a PulseAudio callback.
@@ -16,8 +18,18 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     var written: Int64 = 0
     /// The last position reported as heard (positions never go backwards).
     var heard: Int64 = 0
+    /// Where the current stream's frame 0 is on the output's timeline (non-zero after a rebuild).
+    var timelineBase: Int64 = 0
     var corked = true
     var interrupted = false
+    /// True while the server is gone or the stream is being rebuilt.
+    var reconnecting = false
+    var closed = false
+    /// Whether `start` opened a stream that `stop` has not closed (a rebuild recreates it).
+    var wantsStream = false
+    var storedRole: String
+    /// The sink new streams go to: `device`, or the session's preferred output.
+    var targetDevice: String?
     var handler: (@Sendable (AudioOutputEvent) -> Void)?
     let events = DispatchQueue(label: "playhead.pulse.events")
 
@@ -25,22 +37,31 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     public let name = "pulse"
     /// The application name the server shows.
     public let applicationName: String
-    /// The stream's `media.role` ("music", "video", "phone", "game", "event"...).
-    public let role: String
-    /// The sink to play on, or nil for the server's default.
+    /// The stream's `media.role` ("music", "video", "phone", "game", "event"...); follows the session's category
+    /// unless given to `init`.
+    public var role: String {
+        lock()
+        defer { unlock() }
+        return storedRole
+    }
+    /// The sink asked for at `init`, or nil for the session's preferred output or the server's default.
     public let device: String?
+    let fixedRole: Bool
     /// The buffered latency asked of the server, in seconds.
     public let targetLatency: Double
 
     /// Connects to the sound server (at `PULSE_SERVER` or the default), failing within `timeout` seconds when it
-    /// does not answer. The stream itself is created by `start(format:)`.
+    /// does not answer. The stream itself is created by `start(format:)`. Without `role`, the stream's role follows
+    /// `AudioSession.shared`'s category and mode; without `device`, its preferred output.
     public init(
-        applicationName: String = "Playhead", role: String = "music", device: String? = nil,
+        applicationName: String = "Playhead", role: String? = nil, device: String? = nil,
         targetLatency: Double = 0.1, timeout: Double = 3
     ) throws(PlaybackError) {
         self.applicationName = applicationName
-        self.role = role
+        fixedRole = role != nil
+        storedRole = role ?? AudioSession.shared.currentStreamProperties["media.role"] ?? "music"
         self.device = device
+        targetDevice = device ?? AudioSession.shared.preferredOutput?.uid
         self.targetLatency = targetLatency
         guard let ml = pa_threaded_mainloop_new() else {
             throw PlaybackError(.audioOutput, source: "PulseAudio", reason: "cannot create a mainloop")
@@ -52,6 +73,7 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     deinit {
         stop()
         lock()
+        closed = true
         if let c = context {
             pa_context_set_state_callback(c, nil, nil)
             pa_context_disconnect(c)
@@ -68,17 +90,10 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     var selfPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     private func connect(timeout: Double) throws(PlaybackError) {
-        let proplist = pa_proplist_new()
-        defer { pa_proplist_free(proplist) }
-        pa_proplist_sets(proplist, PA_PROP_APPLICATION_NAME, applicationName)
-        pa_proplist_sets(proplist, PA_PROP_APPLICATION_ID, "org.playhead.Playhead")
-        guard let c = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), applicationName, proplist)
-        else {
+        guard makeContext() else {
             throw PlaybackError(.audioOutput, source: "PulseAudio", reason: "cannot create a context")
         }
-        context = c
-        pa_context_set_state_callback(c, PulseCallbacks.contextState, selfPointer)
-        if pa_context_connect(c, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+        guard let c = context, pa_context_connect(c, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             throw serverError("cannot connect to the sound server")
         }
         lock()
@@ -86,13 +101,30 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         guard pa_threaded_mainloop_start(mainloop) >= 0 else {
             throw PlaybackError(.audioOutput, source: "PulseAudio", reason: "cannot start the mainloop thread")
         }
+        guard waitForContext(timeout: timeout) else { throw serverError("the sound server does not answer") }
+    }
+
+    /// Creates the context with the application's properties (not connected yet).
+    func makeContext() -> Bool {
+        let proplist = pa_proplist_new()
+        defer { pa_proplist_free(proplist) }
+        pa_proplist_sets(proplist, PA_PROP_APPLICATION_NAME, applicationName)
+        pa_proplist_sets(proplist, PA_PROP_APPLICATION_ID, "org.playhead.Playhead")
+        guard let c = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), applicationName, proplist)
+        else { return false }
+        context = c
+        pa_context_set_state_callback(c, PulseCallbacks.contextState, selfPointer)
+        return true
+    }
+
+    /// Waits (lock held) until the context is ready; false when it fails or `timeout` passes.
+    func waitForContext(timeout: Double) -> Bool {
+        guard let c = context else { return false }
         let deadline = MonotonicClock.now() + timeout
         while true {
             let s = pa_context_get_state(c)
-            if s == PA_CONTEXT_READY { break }
-            if ph_pa_context_is_good(s) == 0 || MonotonicClock.now() > deadline {
-                throw serverError("the sound server does not answer")
-            }
+            if s == PA_CONTEXT_READY { return true }
+            if ph_pa_context_is_good(s) == 0 || MonotonicClock.now() > deadline { return false }
             timedWait(0.05)
         }
     }
@@ -120,8 +152,12 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         set { lock(); handler = newValue; unlock() }
     }
 
+    /// Reports `event` to the handler and the audio session, on the events queue. Any thread.
     func post(_ event: AudioOutputEvent) {
-        guard let h = handler else { return }
-        events.async { h(event) }
+        if let h = handler { events.async { h(event) } }
+        let session = AudioSession.shared
+        session.queue.async { [weak self] in
+            if let self { session.output(self, reported: event) }
+        }
     }
 }

@@ -9,15 +9,18 @@ enum PulseCallbacks {
     static let contextState: pa_context_notify_cb_t = { c, userdata in
         guard let o = output(userdata) else { return }
         let s = pa_context_get_state(c)
-        if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED { o.post(.serverLost) }
+        if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED, o.context == c { o.contextFailed() }
         pa_threaded_mainloop_signal(o.mainloop, 0)
     }
 
     static let streamState: pa_stream_notify_cb_t = { s, userdata in
         guard let o = output(userdata) else { return }
-        if pa_stream_get_state(s) == PA_STREAM_FAILED {
-            let text = o.context.map { String(cString: pa_strerror(pa_context_errno($0))) } ?? "failed"
-            o.post(.failed(text))
+        if pa_stream_get_state(s) == PA_STREAM_FAILED, s == o.stream, o.wantsStream, !o.reconnecting,
+            let c = o.context, pa_context_get_state(c) == PA_CONTEXT_READY
+        {
+            // The stream died but the server lives (its sink went away with nowhere to go): rebuild it.
+            o.post(.failed(String(cString: pa_strerror(pa_context_errno(c)))))
+            o.startRebuild()
         }
         pa_threaded_mainloop_signal(o.mainloop, 0)
     }
@@ -35,7 +38,10 @@ enum PulseCallbacks {
     static let event: pa_stream_event_cb_t = { _, name, _, userdata in
         guard let o = output(userdata), let name else { return }
         switch String(cString: name) {
-        case PA_STREAM_EVENT_REQUEST_CORK: o.post(.corkRequested)
+        case PA_STREAM_EVENT_REQUEST_CORK:
+            // An interruption stops the sound at once, as iOS does; the app (the player) decides when to play again.
+            if AudioSession.shared.corkRequestsInterrupt { o.corkForInterruption() }
+            o.post(.corkRequested)
         case PA_STREAM_EVENT_REQUEST_UNCORK: o.post(.uncorkRequested)
         default: break
         }

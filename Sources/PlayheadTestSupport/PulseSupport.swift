@@ -18,7 +18,8 @@ public enum PulseServer {
 public final class TestSink: @unchecked Sendable {
     /// The sink's name, for `--audio-device` or `PULSE_SINK`.
     public let name: String
-    private let module: String
+    /// The index of the null-sink module (for `pactl unload-module`).
+    public let module: String
     private var recorder: Process?
     private let file: URL
 
@@ -52,6 +53,15 @@ public final class TestSink: @unchecked Sendable {
     public func stopRecording() -> [Float] {
         if let p = recorder { Run.kill(p) }
         recorder = nil
+        let data = (try? Data(contentsOf: file)) ?? Data()
+        return data.withUnsafeBytes { raw in
+            let s = raw.bindMemory(to: Int16.self)
+            return stride(from: 0, to: s.count - 1, by: 2).map { Float(Int16(littleEndian: s[$0])) / 32768 }
+        }
+    }
+
+    /// The left channel recorded so far (the recording goes on), as samples in -1...1.
+    public var samplesSoFar: [Float] {
         let data = (try? Data(contentsOf: file)) ?? Data()
         return data.withUnsafeBytes { raw in
             let s = raw.bindMemory(to: Int16.self)

@@ -27,6 +27,8 @@ struct Options {
     var logJSON: String?
     var mpris = true
     var playlist = PlaylistOptions()
+    var exclusiveAudio = false
+    var listAudioDevices = false
     var hls = HLSOptions()
     var showHelp = false
     var showVersion = false
@@ -61,7 +63,6 @@ struct Options {
                 case let v:
                     throw UsageError(description: "--ao: unknown audio output '\(v)' (auto, pulse, null, wav:PATH)")
                 }
-            case "--audio-device": o.audioDevice = try need(name, value)
             case "--vo":
                 switch try need(name, value) {
                 case "auto": o.videoNull = false
@@ -99,11 +100,12 @@ struct Options {
             case "--log-json": o.logJSON = try need(name, value)
             case "--no-mpris": o.mpris = false
             case _ where try parsePlaylistOption(name, value, into: &o): break
+            case _ where try o.parseAudioOption(name, value): break
             case _ where try o.hls.parse(name, value): break
             default: throw UsageError(description: "unknown option '\(name)' (see --help)")
             }
         }
-        if !o.showHelp && !o.showVersion && o.inputs.isEmpty {
+        if !o.showHelp && !o.showVersion && !o.listAudioDevices && o.inputs.isEmpty {
             throw UsageError(description: "no file or URL to play (see --help)")
         }
         return o
@@ -120,7 +122,7 @@ struct Options {
         return (String(arg[..<eq]), String(arg[arg.index(after: eq)...]))
     }
 
-    private static func need(_ name: String, _ value: String?) throws(UsageError) -> String {
+    static func need(_ name: String, _ value: String?) throws(UsageError) -> String {
         guard let value, !value.isEmpty else { throw UsageError(description: "\(name): needs a value (\(name)=...)") }
         return value
     }
@@ -150,7 +152,8 @@ struct Options {
 
         Options:
           --ao=auto|pulse|null|wav:PATH  audio output (auto: PulseAudio, else silent)
-          --audio-device=NAME            PulseAudio sink to play on
+          --audio-device=NAME            PulseAudio sink to play on (help: list them)
+          --exclusive-audio              pause other MPRIS players while playing, resume them after
           --vo=auto|null                 video output (null: decode and pace, show nothing)
           --start=SECONDS                start position ([[hh:]mm:]ss also accepted)
           --end=SECONDS                  stop at this position

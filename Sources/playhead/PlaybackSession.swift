@@ -67,6 +67,9 @@ final class PlaybackSession {
         if let warning = resume?.warning { printError(warning) }
         let nowPlaying = options.mpris ? await startNowPlaying() : nil
         defer { nowPlaying?.invalidate() }
+        let audioSession = AudioSessionCLI(options: options, log: log, terminal: terminal, player: player)
+        audioSession.start()
+        defer { audioSession.finish() }
         terminal.start { [weak self] key in self?.handle(key) }
         defer { terminal.restore() }
         signalSources = Self.quitOnSignals { [weak self] in self?.requestQuit() }

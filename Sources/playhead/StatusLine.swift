@@ -25,6 +25,7 @@ enum StatusLine {
             line += " live -\(Int(max(0, window.end.seconds - now).rounded()))s"
         }
         if player.reasonForWaitingToPlay == .toMinimizeStalls { line += " buffering" }
+        if player.isInterruptedByAudioSession { line += " interrupted" }
         if let range = item.loadedTimeRanges.first {
             let ahead = range.end.seconds - now
             if ahead.isFinite && ahead > 0 { line += " (+\(Int(ahead))s)" }

@@ -21,6 +21,7 @@ func runCommand(_ arguments: [String]) async -> Int32 {
         print("playhead 0.1.0 (FFmpeg libavformat \(FFmpegLibrary.versionString))")
         return 0
     }
+    if options.listAudioDevices { return AudioSessionCLI.listDevices() }
     FFmpegLibrary.setVerbose(options.verbose)
     signal(SIGPIPE, SIG_IGN)
     return await PlaybackSession(options: options).run()

@@ -1,0 +1,68 @@
+import Foundation
+import PlayheadAudio
+
+/// A player's link with `AudioSession.shared`. Main actor (a stored property of `Player`).
+struct AudioSessionLink {
+    var token: UUID?
+    /// The rate to resume at when the interruption ends; nil when no resumption is due (the player was not
+    /// playing when interrupted, or the user changed the rate since).
+    var resumeRate: Float?
+    /// True while the player itself applies a session-driven rate change (not a user action).
+    var applying = false
+}
+
+extension Player {
+    /// Starts following the audio session's events (once per player). Main actor.
+    func attachAudioSession() {
+        guard audioSessionLink.token == nil else { return }
+        audioSessionLink.token = AudioSession.shared.addObserver(Self.audioSessionHandler(for: self))
+    }
+
+    /// Stops following the audio session. Main actor.
+    func detachAudioSession() {
+        if let token = audioSessionLink.token { AudioSession.shared.removeObserver(token) }
+        audioSessionLink = AudioSessionLink()
+        isInterruptedByAudioSession = false
+    }
+
+    /// Built outside the main actor: the session calls it on its own queue, and it hops to the main actor.
+    nonisolated static func audioSessionHandler(for player: Player) -> @Sendable (AudioSession.Event) -> Void {
+        { [weak player] event in
+            Task { @MainActor in player?.handleAudioSession(event) }
+        }
+    }
+
+    /// A rate change by the app or the user: an interruption's pending resumption is cancelled (a user who
+    /// paused during a call stays paused). Main actor.
+    func audioSessionUserChangedRate() {
+        guard !audioSessionLink.applying else { return }
+        audioSessionLink.resumeRate = nil
+    }
+
+    /// Reacts as a careful iOS app does: pause when an interruption begins; when it ends with `.shouldResume`,
+    /// resume only if the player was playing and nobody changed the rate meanwhile; pause when the device
+    /// playing goes away (and stay paused on the device the stream moved to). Main actor.
+    func handleAudioSession(_ event: AudioSession.Event) {
+        switch event {
+        case .interruption(.began, _):
+            isInterruptedByAudioSession = true
+            audioSessionLink.resumeRate = storedRate != 0 ? storedRate : nil
+            applySessionRate(0)
+        case .interruption(.ended, let options):
+            isInterruptedByAudioSession = false
+            if options.contains(.shouldResume), let rate = audioSessionLink.resumeRate { applySessionRate(rate) }
+            audioSessionLink.resumeRate = nil
+        case .routeChange(.oldDeviceUnavailable, _):
+            audioSessionLink.resumeRate = nil
+            applySessionRate(0)
+        default:
+            break
+        }
+    }
+
+    private func applySessionRate(_ rate: Float) {
+        audioSessionLink.applying = true
+        applyRate(rate)
+        audioSessionLink.applying = false
+    }
+}

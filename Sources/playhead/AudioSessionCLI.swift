@@ -1,0 +1,104 @@
+import Foundation
+import Playhead
+import PlayheadNowPlaying
+
+/// `playhead`'s use of the audio session: the `.playback` category, `--exclusive-audio`, `--audio-device=help`,
+/// one-line notices and `--log-json` entries for interruptions, route changes and sound server loss. Main actor.
+@MainActor
+final class AudioSessionCLI {
+    private let options: Options
+    private let log: EventLog?
+    private let terminal: Terminal
+    private let player: Player
+    private var token: UUID?
+
+    init(options: Options, log: EventLog?, terminal: Terminal, player: Player) {
+        self.options = options
+        self.player = player
+        self.log = log
+        self.terminal = terminal
+    }
+
+    /// Lists the sinks for `--audio-device=help`; returns the exit status.
+    static func listDevices() -> Int32 {
+        let session = AudioSession.shared
+        let outputs = session.availableOutputs
+        guard !outputs.isEmpty else {
+            printError("no sound server answers (\(ProcessInfo.processInfo.environment["PULSE_SERVER"] ?? "default"))")
+            return 1
+        }
+        let current = session.currentRoute.outputs.first?.uid
+        print("Audio devices (--audio-device=NAME):")
+        for o in outputs {
+            let mark = o.uid == current ? "*" : " "
+            print("\(mark) \(o.uid)  \(o.portName) [\(o.portType.rawValue)]")
+        }
+        return 0
+    }
+
+    /// Sets the category, follows the session's events and activates it (pausing other players with
+    /// `--exclusive-audio`).
+    func start() {
+        let session = AudioSession.shared
+        do {
+            try session.setCategory(.playback)
+        } catch {
+            printError(error.description)
+        }
+        token = session.addObserver(Self.handler(for: self))
+        if options.exclusiveAudio { session.otherApplications = MPRISOtherPlayers() }
+        guard !options.noAudio, options.audioOutput == .auto || options.audioOutput == .pulse else { return }
+        do {
+            try session.setActive(true)
+        } catch {
+            if options.verbose || options.exclusiveAudio { printError(error.description) }
+        }
+    }
+
+    /// Deactivates the session, resuming the players it paused.
+    func finish() {
+        if let token { AudioSession.shared.removeObserver(token) }
+        try? AudioSession.shared.setActive(false, options: .notifyOthersOnDeactivation)
+    }
+
+    nonisolated static func handler(for cli: AudioSessionCLI) -> @Sendable (AudioSession.Event) -> Void {
+        return { [weak cli] event in
+            let stamp = MonotonicClock.now() - MonotonicClock.processStart
+            Task { @MainActor in cli?.report(event, at: stamp) }
+        }
+    }
+
+    private func report(_ event: AudioSession.Event, at time: Double) {
+        var entry: [String: Any] = ["time": (time * 1_000_000).rounded() / 1_000_000]
+        entry["position"] = player.currentTime().seconds
+        entry["monotonic"] = time + MonotonicClock.processStart  // CLOCK_MONOTONIC seconds, for benchmarks
+        var notice: String?
+        switch event {
+        case .interruption(.began, _):
+            entry["event"] = "interruption-began"
+            notice = "playback interrupted by the sound server (a call?): paused until it ends"
+        case .interruption(.ended, let o):
+            entry["event"] = "interruption-ended"
+            entry["should-resume"] = o.contains(.shouldResume)
+            notice = "the interruption ended"
+        case .routeChange(let reason, _):
+            entry["event"] = "route-change"
+            entry["reason"] = "\(reason)"
+            entry["device"] = AudioSession.shared.currentRoute.outputs.first?.uid ?? ""
+            if reason == .oldDeviceUnavailable {
+                notice = "the audio device went away: paused (play resumes on \(entry["device"] ?? "the default"))"
+            }
+        case .mediaServicesWereLost:
+            entry["event"] = "media-services-lost"
+            notice = "the sound server went away: waiting for it"
+        case .mediaServicesWereReset:
+            entry["event"] = "media-services-reset"
+            notice = "the sound server is back"
+        case .resumptionRecommendation:
+            return
+        }
+        log?.write(entry)
+        guard let notice, !options.reallyQuiet else { return }
+        if Terminal.isInteractive { terminal.message(notice) } else { printError(notice) }
+    }
+}

@@ -1,0 +1,23 @@
+/// The audio session's options: `--audio-device=NAME|help` and `--exclusive-audio`.
+extension Options {
+    /// Parses one audio option; false when `name` is not one.
+    mutating func parseAudioOption(_ name: String, _ value: String?) throws(UsageError) -> Bool {
+        switch name {
+        case "--audio-device":
+            let device = try Self.need(name, value)
+            if device == "help" {
+                listAudioDevices = true
+            } else {
+                audioDevice = device
+            }
+        case "--exclusive-audio":
+            switch value {
+            case nil, "yes": exclusiveAudio = true
+            case "no": exclusiveAudio = false
+            case let v?: throw UsageError(description: "--exclusive-audio: expected yes or no, got '\(v)'")
+            }
+        default: return false
+        }
+        return true
+    }
+}
