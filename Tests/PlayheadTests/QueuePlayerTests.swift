@@ -67,6 +67,22 @@ import Testing
         player.close()
     }
 
+    @Test func aQueuedHLSStreamIsFetchedBeforeItsTurn() async throws {
+        let first = try HLSFixtures.url(try HLSFixtures.tsLadder())
+        let second = try HLSFixtures.url(try HLSFixtures.tsLadder("ladder-ts-next"))
+        let player = QueuePlayer()
+        player.audioOutputChoice = .null(untimed: false)
+        let items = [PlayerItem(url: first), PlayerItem(url: second)]
+        for item in items { player.insert(item, after: nil) }
+        player.play()
+        #expect(await eventually(timeout: 20) { player.currentItem === items[1] }, "the queue did not advance")
+        // What the second stream's engine fetched while waiting is in its access log from the moment it plays.
+        let log = items[1].accessLog
+        #expect(log.reduce(0) { $0 + $1.numberOfMediaRequests } >= 1, "nothing fetched ahead: \(log)")
+        #expect(items[1].status == .readyToPlay)
+        player.close()
+    }
+
     @Test func editsWhilePlaying() async throws {
         let sink = try TestSink()
         let (a, b, c) = try {
