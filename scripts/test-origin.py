@@ -10,11 +10,16 @@ request through query parameters:
   ?reset_after=BYTES       close the connection after that many body bytes
   ?once=1                  apply status/reset_after/stall only to the first request for that path
 
-/llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments) as a low-latency live
-stream that starts with the first such request: each segment is listed as it completes, and while it is being
-"made", as four EXT-X-PART byte ranges of 0.5 s (a part is available once its time has passed);
+/llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, or fMP4 segments with an
+EXT-X-MAP init section and four movie fragments each) as a low-latency live stream that starts with the first
+request under /llhls/ for its ladder (the first folder below /llhls/, so all variants of a ladder share one
+clock): each segment is listed as it completes, and while it is being "made", as four EXT-X-PART byte ranges of
+0.5 s (a part is available once its time has passed). TS parts are cut at 188-byte packet boundaries; fMP4 parts
+at movie fragment boundaries, found by walking the MP4 box headers (each part holds one moof + mdat with the
+boxes before it), and INDEPENDENT=YES is set where the fragment's first sample of every track is a sync sample.
 ?_HLS_msn=M&_HLS_part=P blocks until that part exists (RFC 8216bis blocking reload). /llhls/DIR/FILE serves
-DIR/FILE once the part asked for (by Range) is available.
+DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master.m3u8 serves DIR/master.m3u8 as it is:
+its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency playlists of its variants.
 
 With --trace=SECONDS:BITS_PER_SECOND,... every body shares one link whose rate follows the trace (each step
 lasts its seconds; the last rate holds), counted from the first request: a bandwidth trace replayed.
@@ -24,6 +29,7 @@ Prints the port it listens on (127.0.0.1 only), then serves until killed. Each r
 """
 import http.server
 import os
+import struct
 import sys
 import threading
 import time
@@ -64,27 +70,104 @@ class Link:
             time.sleep(delay)
 
 
+def boxes(data, start=0, end=None):
+    """The MP4 boxes in data[start:end] as (offset, type, size): a walk over the box headers."""
+    end = len(data) if end is None else end
+    out = []
+    while start + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[start:start + 8])
+        if size == 1:
+            size = struct.unpack(">Q", data[start + 8:start + 16])[0]
+        elif size == 0:
+            size = end - start
+        if size < 8:
+            break
+        out.append((start, kind.decode("latin-1"), size))
+        start += size
+    return out
+
+
+def first_samples_are_sync(data, moof, size):
+    """Whether the first sample of every track fragment in the moof at `moof` is a sync sample (ISO/IEC 14496-12
+    sample flags: sample_is_non_sync_sample, bit 16)."""
+    for offset, kind, length in boxes(data, moof + 8, moof + size):
+        if kind != "traf":
+            continue
+        flags = None
+        for o, k, n in boxes(data, offset + 8, offset + length):
+            body = o + 8
+            if k == "tfhd":
+                tf = struct.unpack(">I", data[body:body + 4])[0] & 0xFFFFFF
+                p = body + 8
+                for bit in (0x1, 0x2, 0x8, 0x10):
+                    if tf & bit:
+                        p += 8 if bit == 0x1 else 4
+                if tf & 0x20:
+                    flags = struct.unpack(">I", data[p:p + 4])[0]
+            elif k == "trun":
+                tr = struct.unpack(">I", data[body:body + 4])[0] & 0xFFFFFF
+                p = body + 8 + (4 if tr & 0x1 else 0)
+                if tr & 0x4:
+                    flags = struct.unpack(">I", data[p:p + 4])[0]
+                elif tr & 0x400:
+                    p += (4 if tr & 0x100 else 0) + (4 if tr & 0x200 else 0)
+                    flags = struct.unpack(">I", data[p:p + 4])[0]
+        if flags is not None and flags & 0x10000:
+            return False
+    return True
+
+
 class LowLatency:
-    """A VOD TS playlist replayed as a low-latency live stream: 2 s segments, 4 parts of 0.5 s."""
+    """A VOD playlist (TS, or fMP4 with four fragments per segment) replayed as a low-latency live stream: 2 s
+    segments, 4 parts of 0.5 s, from `start` (time.monotonic())."""
 
     SEGMENT = 2.0
     PARTS = 4
     WINDOW = 6
 
-    def __init__(self, folder):
+    def __init__(self, folder, start):
         self.folder = folder
+        self.map = None
+        self.names = []
         with open(os.path.join(folder, "index.m3u8")) as f:
-            self.names = [line.strip() for line in f if line.strip() and not line.startswith("#")]
-        self.start = time.monotonic()
+            for line in f:
+                line = line.strip()
+                if line.startswith("#EXT-X-MAP:"):
+                    self.map = line
+                elif line and not line.startswith("#"):
+                    self.names.append(line)
+        self.start = start
+        self.cache = {}
 
     def elapsed(self):
         return time.monotonic() - self.start
 
     def parts(self, n):
-        """The byte ranges (offset, length) of segment n's parts, cut at TS packet boundaries."""
-        size = os.path.getsize(os.path.join(self.folder, self.names[n]))
-        cuts = [min(size, round(size * k / self.PARTS / 188) * 188) for k in range(self.PARTS)] + [size]
-        return [(cuts[k], cuts[k + 1] - cuts[k]) for k in range(self.PARTS)]
+        """Segment n's parts as (offset, length, independent)."""
+        if n in self.cache:
+            return self.cache[n]
+        path = os.path.join(self.folder, self.names[n])
+        if self.map is None:
+            size = os.path.getsize(path)
+            cuts = [min(size, round(size * k / self.PARTS / 188) * 188) for k in range(self.PARTS)] + [size]
+            parts = [(cuts[k], cuts[k + 1] - cuts[k], k == 0) for k in range(self.PARTS)]
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+            parts, begin = [], 0
+            for offset, kind, size in boxes(data):
+                if kind == "moof":
+                    independent = first_samples_are_sync(data, offset, size)
+                elif kind == "mdat":
+                    parts.append((begin, offset + size - begin, independent))
+                    begin = offset + size
+            if len(parts) != self.PARTS:
+                sys.stderr.write("%s: %d fragments, not %d\n" % (path, len(parts), self.PARTS))
+                raise ValueError("segment %s has %d fragments" % (path, len(parts)))
+            last = parts[-1]
+            parts[-1] = (last[0], len(data) - last[0], last[2])
+        self.cache[n] = parts
+        return parts
 
     def available(self, n, part):
         """Whether part `part` of segment n is out (part None: the whole segment)."""
@@ -105,11 +188,13 @@ class LowLatency:
         out = ["#EXTM3U", "#EXT-X-VERSION:9", "#EXT-X-TARGETDURATION:2",
                "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5",
                "#EXT-X-PART-INF:PART-TARGET=0.5", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
+        if self.map:
+            out.append(self.map)
 
         def part_lines(n, count):
-            for k, (offset, length) in enumerate(self.parts(n)[:count]):
+            for offset, length, independent in self.parts(n)[:count]:
                 out.append('#EXT-X-PART:DURATION=0.5,URI="%s",BYTERANGE="%d@%d"%s' % (
-                    self.names[n], length, offset, ",INDEPENDENT=YES" if k == 0 else ""))
+                    self.names[n], length, offset, ",INDEPENDENT=YES" if independent else ""))
 
         for n in range(first, complete):
             if n >= complete - 2:
@@ -127,17 +212,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
     root = "."
     link = None
     streams = {}
+    clocks = {}
     streams_lock = threading.Lock()
     seen = set()
 
     def low_latency(self, url, q):
         parts = url.path.split("/")
+        name = parts[-1]
+        if name == "master.m3u8" or len(parts) < 4:
+            return False
         folder = os.path.join(self.root, *parts[2:-1])
         with self.streams_lock:
+            ladder = parts[2]
+            if ladder not in self.clocks:
+                self.clocks[ladder] = time.monotonic()
             if folder not in self.streams:
-                self.streams[folder] = LowLatency(folder)
+                self.streams[folder] = LowLatency(folder, self.clocks[ladder])
             stream = self.streams[folder]
-        name = parts[-1]
         if name.endswith(".m3u8"):
             if "_HLS_msn" in q:
                 part = int(q["_HLS_part"]) if "_HLS_part" in q else None
@@ -155,7 +246,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             start = int(rng[6:].partition("-")[0]) if rng.startswith("bytes=") else None
             part = None
             if start is not None:
-                part = max([k for k, (offset, _) in enumerate(stream.parts(n)) if offset <= start] or [0])
+                part = max([k for k, (offset, _, _) in enumerate(stream.parts(n)) if offset <= start] or [0])
             stream.wait(n, part)
         return False
 

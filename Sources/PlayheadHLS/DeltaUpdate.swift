@@ -50,6 +50,7 @@ extension MediaPlaylist {
             }
         }
         merged.segments = skipped + listed
+        if merged.trailingMap == nil { merged.trailingMap = merged.segments.last?.map }
         var discontinuity = merged.discontinuitySequence
         for index in merged.segments.indices {
             merged.segments[index].mediaSequence = firstSkipped &+ index

@@ -42,6 +42,9 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
     public var segments: [MediaSegment]
     /// Parts after the last complete segment (the segment being produced).
     public var trailingParts: [PartialSegment]
+    /// The `EXT-X-MAP` in force after the last complete segment: the init section of `trailingParts` (known even
+    /// when no segment is listed yet).
+    public var trailingMap: MediaInitializationSection?
     /// `EXT-X-PRELOAD-HINT`s.
     public var preloadHints: [PreloadHint]
     /// `EXT-X-RENDITION-REPORT`s.
@@ -72,6 +75,7 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
         skip = nil
         segments = []
         trailingParts = []
+        trailingMap = nil
         preloadHints = []
         renditionReports = []
         dateRanges = []

@@ -55,6 +55,7 @@ extension ParserState {
             try issue(.missingSegmentDuration, "#EXTINF without a segment URI at the end", line: pending.extinfLine)
         }
         media.trailingParts = pending.parts
+        media.trailingMap = currentMap
         media.unknownTags = pending.unknownTags
         media.variables = variables
         if media.targetDuration == nil && (firstMediaTagLine != nil || !media.segments.isEmpty) {

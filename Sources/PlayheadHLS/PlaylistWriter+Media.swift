@@ -42,6 +42,9 @@ extension PlaylistWriter {
         for range in playlist.dateRanges { out.tag("EXT-X-DATERANGE", Self.dateRange(range)) }
         var state = SegmentWriterState()
         for segment in playlist.segments { Self.write(segment, state: &state, into: &out) }
+        if playlist.trailingMap != state.map, let map = playlist.trailingMap {
+            Self.writeMap(map, state: &state, into: &out)
+        }
         for part in playlist.trailingParts { Self.write(part, into: &out) }
         for hint in playlist.preloadHints {
             var list = AttributeList()
@@ -71,14 +74,7 @@ extension PlaylistWriter {
 
     private static func write(_ segment: MediaSegment, state: inout SegmentWriterState, into out: inout TextBuilder) {
         for tag in segment.unknownTags { out.line(tag.line) }
-        if segment.map != state.map, let map = segment.map {
-            writeKeys(map.keys, state: &state, into: &out)
-            var list = AttributeList()
-            list.quoted("URI", map.uri)
-            list.quoted("BYTERANGE", map.byteRange.map(rangeText))
-            out.tag("EXT-X-MAP", list, map.unknownAttributes)
-            state.map = map
-        }
+        if segment.map != state.map, let map = segment.map { writeMap(map, state: &state, into: &out) }
         writeKeys(segment.keys, state: &state, into: &out)
         if segment.discontinuity { out.line("#EXT-X-DISCONTINUITY") }
         if segment.hasProgramDateTimeTag, let date = segment.programDateTime {
@@ -93,6 +89,18 @@ extension PlaylistWriter {
         if let range = segment.byteRange { out.line("#EXT-X-BYTERANGE:\(rangeText(range))") }
         out.line("#EXTINF:\(decimal(segment.duration)),\(segment.title)")
         out.line(segment.uri)
+    }
+
+    /// Writes an `EXT-X-MAP` tag (after the keys it is encrypted with) and makes it the one in effect.
+    private static func writeMap(
+        _ map: MediaInitializationSection, state: inout SegmentWriterState, into out: inout TextBuilder
+    ) {
+        writeKeys(map.keys, state: &state, into: &out)
+        var list = AttributeList()
+        list.quoted("URI", map.uri)
+        list.quoted("BYTERANGE", map.byteRange.map(rangeText))
+        out.tag("EXT-X-MAP", list, map.unknownAttributes)
+        state.map = map
     }
 
     /// Writes the `EXT-X-KEY` tags that turn the keys in effect into `keys`.

@@ -38,9 +38,11 @@ public enum HLSFixtures {
 
     /// Makes (once) an MPEG-TS ladder (fMP4 with `fmp4`: `init.mp4` and `.m4s` segments) of `seconds` with 2 s
     /// segments in `name/`: `master.m3u8` and `v0...v3/index.m3u8`; `segmentQuery` is appended to every segment URI
-    /// (for the pacing test origin).
+    /// (for the pacing test origin). With `fmp4` and `fragmentSeconds`, each segment holds movie fragments of that
+    /// length (`frag_duration`), so a low-latency origin can cut parts at `moof` boundaries.
     public static func tsLadder(
-        _ name: String = "ladder-ts", seconds: Int = 8, segmentQuery: String = "", fmp4: Bool = false
+        _ name: String = "ladder-ts", seconds: Int = 8, segmentQuery: String = "", fmp4: Bool = false,
+        fragmentSeconds: Double? = nil
     ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let master = dir.appendingPathComponent("master.m3u8")
@@ -61,6 +63,8 @@ public enum HLSFixtures {
                     "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
                 ]
                     + (fmp4 ? ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] : [])
+                    + (fmp4 && fragmentSeconds != nil
+                        ? ["-hls_segment_options", "frag_duration=\(Int((fragmentSeconds ?? 0) * 1e6))"] : [])
                     + [
                         "-hls_segment_filename", out.appendingPathComponent(fmp4 ? "seg%02d.m4s" : "seg%02d.ts").path,
                         out.appendingPathComponent("index.m3u8").path,
@@ -68,6 +72,7 @@ public enum HLSFixtures {
             guard result.status == 0 else {
                 throw TestSupportError("ffmpeg failed making the ladder: \(result.stderr)")
             }
+            if fmp4 && fragmentSeconds != nil { try moveFirstSegmentOutOfInit(in: out) }
             if !segmentQuery.isEmpty {
                 let index = out.appendingPathComponent("index.m3u8")
                 let text = try String(contentsOf: index, encoding: .utf8)

@@ -3,15 +3,21 @@ import Playhead
 import PlayheadTestSupport
 import Testing
 
-/// Low-latency HLS: the test origin replays the 360p variant of the long ladder as a live stream with 0.5 s parts
-/// and blocking playlist reloads.
+/// Low-latency HLS: the test origin replays the 360p variant of a long ladder (MPEG-TS, or fMP4 with four 0.5 s
+/// fragments per segment) as a live stream with 0.5 s parts and blocking playlist reloads.
 @MainActor @Suite(.serialized) struct HLSLowLatencyTests {
-    @Test func playsFromPartsWithBlockingReloadsCloseToTheEdge() async throws {
-        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
-        let origin = try TestOrigin(serving: try HLSFixtures.root())
+    /// What a 12 s low-latency run left behind.
+    struct Run {
+        var latency: Double
+        var samples: [Float]
+        var requests: [String]
+        var item: PlayerItem
+    }
+
+    func play(_ path: String, origin: TestOrigin) async throws -> Run {
         let sink = try TestSink()
         let player = Player.onSink(sink)
-        let item = PlayerItem(url: origin.url("llhls/ladder-long/v0/index.m3u8"))
+        let item = PlayerItem(url: origin.url(path))
         let started = Date()
         player.replaceCurrentItem(with: item)
         player.play()
@@ -21,12 +27,18 @@ import Testing
         // The origin's stream began with the first request: its edge is the time since then.
         let edge = Date().timeIntervalSince(started)
         let latency = edge - player.currentTime().seconds
-        #expect(item.error == nil, "\(String(describing: item.error))")
-        #expect(latency > 0.5 && latency < 4, "\(latency) s behind the edge (regular HLS: 6 s and more)")
-        let samples = sink.stopRecording()
-        #expect(abs(AudioAnalysis.frequency(samples) - 400) < 4)
-        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
-        let requests = origin.requests
+        return Run(latency: latency, samples: sink.stopRecording(), requests: origin.requests, item: item)
+    }
+
+    @Test func playsFromPartsWithBlockingReloadsCloseToTheEdge() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let run = try await play("llhls/ladder-long/v0/index.m3u8", origin: origin)
+        #expect(run.item.error == nil, "\(String(describing: run.item.error))")
+        #expect(run.latency > 0.5 && run.latency < 4, "\(run.latency) s behind the edge (regular HLS: 6 s and more)")
+        #expect(abs(AudioAnalysis.frequency(run.samples) - 400) < 4)
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
+        let requests = run.requests
         let playlists = requests.filter { $0.contains("index.m3u8") }
         let blocking = playlists.filter { $0.contains("_HLS_msn=") && $0.contains("_HLS_part=") }
         #expect(playlists.count - blocking.count == 1, "reloads that did not block: \(playlists)")
@@ -36,5 +48,30 @@ import Testing
         #expect(
             Set(requests.filter { $0.contains(".ts") }).count == requests.filter { $0.contains(".ts") }.count,
             "bytes fetched twice: \(requests)")
+    }
+
+    @Test func playsFragmentedMP4PartsAfterTheirInitSection() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-ll-fmp4", seconds: 48, fmp4: true, fragmentSeconds: 0.5)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let run = try await play("llhls/ladder-ll-fmp4/v0/index.m3u8", origin: origin)
+        #expect(run.item.error == nil, "\(String(describing: run.item.error))")
+        #expect(run.latency > 0.5 && run.latency < 4, "\(run.latency) s behind the edge (regular HLS: 6 s and more)")
+        #expect(abs(AudioAnalysis.frequency(run.samples) - 400) < 4)
+        // Playing from about 3 s after the start (the first frame waits for a part), sound all along.
+        #expect(AudioAnalysis.audibleSeconds(run.samples) > 8, "\(AudioAnalysis.audibleSeconds(run.samples)) s")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
+        let requests = run.requests
+        let inits = requests.filter { $0.contains("init.mp4") }
+        let media = requests.filter { $0.contains(".m4s") }
+        #expect(inits.count == 1, "the init section was fetched \(inits.count) times")
+        if let first = requests.firstIndex(where: { $0.contains(".m4s") }) {
+            #expect(requests[..<first].contains { $0.contains("init.mp4") }, "media before the init section")
+        }
+        let playlists = requests.filter { $0.contains("index.m3u8") }
+        let blocking = playlists.filter { $0.contains("_HLS_msn=") && $0.contains("_HLS_part=") }
+        #expect(playlists.count - blocking.count == 1, "reloads that did not block: \(playlists)")
+        #expect(blocking.count > 15, "\(blocking.count) blocking reloads in 12 s of 0.5 s parts")
+        #expect(media.filter { $0.contains("bytes=") }.count > 15, "\(media.count) part requests")
+        #expect(Set(media).count == media.count, "bytes fetched twice: \(media)")
     }
 }

@@ -45,33 +45,48 @@ extension HLSSource {
     /// variant's new init section starts a new part, `beginNextPart`).
     var canSwitch: Bool { true }
 
-    /// Switches variant when the policy says so, at a segment boundary.
-    func adapt() {
-        guard let state = adaptive, let current = state.current, canSwitch else { return }
+    /// Switches variant when the policy says so, at a segment boundary; true when it switched. With low-latency
+    /// HLS the next fetch is one part (the part target is the duration weighed) and the estimate is the lower of
+    /// the moving average and the last part's throughput. Demux thread.
+    @discardableResult
+    func adapt() -> Bool {
+        guard let state = adaptive, let current = state.current, canSwitch else { return false }
         let buffered = nextStart - playbackPosition()
-        let duration = Double(playlist.targetDuration ?? 6)
+        var duration = Double(playlist.targetDuration ?? 6)
+        var estimate = state.estimator.estimate
+        if live?.lowLatency == true, let partTarget = playlist.partInformation?.partTarget {
+            duration = partTarget
+            if let rate = lastPartRate, state.estimator.hasMeasurement { estimate = min(estimate, rate) }
+        }
         guard
             let target = state.policy.nextRung(
-                current: current, estimate: state.estimator.estimate, buffer: buffered, segmentDuration: duration),
+                current: current, estimate: estimate, buffer: buffered, segmentDuration: duration),
             target != current
-        else { return }
-        switchVariant(to: target)
+        else { return false }
+        return switchVariant(to: target)
     }
 
     /// Continues with the segment of variant `target` that starts where the next one of the current variant would
-    /// have (by time for VOD, by media sequence number while live); false when that variant cannot be used.
+    /// have (by time for VOD, by media sequence number while live); false when that variant cannot be used. With
+    /// low-latency HLS the new variant's playlist is asked for with a blocking request for the same segment and
+    /// part, and the segment may be the one still being made (its parts are then fetched as they come).
+    /// Demux thread.
     @discardableResult
     func switchVariant(to target: Int) -> Bool {
         guard let state = adaptive, let url = state.variants[target].url else { return false }
+        let sequence = playlist.firstListedMediaSequence + next
+        let lowLatency = live?.lowLatency == true
         let cached = live == nil ? state.playlists[target] : nil
-        guard let media = cached ?? (try? Self.mediaPlaylist(url, fetch)) else { return false }
+        let request = lowLatency ? Self.blockingURL(url, sequence: sequence, part: partCursor) : url
+        guard var media = cached ?? (try? Self.mediaPlaylist(request, fetch)) else { return false }
+        media.url = url
         state.playlists[target] = media
         let index: Int?
         let start: Double
         if live != nil {
-            let sequence = playlist.firstListedMediaSequence + next
             let i = sequence - media.firstListedMediaSequence
-            index = media.segments.indices.contains(i) ? i : nil
+            let beingMade = lowLatency && Self.isLowLatency(media) && i == media.segments.count
+            index = media.segments.indices.contains(i) || beingMade ? i : nil
             start = itemTime(ofFirstSegmentOf: media)
         } else {
             var t = windowStart
@@ -87,6 +102,7 @@ extension HLSSource {
             start = windowStart
         }
         guard let index else { return false }
+        if lowLatency { live?.lowLatency = Self.isLowLatency(media) }
         windowStart = start
         switchTo(media, url: url, variant: state.variants[target], next: index)
         state.current = target

@@ -92,16 +92,23 @@ extension HLSSource {
     }
 
     /// A live stream never buffers more than its distance from the edge (`HOLD-BACK`, three target durations by
-    /// default), so the policy's buffer thresholds scale down to it: up-switches need half of it, and the budget
-    /// shrinks below 40 % of it.
+    /// default; with low-latency HLS `PART-HOLD-BACK`, three part targets by default), so the policy's buffer
+    /// thresholds scale down to it: up-switches need half of it, and the budget shrinks below 40 % of it. A
+    /// low-latency buffer (the hold-back plus at most the segment it started in) never rides out a drop. Demux
+    /// thread, once `live` is set.
     func fitPolicyToLiveBuffer() {
         guard let state = adaptive else { return }
         let target = Double(playlist.targetDuration ?? 6)
-        let reach = playlist.serverControl?.holdBack ?? 3 * target
+        var reach = playlist.serverControl?.holdBack ?? 3 * target
+        var rideOut = reach
+        if live?.lowLatency == true, let partTarget = playlist.partInformation?.partTarget {
+            reach = playlist.serverControl?.partHoldBack ?? 3 * partTarget
+            rideOut = reach + target
+        }
         var c = state.policy.configuration
         c.minimumBufferForUpSwitch = min(c.minimumBufferForUpSwitch, reach * 0.5)
         c.lowBuffer = min(c.lowBuffer, reach * 0.4)
-        c.bufferToRideOutDrop = min(c.bufferToRideOutDrop, reach)
+        c.bufferToRideOutDrop = min(c.bufferToRideOutDrop, rideOut)
         state.policy.configuration = c
     }
 

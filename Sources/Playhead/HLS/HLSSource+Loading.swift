@@ -19,7 +19,11 @@ extension HLSSource {
         while true {
             while true {
                 if partCursor > 0 || live?.lowLatency == true {
-                    if try loadPart() { return true }
+                    switch try loadPart() {
+                    case .delivered: return true
+                    case .partBreak: return false
+                    case .wholeSegment: break
+                    }
                 } else if live != nil {
                     try refreshLive(waiting: next >= playlist.segments.count)
                 }
@@ -33,13 +37,13 @@ extension HLSSource {
             let segment = playlist.segments[next]
             let segmentStart = nextStart
             if !fetchedAny { openedAt = nextStart }
-            if let map = segment.map, let last = lastMap, map != last {
+            if let map = segment.map, lastMap != nil, !Self.isSame(map, lastMap) {
                 // A new init section (an fMP4 variant switch): end this part; FFmpeg opens the next one.
                 partBreak = true
                 return false
             }
             var data = Data()
-            if let map = segment.map, map != lastMap, let mapURL = map.url {
+            if let map = segment.map, !Self.isSame(map, lastMap), let mapURL = map.url {
                 let response = try download(mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
                 data.append(response?.body ?? Data())
                 lastMap = map
@@ -109,6 +113,13 @@ extension HLSSource {
     }
 
     static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }
+
+    /// Whether two init sections are the same bytes: the same resolved URL and byte range (a reload of the same
+    /// playlist from another URL, such as a blocking request's, changes only their base URL).
+    static func isSame(_ a: MediaInitializationSection, _ b: MediaInitializationSection?) -> Bool {
+        guard let b else { return false }
+        return a.url?.absoluteString == b.url?.absoluteString && a.byteRange == b.byteRange
+    }
 
     /// Continues with `media`'s segment `next` (a variant switch).
     func switchTo(_ media: MediaPlaylist, url: URL, variant: Variant, next: Int) {

@@ -23,14 +23,26 @@ extension HLSSource {
         partCursor = 0
     }
 
+    /// What `loadPart` did. A value type, used on the demux thread.
+    enum PartStep {
+        /// Bytes of one or more parts are in the buffer.
+        case delivered
+        /// The next thing to fetch is a whole segment (or the stream is not low-latency): `loadNextSegment` goes on.
+        case wholeSegment
+        /// The next part needs a new init section (an fMP4 variant switch): the bytes handed out so far end a part
+        /// of the input (`partBreak`), and FFmpeg opens the next one.
+        case partBreak
+    }
+
     /// Low-latency reading: fetches the next part while the play position is inside a segment still being made
     /// (or the rest of the parts of one that was finished meanwhile); when that part is not listed yet, reloads the
-    /// playlist with a blocking request (`_HLS_msn`, `_HLS_part`) that returns once it is. True when bytes were
-    /// delivered; false when the next thing to fetch is a whole segment.
-    func loadPart() throws -> Bool {
+    /// playlist with a blocking request (`_HLS_msn`, `_HLS_part`) that returns once it is. Before the first part of
+    /// a segment (a segment boundary, where that part is independent) the policy may switch variant; with fMP4 the
+    /// segment's `EXT-X-MAP` init section goes first, and a new one ends the input's part. Demux thread.
+    func loadPart() throws -> PartStep {
         while true {
             if next < playlist.segments.count {
-                guard partCursor > 0 else { return false }
+                guard partCursor > 0 else { return .wholeSegment }
                 // The segment was finished while its first parts were being played: the rest of its parts.
                 let segment = playlist.segments[next]
                 let rest = Array(segment.parts.dropFirst(partCursor))
@@ -44,23 +56,40 @@ extension HLSSource {
                 }
                 next += 1
                 nextStart = start + segment.duration
-                if !rest.isEmpty { return true }
+                if !rest.isEmpty { return .delivered }
                 continue
             }
-            guard let live, live.lowLatency else { return false }
+            guard let live, live.lowLatency else { return .wholeSegment }
+            if partCursor == 0 && adapt() { continue }
             let parts = playlist.trailingParts
             if partCursor < parts.count {
                 let part = parts[partCursor]
-                let data = try fetchPart(part)
+                var data = Data()
+                if partCursor == 0, let map = playlist.trailingMap, !Self.isSame(map, lastMap) {
+                    if lastMap != nil {
+                        partBreak = true
+                        return .partBreak
+                    }
+                    data = try fetchMap(map)
+                }
+                data.append(try fetchPart(part))
                 let sequence = playlist.segments.last?.discontinuitySequence ?? playlist.discontinuitySequence
                 deliver(data, domain: HLSTimeline.Domain(discontinuity: sequence, gaps: 0), itemStart: nextStart)
                 partCursor += 1
                 partsTime += part.duration
                 nextStart += part.duration
-                return true
+                return .delivered
             }
             try blockingReload(sequence: playlist.firstListedMediaSequence + next, part: partCursor)
         }
+    }
+
+    /// Downloads an fMP4 init section and makes it the current one (demux thread).
+    private func fetchMap(_ map: MediaInitializationSection) throws(PlaybackError) -> Data {
+        guard let url = map.url else { return Data() }
+        let response = try download(url, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
+        lastMap = map
+        return response?.body ?? Data()
     }
 
     private func fetchPart(_ part: PartialSegment) throws(PlaybackError) -> Data {
@@ -71,6 +100,9 @@ extension HLSSource {
         let response = try download(url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil)
         fetchedAny = true
         adaptive?.drainSamples()
+        if let response, response.seconds > 0.002 {
+            lastPartRate = Double(response.body.count) * 8 / response.seconds
+        }
         return response?.body ?? Data()
     }
 
@@ -83,17 +115,24 @@ extension HLSSource {
         position = 0
     }
 
-    /// Asks for the playlist once it lists part `part` of segment `sequence` (the server holds the request).
-    func blockingReload(sequence: Int, part: Int) throws {
-        guard var state = live else { return }
-        var components = URLComponents(url: playlistURL, resolvingAgainstBaseURL: true)
+    /// `playlist` with the blocking-reload query for part `part` of segment `sequence` (other `_HLS_` items
+    /// removed).
+    static func blockingURL(_ playlist: URL, sequence: Int, part: Int) -> URL {
+        var components = URLComponents(url: playlist, resolvingAgainstBaseURL: true)
         var items = components?.queryItems ?? []
         items.removeAll { $0.name.hasPrefix("_HLS_") }
         items += [
             URLQueryItem(name: "_HLS_msn", value: "\(sequence)"), URLQueryItem(name: "_HLS_part", value: "\(part)"),
         ]
         components?.queryItems = items
-        let url = components?.url ?? playlistURL
+        return components?.url ?? playlist
+    }
+
+    /// Asks for the playlist once it lists part `part` of segment `sequence` (the server holds the request).
+    /// Demux thread.
+    func blockingReload(sequence: Int, part: Int) throws {
+        guard var state = live else { return }
+        let url = Self.blockingURL(playlistURL, sequence: sequence, part: part)
         let started = MonotonicClock.now()
         var fresh = try Self.mediaPlaylist(url, fetch)
         fresh.url = playlistURL

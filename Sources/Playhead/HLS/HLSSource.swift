@@ -58,6 +58,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// Low-latency HLS: parts of the segment `next` already delivered, and their seconds.
     var partCursor = 0
     var partsTime = 0.0
+    /// Low-latency HLS: the throughput of the last part downloaded, in bits per second (the policy weighs the lower
+    /// of it and the estimate, as a 1.5 s buffer cannot wait for a moving average to notice a drop).
+    var lastPartRate: Double?
     /// The bytes handed out so far end a part: the next segment has a new init section.
     var partBreak = false
     /// The first error that ended reading.

@@ -19,7 +19,12 @@ enum MediaOpener {
                 var options = MediaInput.OpenOptions()
                 options.timeout = timeout
                 let input = try MediaInput(source: source, name: location, options: options)
-                if let d = source.duration { input.setDuration(MediaTime(seconds: d, preferredTimescale: 1000)) }
+                // The playlist knows the duration; a live stream has none, whatever an fMP4 init section says.
+                if let d = source.duration {
+                    input.setDuration(MediaTime(seconds: d, preferredTimescale: 1000))
+                } else if source.live != nil {
+                    input.setDuration(.indefinite)
+                }
                 // The item's timeline is the playlist's: the first segment fetched plays at its playlist time.
                 input.setStartSeconds(input.startSeconds - source.openedAt)
                 source.setTimelineBase(input.startSeconds)
