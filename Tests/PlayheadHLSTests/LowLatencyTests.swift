@@ -104,6 +104,29 @@ struct LowLatencyTests {
         #expect(merged.segments.map(\.map) == expected.map(\.map))
         #expect(merged.segments.map(\.programDateTime) == expected.map(\.programDateTime))
         #expect(merged.segments == expected)
+        #expect(merged.trailingMap == full.trailingMap && merged.trailingMap?.uri == "init.mp4")
+    }
+
+    @Test("the init section of the parts after the last segment is known before any segment is listed")
+    func trailingMap() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-VERSION:9
+            #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5
+            #EXT-X-PART-INF:PART-TARGET=0.5
+            #EXT-X-MAP:URI="init.mp4"
+            #EXT-X-PART:DURATION=0.5,URI="seg00.m4s",BYTERANGE="1000@0",INDEPENDENT=YES
+
+            """
+        let playlist = try media(text, strict: true)
+        #expect(playlist.segments.isEmpty && playlist.trailingParts.count == 1)
+        #expect(playlist.trailingMap?.uri == "init.mp4")
+        let written = PlaylistWriter().write(playlist)
+        #expect(written.contains("#EXT-X-MAP:URI=\"init.mp4\""), "\(written)")
+        #expect(try media(written, strict: true).trailingMap == playlist.trailingMap)
+        let listed = try media(text + "#EXTINF:2,\nseg00.m4s\n#EXT-X-MAP:URI=\"init2.mp4\"\n", strict: true)
+        #expect(listed.segments[0].map?.uri == "init.mp4" && listed.trailingMap?.uri == "init2.mp4")
     }
 
     @Test("discontinuity sequence is recounted over skipped segments")
