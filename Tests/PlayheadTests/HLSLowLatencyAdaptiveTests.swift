@@ -52,6 +52,9 @@ import Testing
         #expect(run[down].bitRate >= 1_010_000, "switched further down than the link needs: \(run)")
         #expect(stalls.current == 0, "stalled \(stalls.current) times: \(run)")
         #expect(item.accessLog.allSatisfy { $0.numberOfStalls == 0 })
+        // The access log has a period per variant, with the throughput its parts came at.
+        let periods = item.accessLog.filter { $0.numberOfBytesTransferred > 0 }
+        #expect(periods.count >= 3 && periods.allSatisfy { $0.observedBitrate > 1e6 }, "\(periods)")
 
         // Each segment's parts come from one variant, each byte range once; every playlist request after the first
         // variant playlist (a new variant's too) is a blocking one.

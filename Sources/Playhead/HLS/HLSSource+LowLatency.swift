@@ -89,6 +89,7 @@ extension HLSSource {
         guard let url = map.url else { return Data() }
         let response = try download(url, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
         lastMap = map
+        partSeconds += response?.seconds ?? 0
         return response?.body ?? Data()
     }
 
@@ -100,6 +101,7 @@ extension HLSSource {
         let response = try download(url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil)
         fetchedAny = true
         adaptive?.drainSamples()
+        partSeconds += response?.seconds ?? 0
         if let response, response.seconds > 0.002 {
             lastPartRate = Double(response.body.count) * 8 / response.seconds
         }
@@ -110,7 +112,8 @@ extension HLSSource {
         marks.append(SegmentMark(start: produced, domain: domain, itemStart: itemStart))
         if marks.count > 16 { marks.removeFirst(marks.count - 16) }
         produced += Int64(data.count)
-        report(.segment(bytes: data.count, seconds: 0, estimate: adaptive?.estimator.estimate ?? 0))
+        report(.segment(bytes: data.count, seconds: partSeconds, estimate: adaptive?.estimator.estimate ?? 0))
+        partSeconds = 0
         buffer = data
         position = 0
     }

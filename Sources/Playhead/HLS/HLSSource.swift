@@ -6,7 +6,9 @@ import PlayheadHLS
 /// Feeds an HLS stream to FFmpeg through a custom byte source: loads the multivariant playlist, chooses one
 /// variant, loads only that variant's media playlist, and downloads its segments in order (the `EXT-X-MAP` init
 /// section first for fMP4, byte ranges where the playlist gives them, `EXT-X-GAP` segments skipped). Live and event
-/// playlists are reloaded as RFC 8216 section 6.3.4 says (`HLSSource+Live.swift`).
+/// playlists are reloaded as RFC 8216 section 6.3.4 says (`HLSSource+Live.swift`); low-latency playlists are read
+/// part by part with blocking reloads, MPEG-TS or fMP4, switching variant at segment boundaries
+/// (`HLSSource+LowLatency.swift`).
 ///
 /// The item's timeline is the playlist's: 0 is the start of the first segment of the first playlist loaded, and a
 /// live stream starts `HOLD-BACK` (or `EXT-X-START`) from its edge, so its first frame is not at 0.
@@ -61,6 +63,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// Low-latency HLS: the throughput of the last part downloaded, in bits per second (the policy weighs the lower
     /// of it and the estimate, as a 1.5 s buffer cannot wait for a moving average to notice a drop).
     var lastPartRate: Double?
+    /// Low-latency HLS: seconds spent downloading the parts (and init section) not yet reported.
+    var partSeconds = 0.0
     /// The bytes handed out so far end a part: the next segment has a new init section.
     var partBreak = false
     /// The first error that ended reading.
