@@ -47,7 +47,8 @@ extension HLSSource {
 
     /// Switches variant when the policy says so, at a segment boundary; true when it switched. With low-latency
     /// HLS the next fetch is one part (the part target is the duration weighed) and the estimate is the lower of
-    /// the moving average and the last part's throughput. Demux thread.
+    /// the moving average and the last part's throughput (that throughput alone until the average has measured
+    /// enough). Demux thread.
     @discardableResult
     func adapt() -> Bool {
         guard let state = adaptive, let current = state.current, canSwitch else { return false }
@@ -56,7 +57,8 @@ extension HLSSource {
         var estimate = state.estimator.estimate
         if live?.lowLatency == true, let partTarget = playlist.partInformation?.partTarget {
             duration = partTarget
-            if let rate = lastPartRate, state.estimator.hasMeasurement { estimate = min(estimate, rate) }
+            // Until the average has measured enough, a part measured beats the default.
+            if let rate = lastPartRate { estimate = state.estimator.hasMeasurement ? min(estimate, rate) : rate }
         }
         guard
             let target = state.policy.nextRung(
