@@ -8,10 +8,8 @@ extension PlaybackEngine {
     /// the forward buffer, and carries out seeks.
     func runDemux() {
         let opened: MediaInput
-        let caps = AdaptiveBitratePolicy.Caps(
-            peakBitRate: config.peakBitRate,
-            maximumResolution: CGSize(width: config.maximumResolution.width, height: config.maximumResolution.height))
-        // An HLS input the asset opened chose its variant without the item's caps: not taken when caps are set.
+        let caps = hlsCaps
+        // An HLS input the asset opened chose its variant without caps: not taken when there are any.
         let claim =
             caps == AdaptiveBitratePolicy.Caps()
             ? config.assetLoader?.claimInput { isStopping } ?? .open(shared: false) : .open(shared: false)

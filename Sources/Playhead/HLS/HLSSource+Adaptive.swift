@@ -48,6 +48,7 @@ extension HLSSource {
     /// Switches variant when the policy says so, at a segment boundary.
     func adapt() {
         guard let state = adaptive, let current = state.current, canSwitch else { return }
+        if let caps = currentCaps() { state.policy.caps = caps }
         let buffered = nextStart - playbackPosition()
         let duration = Double(playlist.targetDuration ?? 6)
         guard
@@ -56,6 +57,18 @@ extension HLSSource {
             target != current
         else { return }
         switchVariant(to: target)
+    }
+
+    /// Scales the policy's buffer thresholds down to `reach`, the most this stream can buffer (a live stream's
+    /// distance from the edge, a short forward buffer): up-switches need half of it, the budget shrinks below 40 %
+    /// of it, and a drop is ridden out only with all of it. Thresholds already lower stay.
+    func fitPolicy(toBuffer reach: Double) {
+        guard let state = adaptive, reach > 0 else { return }
+        var c = state.policy.configuration
+        c.minimumBufferForUpSwitch = min(c.minimumBufferForUpSwitch, reach * 0.5)
+        c.lowBuffer = min(c.lowBuffer, reach * 0.4)
+        c.bufferToRideOutDrop = min(c.bufferToRideOutDrop, reach)
+        state.policy.configuration = c
     }
 
     /// Continues with the segment of variant `target` that starts where the next one of the current variant would

@@ -92,17 +92,10 @@ extension HLSSource {
     }
 
     /// A live stream never buffers more than its distance from the edge (`HOLD-BACK`, three target durations by
-    /// default), so the policy's buffer thresholds scale down to it: up-switches need half of it, and the budget
-    /// shrinks below 40 % of it.
+    /// default): the policy's buffer thresholds scale down to it.
     func fitPolicyToLiveBuffer() {
-        guard let state = adaptive else { return }
         let target = Double(playlist.targetDuration ?? 6)
-        let reach = playlist.serverControl?.holdBack ?? 3 * target
-        var c = state.policy.configuration
-        c.minimumBufferForUpSwitch = min(c.minimumBufferForUpSwitch, reach * 0.5)
-        c.lowBuffer = min(c.lowBuffer, reach * 0.4)
-        c.bufferToRideOutDrop = min(c.bufferToRideOutDrop, reach)
-        state.policy.configuration = c
+        fitPolicy(toBuffer: playlist.serverControl?.holdBack ?? 3 * target)
     }
 
     /// Where `other`'s first segment lies on the item timeline, from its media sequence number and the playlist

@@ -42,6 +42,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var fetchedAny = false
     /// The playback position in item time (set by the engine), for the buffer level the policy weighs.
     var playbackPosition: @Sendable () -> Double = { 0 }
+    /// The caps to choose variants within now (set by the engine: the item's caps and its window size), read
+    /// before each segment; nil keeps those given at `init`.
+    var currentCaps: @Sendable () -> AdaptiveBitratePolicy.Caps? = { nil }
     /// Whether the item is playing (set by the engine): only then is a slow download given up.
     var isPlaying: @Sendable () -> Bool = { false }
     /// Called on the demux thread when playback fell out of the live window: the engine should restart reading at
@@ -95,6 +98,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         fetchedAny = true
         playbackPosition = old.playbackPosition
         isPlaying = old.isPlaying
+        currentCaps = old.currentCaps
         onSwitch = old.onSwitch
         onNotice = old.onNotice
         onJump = old.onJump

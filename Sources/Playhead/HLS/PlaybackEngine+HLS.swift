@@ -8,6 +8,9 @@ extension PlaybackEngine {
     /// the source's own message (FFmpeg would only see an I/O error).
     func attach(_ hls: HLSSource) {
         hls.playbackPosition = { [weak self] in self?.clock.seconds ?? 0 }
+        hls.currentCaps = { [weak self] in self?.hlsCaps }
+        // A short forward buffer bounds the buffer the policy can hope for, as a live edge does.
+        if config.forwardBufferSeconds > 0 { hls.fitPolicy(toBuffer: config.forwardBufferSeconds) }
         hls.isPlaying = { [weak self] in
             self?.control.withLock { $0.readyPosted && $0.rate > 0 && !$0.buffering } ?? false
         }
@@ -29,6 +32,30 @@ extension PlaybackEngine {
             default:
                 sink(.hls(notice))
             }
+        }
+    }
+
+    /// The caps the HLS policy weighs now (any thread): the item's, as last set with `setCaps`, and the size of
+    /// the largest video output that shows the picture (its window), when video is decoded.
+    var hlsCaps: AdaptiveBitratePolicy.Caps {
+        let (peak, maximum) = control.withLock { ($0.peakBitRate, $0.maximumResolution) }
+        var window = CGSize.zero
+        if config.decodeVideo {
+            for output in config.videoOutputs {
+                let size = output.displaySize
+                window = CGSize(width: max(window.width, size.width), height: max(window.height, size.height))
+            }
+        }
+        return AdaptiveBitratePolicy.Caps(
+            peakBitRate: peak, maximumResolution: CGSize(width: maximum.width, height: maximum.height),
+            windowSize: window)
+    }
+
+    /// New item caps (main actor): the HLS source applies them before its next segment.
+    func setCaps(peakBitRate: Double, maximumResolution: Size) {
+        control.withLock { c in
+            c.peakBitRate = peakBitRate
+            c.maximumResolution = maximumResolution
         }
     }
 
