@@ -11,12 +11,19 @@ extension PlaybackEngine {
         let caps = AdaptiveBitratePolicy.Caps(
             peakBitRate: config.peakBitRate,
             maximumResolution: CGSize(width: config.maximumResolution.width, height: config.maximumResolution.height))
-        if let pre = config.preopened, !(pre.byteSource is HLSSource && caps != AdaptiveBitratePolicy.Caps()) {
+        // An HLS input the asset opened chose its variant without the item's caps: not taken when caps are set.
+        let claim =
+            caps == AdaptiveBitratePolicy.Caps()
+            ? config.assetLoader?.claimInput { isStopping } ?? .open(shared: false) : .open(shared: false)
+        switch claim {
+        case .input(let pre):
             opened = pre
-        } else {
+        case .open(let shared):
             do {
                 opened = try MediaOpener.open(config.location, timeout: config.networkTimeout, caps: caps)
+                if shared { config.assetLoader?.share(.success(opened)) }
             } catch {
+                if shared { config.assetLoader?.share(isStopping ? nil : .failure(error)) }
                 if !isStopping { fail(error) }
                 return
             }
