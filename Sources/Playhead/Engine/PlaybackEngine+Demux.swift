@@ -65,6 +65,7 @@ extension PlaybackEngine {
             config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : config.automaticForwardBuffer
         var atEnd = false
         while true {
+            takeIdleJump(input)
             if control.withLock({ $0.pendingSeek != nil }) {
                 // Empty the queues before the generation changes: a decode thread that adopts the new generation
                 // must not find packets of the old one.
@@ -104,7 +105,8 @@ extension PlaybackEngine {
             let buffered = bufferedSeconds(media)
             let bytes = audioQueue.byteCount + videoQueue.byteCount
             if buffered >= forward || bytes >= config.maxBufferBytes {
-                // Full: wake up when the decoders have taken some.
+                // Full: wake up when the decoders have taken some; a live playlist keeps reloading meanwhile.
+                if !reloadIdleLive(input) { return }
                 sleep(0.02)
                 continue
             }

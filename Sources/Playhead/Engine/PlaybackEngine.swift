@@ -123,6 +123,7 @@ final class PlaybackEngine: @unchecked Sendable {
         sink(.seekStarted(id: id, target: seconds))
         // The demux thread may be blocked reading; it carries out the seek and wakes the decode threads.
         input?.interrupt()
+        wakeSourceForSeek()
         wake()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadFFmpeg
 import PlayheadHLS
 
 extension PlaybackEngine {
@@ -14,6 +15,7 @@ extension PlaybackEngine {
         hls.isPlaying = { [weak self] in
             self?.control.withLock { $0.readyPosted && $0.rate > 0 && !$0.buffering } ?? false
         }
+        hls.seekPending = { [weak self] in self?.control.withLock { $0.pendingSeek != nil } ?? false }
         if let v = hls.variant { sink(Self.switchEvent(v)) }
         hls.onSwitch = { [weak self] v in self?.sink(Self.switchEvent(v)) }
         hls.onJump = { [weak self] seconds in
@@ -57,6 +59,33 @@ extension PlaybackEngine {
             c.peakBitRate = peakBitRate
             c.maximumResolution = maximumResolution
         }
+    }
+
+    /// While the forward buffer is full (demux thread): a live HLS playlist keeps reloading on its schedule, without
+    /// fetching segments, so the seekable window stays current while paused. False when the reload failed (the
+    /// source reported it: the item has failed).
+    func reloadIdleLive(_ input: MediaInput) -> Bool {
+        guard let hls = input.byteSource as? HLSSource else { return true }
+        do {
+            try hls.reloadWhileIdle()
+        } catch {
+            return false
+        }
+        return true
+    }
+
+    /// Demux thread: once the item plays, a jump forward an idle reload found (the play head fell out of the live
+    /// window while paused) becomes a seek there, with its time-jumped report.
+    func takeIdleJump(_ input: MediaInput) {
+        guard let hls = input.byteSource as? HLSSource, hls.jumpPending != nil,
+            control.withLock({ $0.rate > 0 && $0.pendingSeek == nil })
+        else { return }
+        _ = hls.handOverPendingJump()
+    }
+
+    /// Ends an HLS source's wait for its next live reload so the demux thread takes a seek at once (any thread).
+    func wakeSourceForSeek() {
+        (input?.byteSource as? HLSSource)?.wakeup.signal()
     }
 
     static func switchEvent(_ v: Variant) -> EngineEvent {
