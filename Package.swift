@@ -14,7 +14,7 @@ let package = Package(
         // C libraries from Debian's packages.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswresample libswscale libavfilter",
+            pkgConfig: "libavformat libavcodec libavutil libswresample libswscale",
             providers: [
                 .apt([
                     "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev",
@@ -22,6 +22,8 @@ let package = Package(
                 ])
             ]
         ),
+        // libavfilter, loaded with dlopen on first use (it costs every launch 25 ms when linked).
+        .target(name: "CFFmpegFilter", dependencies: ["CFFmpeg"]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "PlayheadSubtitles"),
 
         // Wrappers over C.
-        .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "PlayheadCore"]),
+        .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "CFFmpegFilter", "PlayheadCore"]),
         .target(name: "PlayheadAudio", dependencies: ["CPulse", "PlayheadCore"]),
         .target(name: "PlayheadVideo", dependencies: ["PlayheadCore", "PlayheadFFmpeg"]),
 

@@ -14,9 +14,6 @@
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
 
 /* Macros Swift cannot import, as functions. */
 static inline int ph_averror(int e) { return AVERROR(e); }

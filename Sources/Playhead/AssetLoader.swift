@@ -10,15 +10,27 @@ struct AssetInfo: Sendable {
     var media: MediaInfo
 }
 
-/// Opens an asset's resource once and shares the result among concurrent loads. Safe from any thread; the
-/// blocking open runs on a dispatch thread.
+/// Opens an asset's resource once and shares the result: among concurrent loads, and with a player's engine
+/// that opens the same resource (whichever starts first opens it; the other waits for that result). Safe from any
+/// thread; the blocking open runs on a dispatch thread, or on the engine's demux thread when the engine opens.
 final class AssetLoader: Sendable {
     private struct State {
         var result: Result<AssetInfo, PlaybackError>?
         var waiters: [CheckedContinuation<AssetInfo, any Error>] = []
+        /// An open is in flight (the loader's own, or an engine's claimed with `claimInput`).
         var started = false
         /// The opened input, until a player takes it.
         var input: MediaInput?
+        /// Demux threads waiting in `claimInput` for an open in flight.
+        var blocked: [DispatchSemaphore] = []
+    }
+
+    /// What `claimInput` gives an engine.
+    enum Claim {
+        /// The resource as the loader opened it: the engine reads it.
+        case input(MediaInput)
+        /// The engine opens the resource itself; when `shared`, loads wait for it to call `share`.
+        case open(shared: Bool)
     }
 
     let location: String
@@ -48,11 +60,48 @@ final class AssetLoader: Sendable {
         }
     }
 
-    /// The opened input, once; later callers (or when never loaded) get nil and open their own.
-    func takeInput() -> MediaInput? {
-        state.withLock { s in
-            defer { s.input = nil }; return s.input
+    /// For an engine about to open the resource (demux thread; blocks while a load's open is in flight, until it
+    /// ends or `stopping` says so). The loader's opened input when there is one to take; otherwise the engine opens
+    /// the resource itself, and when no open is in flight it claims the open (`shared: true`): loads started
+    /// meanwhile wait for the engine's `share` instead of opening the resource a second time.
+    func claimInput(stopping: () -> Bool) -> Claim {
+        let wait = DispatchSemaphore(value: 0)
+        while true {
+            let claim = state.withLock { s -> Claim? in
+                if s.result != nil {
+                    defer { s.input = nil }
+                    return s.input.map { .input($0) } ?? .open(shared: false)
+                }
+                if s.started {
+                    s.blocked.append(wait)
+                    return nil
+                }
+                s.started = true
+                return .open(shared: true)
+            }
+            if let claim { return claim }
+            while wait.wait(timeout: .now() + 0.1) == .timedOut {
+                if stopping() {
+                    state.withLock { s in s.blocked.removeAll { $0 === wait } }
+                    return .open(shared: false)
+                }
+            }
         }
+    }
+
+    /// The end of an open claimed with `claimInput` (demux thread): what the engine's input holds (read now,
+    /// before playback moves it), or its error; nil when the engine stopped before opening, in which case the
+    /// loader opens the resource itself if loads wait for it.
+    func share(_ outcome: Result<MediaInput, PlaybackError>?) {
+        guard let outcome else {
+            let reopen = state.withLock { s -> Bool in
+                s.started = !s.waiters.isEmpty
+                return s.started
+            }
+            if reopen { DispatchQueue.global().async { self.open() } }
+            return
+        }
+        finish(outcome.map { AssetInfo(input: $0) }, input: nil)
     }
 
     private func open() {
@@ -65,13 +114,21 @@ final class AssetLoader: Sendable {
         } catch {
             r = .failure(error)
         }
-        let waiters = state.withLock { s -> [CheckedContinuation<AssetInfo, any Error>] in
+        finish(r, input: opened)
+    }
+
+    private func finish(_ r: Result<AssetInfo, PlaybackError>, input: MediaInput?) {
+        let (waiters, blocked) = state.withLock { s in
             s.result = r
-            s.input = opened
-            defer { s.waiters.removeAll() }
-            return s.waiters
+            s.input = input
+            defer {
+                s.waiters.removeAll()
+                s.blocked.removeAll()
+            }
+            return (s.waiters, s.blocked)
         }
         for w in waiters { w.resume(with: r) }
+        for b in blocked { b.signal() }
     }
 }
 

@@ -58,7 +58,7 @@ extension Player {
         let output = wantsAudio ? makeAudioOutput() : nil
         if wantsAudio && output == nil && status == .failed { return nil }
         var config = EngineConfiguration(
-            location: URLAsset.location(of: item.asset.url), preopened: item.asset.loader.takeInput(),
+            location: URLAsset.location(of: item.asset.url), assetLoader: item.asset.loader,
             audioOutput: output, videoOutputs: decodesVideo ? item.outputs : [])
         config.forwardBufferSeconds = item.preferredForwardBufferDuration
         config.decodeAudio = output != nil

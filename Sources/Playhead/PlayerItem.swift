@@ -37,10 +37,16 @@ public final class PlayerItem {
     /// Seconds to read ahead of the playhead; 0 lets the player choose (5 s for files, 30 s over the network).
     public var preferredForwardBufferDuration: Double = 0
     /// The highest HLS variant bit rate to choose, in bits per second; 0 for no limit (`preferredPeakBitRate`).
-    /// Applies from the next time the item starts playing.
-    public var preferredPeakBitRate: Double = 0
-    /// The largest HLS variant picture to choose; `.zero` for no limit (`preferredMaximumResolution`).
-    public var preferredMaximumResolution: Size = .zero
+    /// A change while the item plays applies from its next segment.
+    public var preferredPeakBitRate: Double = 0 {
+        didSet { (player ?? queueOwner)?.itemCapsChanged(self) }
+    }
+    /// The largest HLS variant picture to choose; `.zero` for no limit (`preferredMaximumResolution`). Without
+    /// it, the size of the largest video output showing the item (its window) caps the picture instead. A change
+    /// while the item plays applies from its next segment.
+    public var preferredMaximumResolution: Size = .zero {
+        didSet { (player ?? queueOwner)?.itemCapsChanged(self) }
+    }
     /// Whether enough is buffered that playback should not stall.
     public internal(set) var isPlaybackLikelyToKeepUp = false
     /// Whether the buffer has run dry.

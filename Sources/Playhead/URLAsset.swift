@@ -7,7 +7,8 @@ import PlayheadFFmpeg
 ///
 /// Safe from any thread or actor. The first load opens the resource once, on a dispatch thread (never the
 /// cooperative pool); later loads are answered from what was read. A `PlayerItem` made from the asset reuses
-/// that opened input instead of opening the resource again.
+/// that opened input instead of opening the resource again, and a load made while a player opens the asset waits
+/// for the player's open: the resource is opened once either way.
 public final class URLAsset: Sendable {
     /// Keys of the options dictionary, like `AVURLAssetPreferPreciseDurationAndTimingKey`.
     public struct OptionKey: Hashable, Sendable, RawRepresentable {

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegFilter
 
 /// Changes the speed of interleaved float audio without changing its pitch, with libavfilter's `atempo`
 /// (chained for factors below 0.5).
@@ -19,18 +20,21 @@ public final class TempoFilter: @unchecked Sendable {
         self.tempo = tempo
         self.channels = channels
         self.sampleRate = sampleRate
+        try Self.loadLibrary()
         guard let f = av_frame_alloc() else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_frame_alloc") }
         frame = f
-        guard let g = avfilter_graph_alloc() else {
+        guard let g = ph_avfilter_graph_alloc() else {
             throw FFmpegError(code: ph_averror(ENOMEM), function: "avfilter_graph_alloc")
         }
         graph = g
         g.pointee.nb_threads = 1
         let layout = channels == 1 ? "mono" : (channels == 2 ? "stereo" : "\(channels)c")
         let args = "sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layout):time_base=1/\(sampleRate)"
-        try check(avfilter_graph_create_filter(&source, avfilter_get_by_name("abuffer"), "in", args, nil, g), "abuffer")
         try check(
-            avfilter_graph_create_filter(&sink, avfilter_get_by_name("abuffersink"), "out", nil, nil, g), "abuffersink")
+            ph_avfilter_graph_create_filter(&source, ph_avfilter_get_by_name("abuffer"), "in", args, nil, g), "abuffer")
+        try check(
+            ph_avfilter_graph_create_filter(&sink, ph_avfilter_get_by_name("abuffersink"), "out", nil, nil, g),
+            "abuffersink")
         var last = source
         // atempo accepts 0.5...100 per instance; chain halves for slower rates.
         var remaining = tempo
@@ -43,18 +47,26 @@ public final class TempoFilter: @unchecked Sendable {
         for (i, stage) in stages.enumerated() {
             var ctx: UnsafeMutablePointer<AVFilterContext>?
             try check(
-                avfilter_graph_create_filter(
-                    &ctx, avfilter_get_by_name("atempo"), "tempo\(i)", "tempo=\(stage)", nil, g),
+                ph_avfilter_graph_create_filter(
+                    &ctx, ph_avfilter_get_by_name("atempo"), "tempo\(i)", "tempo=\(stage)", nil, g),
                 "atempo")
-            try check(avfilter_link(last, 0, ctx, 0), "avfilter_link")
+            try check(ph_avfilter_link(last, 0, ctx, 0), "avfilter_link")
             last = ctx
         }
-        try check(avfilter_link(last, 0, sink, 0), "avfilter_link")
-        try check(avfilter_graph_config(g, nil), "avfilter_graph_config")
+        try check(ph_avfilter_link(last, 0, sink, 0), "avfilter_link")
+        try check(ph_avfilter_graph_config(g, nil), "avfilter_graph_config")
+    }
+
+    /// Loads libavfilter on first use (any thread; once per process): it is not linked, as loading it and its
+    /// dependencies would cost every launch about 25 ms.
+    static func loadLibrary() throws(FFmpegError) {
+        guard ph_avfilter_load() != 0 else { return }
+        let why = ph_avfilter_load_error().map { String(cString: $0) } ?? "unknown"
+        throw FFmpegError(code: ph_averror(ENOSYS), function: "dlopen libavfilter (\(why))")
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        ph_avfilter_graph_free(&graph)
         var f: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&f)
     }
@@ -79,11 +91,11 @@ public final class TempoFilter: @unchecked Sendable {
             f.pointee.data.0!.withMemoryRebound(to: Float.self, capacity: input.count) { dst in
                 dst.update(from: input.baseAddress!, count: input.count)
             }
-            try check(av_buffersrc_add_frame_flags(source, f, 0), "av_buffersrc_add_frame")
+            try check(ph_av_buffersrc_add_frame_flags(source, f, 0), "av_buffersrc_add_frame")
         }
-        if flush { try check(av_buffersrc_add_frame_flags(source, nil, 0), "av_buffersrc_add_frame") }
+        if flush { try check(ph_av_buffersrc_add_frame_flags(source, nil, 0), "av_buffersrc_add_frame") }
         while true {
-            let r = av_buffersink_get_frame(sink, frame)
+            let r = ph_av_buffersink_get_frame(sink, frame)
             if r == FFmpegError.tryAgain || r == FFmpegError.endOfFile { break }
             try check(r, "av_buffersink_get_frame")
             let n = Int(frame.pointee.nb_samples) * channels

@@ -116,8 +116,15 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         if caps.maximumResolution != .zero {
             allowed = allowed.filter { fits(rungs[$0].resolution, within: caps.maximumResolution) }
         } else if caps.windowSize != .zero {
-            let within = allowed.filter { fits(rungs[$0].resolution, within: caps.windowSize) }
-            let covering = allowed.first { !fits(rungs[$0].resolution, within: caps.windowSize) }
+            // What fits in the window, and the smallest rung beyond it unless one that fits already fills the
+            // window in width or height (scaling that one up would blur it).
+            let window = caps.windowSize
+            let within = allowed.filter { fits(rungs[$0].resolution, within: window) }
+            let fills = within.contains { i in
+                guard let r = rungs[i].resolution else { return false }
+                return Double(r.width) >= Double(window.width) || Double(r.height) >= Double(window.height)
+            }
+            let covering = fills ? nil : allowed.first { !fits(rungs[$0].resolution, within: window) }
             allowed = within + (covering.map { [$0] } ?? [])
         }
         return allowed.isEmpty ? [lowest] : allowed

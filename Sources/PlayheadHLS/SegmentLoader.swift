@@ -87,6 +87,8 @@ public final class SegmentLoader: @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = max(idleTimeout * 4, 60)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Media is never cached: no cache, and no start-up cost of opening the shared one on disk.
+        configuration.urlCache = nil
         configuration.httpAdditionalHeaders = ["User-Agent": "Playhead/0.1"]
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1

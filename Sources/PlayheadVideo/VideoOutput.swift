@@ -1,3 +1,4 @@
+import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
 
@@ -36,6 +37,16 @@ public protocol VideoOutput: AnyObject, Sendable {
     func present(_ frame: VideoFrame)
     /// Forgets queued pictures after a seek or item change (the last shown picture may stay on screen).
     func flush()
+    /// The size in pixels at which the output shows video now (a window's drawable area); `.zero` when it shows
+    /// no picture to anyone (a capture, `--vo=null`). An HLS item picks no variant much larger than the largest
+    /// of its outputs' sizes, unless it sets `preferredMaximumResolution`. Read from the engine's demux thread
+    /// before each segment: any thread, and quick.
+    var displaySize: CGSize { get }
+}
+
+extension VideoOutput {
+    /// `.zero`: an output that shows no picture to anyone does not cap the HLS variant.
+    public var displaySize: CGSize { .zero }
 }
 
 /// A video output that shows nothing, for `--vo=null`: frames are still decoded and paced. Safe from any thread.

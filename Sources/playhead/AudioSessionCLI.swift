@@ -11,6 +11,9 @@ final class AudioSessionCLI {
     private let terminal: Terminal
     private let player: Player
     private var token: UUID?
+    /// Activation and deactivation run here, in order, off the main actor: activating connects to the sound
+    /// server (and may pause other players over D-Bus), which need not hold up the start of playback.
+    private let activation = DispatchQueue(label: "playhead.audio-session")
 
     init(options: Options, log: EventLog?, terminal: Terminal, player: Player) {
         self.options = options
@@ -48,17 +51,20 @@ final class AudioSessionCLI {
         token = session.addObserver(Self.handler(for: self))
         if options.exclusiveAudio { session.otherApplications = MPRISOtherPlayers() }
         guard !options.noAudio, options.audioOutput == .auto || options.audioOutput == .pulse else { return }
-        do {
-            try session.setActive(true)
-        } catch {
-            if options.verbose || options.exclusiveAudio { printError(error.description) }
+        let loud = options.verbose || options.exclusiveAudio
+        activation.async {
+            do {
+                try session.setActive(true)
+            } catch {
+                if loud { printError("\(error)") }
+            }
         }
     }
 
     /// Deactivates the session, resuming the players it paused.
     func finish() {
         if let token { AudioSession.shared.removeObserver(token) }
-        try? AudioSession.shared.setActive(false, options: .notifyOthersOnDeactivation)
+        activation.sync { try? AudioSession.shared.setActive(false, options: .notifyOthersOnDeactivation) }
     }
 
     nonisolated static func handler(for cli: AudioSessionCLI) -> @Sendable (AudioSession.Event) -> Void {

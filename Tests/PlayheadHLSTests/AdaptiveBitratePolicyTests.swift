@@ -75,6 +75,11 @@ struct AdaptiveBitratePolicyTests {
         // A window of 1000x600 allows what fits in it plus the smallest rung that covers it.
         capped.caps = .init(windowSize: CGSize(width: 1000, height: 600))
         #expect(capped.allowedRungs == [1, 3, 0])
+        // A rung the window's size (in width or height) fills it: nothing larger.
+        capped.caps = .init(windowSize: CGSize(width: 960, height: 600))
+        #expect(capped.allowedRungs == [1, 3])
+        capped.caps = .init(windowSize: CGSize(width: 640, height: 360))
+        #expect(capped.allowedRungs == [1])
         // An explicit maximum wins over the window.
         capped.caps = .init(
             maximumResolution: CGSize(width: 4000, height: 3000), windowSize: CGSize(width: 600, height: 300))

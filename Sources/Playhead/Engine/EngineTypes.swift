@@ -58,9 +58,10 @@ struct MediaInfo: Sendable {
 
 /// How one engine plays one item.
 struct EngineConfiguration: Sendable {
-    /// A path or URL to open, or an input already opened by the asset.
+    /// A path or URL to open.
     var location: String
-    var preopened: MediaInput?
+    /// The item's asset loader: the engine takes the input it opened, or shares its own open with it.
+    var assetLoader: AssetLoader?
     var audioOutput: (any AudioOutput)?
     var videoOutputs: [any VideoOutput]
     /// Seconds of media to read ahead; 0 picks the default.

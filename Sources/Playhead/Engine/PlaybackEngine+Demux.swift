@@ -8,15 +8,20 @@ extension PlaybackEngine {
     /// the forward buffer, and carries out seeks.
     func runDemux() {
         let opened: MediaInput
-        let caps = AdaptiveBitratePolicy.Caps(
-            peakBitRate: config.peakBitRate,
-            maximumResolution: CGSize(width: config.maximumResolution.width, height: config.maximumResolution.height))
-        if let pre = config.preopened, !(pre.byteSource is HLSSource && caps != AdaptiveBitratePolicy.Caps()) {
+        let caps = hlsCaps
+        // An HLS input the asset opened chose its variant without caps: not taken when there are any.
+        let claim =
+            caps == AdaptiveBitratePolicy.Caps()
+            ? config.assetLoader?.claimInput { isStopping } ?? .open(shared: false) : .open(shared: false)
+        switch claim {
+        case .input(let pre):
             opened = pre
-        } else {
+        case .open(let shared):
             do {
                 opened = try MediaOpener.open(config.location, timeout: config.networkTimeout, caps: caps)
+                if shared { config.assetLoader?.share(.success(opened)) }
             } catch {
+                if shared { config.assetLoader?.share(isStopping ? nil : .failure(error)) }
                 if !isStopping { fail(error) }
                 return
             }
@@ -60,6 +65,7 @@ extension PlaybackEngine {
             config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : config.automaticForwardBuffer
         var atEnd = false
         while true {
+            takeIdleJump(input)
             if control.withLock({ $0.pendingSeek != nil }) {
                 // Empty the queues before the generation changes: a decode thread that adopts the new generation
                 // must not find packets of the old one.
@@ -99,7 +105,8 @@ extension PlaybackEngine {
             let buffered = bufferedSeconds(media)
             let bytes = audioQueue.byteCount + videoQueue.byteCount
             if buffered >= forward || bytes >= config.maxBufferBytes {
-                // Full: wake up when the decoders have taken some.
+                // Full: wake up when the decoders have taken some; a live playlist keeps reloading meanwhile.
+                if !reloadIdleLive(input) { return }
                 sleep(0.02)
                 continue
             }

@@ -49,6 +49,9 @@ final class PlaybackEngine: @unchecked Sendable {
         var handedOff = false
         /// The engine that plays next in the same output stream, gaplessly.
         var successor: PlaybackEngine?
+        /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
+        var peakBitRate: Double = 0
+        var maximumResolution = Size.zero
     }
 
     let config: EngineConfiguration
@@ -67,7 +70,11 @@ final class PlaybackEngine: @unchecked Sendable {
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration
         self.sink = sink
-        control.withLock { $0.active = configuration.startsActive }
+        control.withLock { c in
+            c.active = configuration.startsActive
+            c.peakBitRate = configuration.peakBitRate
+            c.maximumResolution = configuration.maximumResolution
+        }
         clock = MediaClock(
             output: configuration.decodeAudio ? configuration.audioOutput : nil,
             sampleRate: configuration.format.sampleRate)
@@ -116,6 +123,7 @@ final class PlaybackEngine: @unchecked Sendable {
         sink(.seekStarted(id: id, target: seconds))
         // The demux thread may be blocked reading; it carries out the seek and wakes the decode threads.
         input?.interrupt()
+        wakeSourceForSeek()
         wake()
     }
 

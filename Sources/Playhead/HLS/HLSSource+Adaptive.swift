@@ -52,6 +52,7 @@ extension HLSSource {
     @discardableResult
     func adapt() -> Bool {
         guard let state = adaptive, let current = state.current, canSwitch else { return false }
+        if let caps = currentCaps() { state.policy.caps = caps }
         let buffered = nextStart - playbackPosition()
         var duration = Double(playlist.targetDuration ?? 6)
         var estimate = state.estimator.estimate
@@ -66,6 +67,19 @@ extension HLSSource {
             target != current
         else { return false }
         return switchVariant(to: target)
+    }
+
+    /// Scales the policy's buffer thresholds down to `reach`, the most this stream can buffer (a live stream's
+    /// distance from the edge, a short forward buffer): up-switches need half of it, the budget shrinks below 40 %
+    /// of it, and a drop is ridden out only with all of it (or `rideOut` seconds when given). Thresholds already
+    /// lower stay. Demux thread.
+    func fitPolicy(toBuffer reach: Double, rideOut: Double? = nil) {
+        guard let state = adaptive, reach > 0 else { return }
+        var c = state.policy.configuration
+        c.minimumBufferForUpSwitch = min(c.minimumBufferForUpSwitch, reach * 0.5)
+        c.lowBuffer = min(c.lowBuffer, reach * 0.4)
+        c.bufferToRideOutDrop = min(c.bufferToRideOutDrop, rideOut ?? reach)
+        state.policy.configuration = c
     }
 
     /// Continues with the segment of variant `target` that starts where the next one of the current variant would

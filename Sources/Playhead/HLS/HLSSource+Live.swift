@@ -31,15 +31,37 @@ extension HLSSource {
     }
 
     /// Reloads the live playlist when its schedule says so; when `waiting` (the next segment is not listed yet),
-    /// first sleeps until then. A playlist that stops changing ends in an error.
+    /// first sleeps until then (a seek ends the sleep early: `waitForReload`). A playlist that stops changing ends
+    /// in an error. A jump forward the reload finds is handed to the engine (`handOverJump`).
     func refreshLive(waiting: Bool) throws {
-        guard var state = live else { return }
-        let now = MonotonicClock.now()
-        if now < state.reloadAt {
+        guard let state = live else { return }
+        if MonotonicClock.now() < state.reloadAt {
             guard waiting else { return }
-            _ = wakeup.wait(timeout: .now() + (state.reloadAt - now))
-            if isCancelled { throw PlaybackError(.network, source: playlistURL.absoluteString, reason: "cancelled") }
+            try waitForReload(until: state.reloadAt)
         }
+        try reloadLive()
+        try handOverJump()
+    }
+
+    /// Sleeps on the demux thread until `deadline` (on `MonotonicClock`). Ends early when the engine has a seek
+    /// waiting (`PlaybackEngine.seek` signals `wakeup`): throws `ByteSourceInterruption`, so FFmpeg returns
+    /// `AVERROR_EXIT` and the engine takes the seek at once. The source stays usable; only `interrupt()` cancels
+    /// it for good.
+    func waitForReload(until deadline: Double) throws {
+        while true {
+            if isCancelled { throw PlaybackError(.network, source: playlistURL.absoluteString, reason: "cancelled") }
+            if seekPending() { throw ByteSourceInterruption() }
+            let left = deadline - MonotonicClock.now()
+            if left <= 0 { return }
+            // A signal left over from a seek already taken only goes round the loop again.
+            _ = wakeup.wait(timeout: .now() + left)
+        }
+    }
+
+    /// Loads the live playlist now and takes it: its window (`adopt`), its reload schedule, the adaptive state's
+    /// copy; reports the window. Demux thread.
+    func reloadLive() throws(PlaybackError) {
+        guard var state = live else { return }
         let started = MonotonicClock.now()
         let fresh = try Self.mediaPlaylist(playlistURL, fetch)
         adopt(fresh)
@@ -58,16 +80,43 @@ extension HLSSource {
         }
         if let state = adaptive, let current = state.current { state.playlists[current] = fresh }
         reportWindow()
-        if let to = jumpPending { try handOverJump(to) }
     }
 
-    /// Asks the engine to restart reading at item time `to`, as for a seek, so its clock follows a jump forward,
-    /// and interrupts this read. Without an engine (while the input opens), reading simply continues there.
-    func handOverJump(_ to: Double) throws {
-        guard let onJump else { return }
+    /// Called by the engine on the demux thread while its buffer is full (paused, or read far enough ahead) instead
+    /// of reading: reloads a live playlist when its schedule says so, without fetching segments, so the seekable
+    /// window stays current. A jump forward it finds waits in `jumpPending` until the engine hands it over
+    /// (`handOverPendingJump`, once the item plays). Errors are reported as a read's are. Low-latency playlists
+    /// are left alone (they are reloaded by blocking requests while reading).
+    func reloadWhileIdle() throws(PlaybackError) {
+        guard let state = live, !state.lowLatency, MonotonicClock.now() >= state.reloadAt else { return }
+        do throws(PlaybackError) {
+            try reloadLive()
+        } catch {
+            failure = failure ?? error
+            report(.failed(error))
+            throw error
+        }
+    }
+
+    /// Reports a jump found by a reload and asks the engine (`onJump`) to restart reading there, as for a seek, so
+    /// its clock follows; the jump is from the play head (the engine drops what it buffered). Demux thread. True
+    /// when the engine took it; without an engine (while the input opens) reading simply continues there.
+    func handOverPendingJump() -> Bool {
+        guard let jump = jumpPending else { return false }
         jumpPending = nil
-        onJump(to)
-        throw ByteSourceInterruption()
+        guard let onJump else {
+            report(.timeJumped(from: jump.from, to: jump.to))
+            return false
+        }
+        report(.timeJumped(from: playbackPosition(), to: jump.to))
+        onJump(jump.to)
+        return true
+    }
+
+    /// Hands a pending jump over from inside a read and interrupts the read (`ByteSourceInterruption`) when the
+    /// engine took it.
+    func handOverJump() throws {
+        if handOverPendingJump() { throw ByteSourceInterruption() }
     }
 
     /// Takes a reloaded (or another variant's) playlist: places its window on the item timeline by media sequence
@@ -84,32 +133,24 @@ extension HLSSource {
             nextStart = windowStart + segmentStart(next, in: fresh)
             partCursor = 0
             partsTime = 0
-            report(.timeJumped(from: from, to: nextStart))
-            jumpPending = nextStart
+            jumpPending = (from, nextStart)
         } else {
             next = nextSequence - fresh.firstListedMediaSequence
         }
     }
 
     /// A live stream never buffers more than its distance from the edge (`HOLD-BACK`, three target durations by
-    /// default; with low-latency HLS `PART-HOLD-BACK`, three part targets by default), so the policy's buffer
-    /// thresholds scale down to it: up-switches need half of it, and the budget shrinks below 40 % of it. A
-    /// low-latency buffer (the hold-back plus at most the segment it started in) never rides out a drop. Demux
-    /// thread, once `live` is set.
+    /// default; with low-latency HLS `PART-HOLD-BACK`, three part targets by default): the policy's buffer
+    /// thresholds scale down to it. A low-latency buffer (the hold-back plus at most the segment it started in)
+    /// rides out no drop. Demux thread, once `live` is set.
     func fitPolicyToLiveBuffer() {
-        guard let state = adaptive else { return }
         let target = Double(playlist.targetDuration ?? 6)
-        var reach = playlist.serverControl?.holdBack ?? 3 * target
-        var rideOut = reach
         if live?.lowLatency == true, let partTarget = playlist.partInformation?.partTarget {
-            reach = playlist.serverControl?.partHoldBack ?? 3 * partTarget
-            rideOut = reach + target
+            let reach = playlist.serverControl?.partHoldBack ?? 3 * partTarget
+            fitPolicy(toBuffer: reach, rideOut: reach + target)
+        } else {
+            fitPolicy(toBuffer: playlist.serverControl?.holdBack ?? 3 * target)
         }
-        var c = state.policy.configuration
-        c.minimumBufferForUpSwitch = min(c.minimumBufferForUpSwitch, reach * 0.5)
-        c.lowBuffer = min(c.lowBuffer, reach * 0.4)
-        c.bufferToRideOutDrop = min(c.bufferToRideOutDrop, rideOut)
-        state.policy.configuration = c
     }
 
     /// Where `other`'s first segment lies on the item timeline, from its media sequence number and the playlist

@@ -16,6 +16,8 @@ extension HLSSource {
     }
 
     func loadNextSegment() throws -> Bool {
+        // A jump an idle reload found (`reloadWhileIdle`) goes to the engine before anything more is read.
+        try handOverJump()
         while true {
             while true {
                 if partCursor > 0 || live?.lowLatency == true {

@@ -148,6 +148,6 @@ extension HLSSource {
         state.lowLatency = Self.isLowLatency(fresh)
         live = fresh.hasEndList ? nil : state
         reportWindow()
-        if let to = jumpPending { try handOverJump(to) }
+        try handOverJump()
     }
 }

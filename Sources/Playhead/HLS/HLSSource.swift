@@ -44,13 +44,20 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var fetchedAny = false
     /// The playback position in item time (set by the engine), for the buffer level the policy weighs.
     var playbackPosition: @Sendable () -> Double = { 0 }
+    /// The caps to choose variants within now (set by the engine: the item's caps and its window size), read
+    /// before each segment; nil keeps those given at `init`.
+    var currentCaps: @Sendable () -> AdaptiveBitratePolicy.Caps? = { nil }
     /// Whether the item is playing (set by the engine): only then is a slow download given up.
     var isPlaying: @Sendable () -> Bool = { false }
+    /// Whether the engine has a seek waiting (set by the engine, called on the demux thread): a wait for a live
+    /// reload then ends at once, so the seek is not held up by it.
+    var seekPending: @Sendable () -> Bool = { false }
     /// Called on the demux thread when playback fell out of the live window: the engine should restart reading at
     /// this item time (it interrupts the read in progress). Without it, reading simply continues there.
     var onJump: (@Sendable (Double) -> Void)?
-    /// A jump found by a reload, not yet handed to `onJump`.
-    var jumpPending: Double?
+    /// A jump found by a reload (from the next segment's item time to the live start point), not yet handed to
+    /// `onJump`.
+    var jumpPending: (from: Double, to: Double)?
     /// Time stamp offsets per timeline domain (shared with restarted sources).
     var timeline = HLSTimeline()
     /// Loaded segments by where their bytes begin; bytes handed out so far; the mark of the last packet asked about.
@@ -82,7 +89,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         }
     }
     private var unreported: [HLSNotice] = []
-    /// Wakes a live wait for the next reload when the source is interrupted.
+    /// Wakes a live wait for the next reload when the source is interrupted or the engine seeks (any thread).
     let wakeup = DispatchSemaphore(value: 0)
     let cancelled = Locked(false)
     /// How many times a failed segment download is tried again before the error ends playback.
@@ -102,6 +109,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         fetchedAny = true
         playbackPosition = old.playbackPosition
         isPlaying = old.isPlaying
+        currentCaps = old.currentCaps
+        seekPending = old.seekPending
         onSwitch = old.onSwitch
         onNotice = old.onNotice
         onJump = old.onJump

@@ -36,3 +36,15 @@ extension PlayerItem {
         NotificationCenter.default.post(name: PlayerItem.newErrorLogEntryNotification, object: self)
     }
 }
+
+extension Player {
+    /// An item's HLS caps changed (main actor): its engine, current or preloaded, applies them from its next
+    /// segment.
+    func itemCapsChanged(_ item: PlayerItem) {
+        let current = currentItem === item ? engine : nil
+        let next = preloaded?.item === item ? preloaded?.engine : nil
+        for case let e? in [current, next] {
+            e.setCaps(peakBitRate: item.preferredPeakBitRate, maximumResolution: item.preferredMaximumResolution)
+        }
+    }
+}
