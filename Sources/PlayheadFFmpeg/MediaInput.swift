@@ -93,6 +93,8 @@ public final class MediaInput: @unchecked Sendable {
         ioContext = nil
     }
 
+    /// Opens `url` (or the custom I/O context) and, with `readingInfo`, probes its streams and reads their info;
+    /// without, only the header is read (a later part of a chained source). On the thread that owns the input.
     func open(url: String?, options: OpenOptions, readingInfo: Bool = true) throws(FFmpegError) {
         guard let ctx = avformat_alloc_context() else {
             throw FFmpegError(code: ph_averror(ENOMEM), function: "avformat_alloc_context")
@@ -118,8 +120,12 @@ public final class MediaInput: @unchecked Sendable {
         var c: UnsafeMutablePointer<AVFormatContext>? = ctx
         try check(avformat_open_input(&c, url, format, &dict), "avformat_open_input")
         context = c
+        // A later part of a chained source (an fMP4 init section and its fragments) takes its streams from the
+        // first part, and its init section has the codec parameters: probing its packets would wait for more of
+        // them (a low-latency part holds a third of the frames FFmpeg wants to guess a frame rate from).
+        guard readingInfo else { return }
         try check(avformat_find_stream_info(c, nil), "avformat_find_stream_info")
-        if readingInfo { readInfo(c!) }
+        readInfo(c!)
     }
 
     private func readInfo(_ c: UnsafeMutablePointer<AVFormatContext>) {
