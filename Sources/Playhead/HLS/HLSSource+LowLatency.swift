@@ -8,13 +8,23 @@ extension HLSSource {
         playlist.serverControl?.canBlockReload == true && playlist.partInformation != nil && !playlist.hasEndList
     }
 
+    /// `PART-HOLD-BACK`, else three part targets: how far behind the live edge low-latency playback stays.
+    var partHoldBack: Double {
+        playlist.serverControl?.partHoldBack ?? 3 * (playlist.partInformation?.partTarget ?? 1)
+    }
+
+    /// The item time where the last part listed ends.
+    var liveEdge: Double {
+        windowStart + segmentStart(playlist.segments.count, in: playlist)
+            + playlist.trailingParts.reduce(0) { $0 + $1.duration }
+    }
+
     /// Low-latency start: `PART-HOLD-BACK` (else three part targets) from the end of the last part listed, at the
     /// start of the segment holding that point (its first part is independent), or of the segment being made.
+    /// When the stream began less than that ago, `loadPart` waits for the edge to move on before the first fetch.
     func startLowLatency() {
         let segments = segmentStart(playlist.segments.count, in: playlist)
-        let edge = segments + playlist.trailingParts.reduce(0) { $0 + $1.duration }
-        let holdBack = playlist.serverControl?.partHoldBack ?? 3 * (playlist.partInformation?.partTarget ?? 1)
-        let point = edge - holdBack
+        let point = liveEdge - windowStart - partHoldBack
         next = playlist.segments.count
         if point < segments {
             next = max(playlist.segments.indices.last { segmentStart($0, in: playlist) <= point } ?? 0, 0)
@@ -60,8 +70,15 @@ extension HLSSource {
                 continue
             }
             guard let live, live.lowLatency else { return .wholeSegment }
-            if partCursor == 0 && adapt() { continue }
             let parts = playlist.trailingParts
+            if !fetchedAny && liveEdge - nextStart < partHoldBack - 0.001 {
+                // A stream that began less than PART-HOLD-BACK ago: playback starts that far behind its edge all
+                // the same (RFC 8216bis 6.3.3), so the first parts are fetched once later ones are listed.
+                try blockingReload(
+                    sequence: playlist.firstListedMediaSequence + playlist.segments.count, part: parts.count)
+                continue
+            }
+            if partCursor == 0 && adapt() { continue }
             if partCursor < parts.count {
                 let part = parts[partCursor]
                 var data = Data()
