@@ -110,6 +110,7 @@ extension HLSSource {
         return response?.body ?? Data()
     }
 
+    /// Downloads one part and notes its throughput for the policy (demux thread).
     private func fetchPart(_ part: PartialSegment) throws(PlaybackError) -> Data {
         guard let url = part.url else {
             throw PlaybackError(.parsing, source: playlistURL.absoluteString, reason: "a part has no URI")
@@ -125,6 +126,8 @@ extension HLSSource {
         return response?.body ?? Data()
     }
 
+    /// Hands `data` (parts, after an init section when there is one) to FFmpeg, marked as starting at item time
+    /// `itemStart` in `domain`, and reports it (demux thread).
     private func deliver(_ data: Data, domain: HLSTimeline.Domain, itemStart: Double) {
         marks.append(SegmentMark(start: produced, domain: domain, itemStart: itemStart))
         if marks.count > 16 { marks.removeFirst(marks.count - 16) }
