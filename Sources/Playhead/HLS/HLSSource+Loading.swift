@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadFFmpeg
 import PlayheadHLS
 
 extension HLSSource {
@@ -56,13 +57,23 @@ extension HLSSource {
                 continue
             }
             let range = segment.byteRange.map(Self.closed)
-            let watch =
+            let abandon =
                 abandonTarget == nil
                 ? abandonWatch(segmentStart: segmentStart, duration: segment.duration, expectedBytes: range?.count)
                 : nil
             abandonTarget = nil
+            // A seek does not wait for a segment it will not play: the download is dropped, the seek taken at once.
+            var seekCameIn = false
+            let watch: (HTTPFetch.Progress) -> Bool = { [self] progress in
+                if seekPending() {
+                    seekCameIn = true
+                    return false
+                }
+                return abandon?(progress) ?? true
+            }
             let response = try download(segmentURL, range: range, duration: segment.duration, watch: watch)
             adaptive?.drainSamples()
+            if seekCameIn { throw ByteSourceInterruption() }
             guard let response else {
                 // Given up for a lower variant: fetch the same segment from there.
                 if let lower = abandonTarget {

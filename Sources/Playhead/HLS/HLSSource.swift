@@ -50,7 +50,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// Whether the item is playing (set by the engine): only then is a slow download given up.
     var isPlaying: @Sendable () -> Bool = { false }
     /// Whether the engine has a seek waiting (set by the engine, called on the demux thread): a wait for a live
-    /// reload then ends at once, so the seek is not held up by it.
+    /// reload or a segment download then ends at once, so the seek is not held up by it.
     var seekPending: @Sendable () -> Bool = { false }
     /// Called on the demux thread when playback fell out of the live window: the engine should restart reading at
     /// this item time (it interrupts the read in progress). Without it, reading simply continues there.
