@@ -15,21 +15,9 @@ import Testing
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let item = PlayerItem(url: origin.url("llhls/ladder-ll-fmp4/master.m3u8"))
-        let switches = Locked([(time: Double, bitRate: Int)]())
-        let stalls = Locked(0)
-        let events = player.events()
-        let started = MonotonicClock.now() - MonotonicClock.processStart
+        let recorder = SwitchRecorder(player)
+        let (switches, stalls) = (recorder.switches, recorder.stalls)
         let startDate = Date()
-        Task { @MainActor in
-            for await e in events {
-                switch e.kind {
-                case .variantSwitch(let bitRate, _, _):
-                    switches.withLock { $0.append((e.timestamp - started, bitRate)) }
-                case .stalled: stalls.withLock { $0 += 1 }
-                default: break
-                }
-            }
-        }
         player.replaceCurrentItem(with: item)
         player.play()
         #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")

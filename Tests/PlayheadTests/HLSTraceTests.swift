@@ -21,20 +21,8 @@ import Testing
         let player = Player.onSink(sink)
         let item = PlayerItem(url: origin.url(master))
         configure(item)
-        let switches = Locked([(time: Double, bitRate: Int)]())
-        let stalls = Locked(0)
-        let started = MonotonicClock.now() - MonotonicClock.processStart
-        let events = player.events()
-        Task { @MainActor in
-            for await e in events {
-                switch e.kind {
-                case .variantSwitch(let bitRate, _, _):
-                    switches.withLock { $0.append((e.timestamp - started, bitRate)) }
-                case .stalled: stalls.withLock { $0 += 1 }
-                default: break
-                }
-            }
-        }
+        let recorder = SwitchRecorder(player)
+        let (switches, stalls) = (recorder.switches, recorder.stalls)
         player.replaceCurrentItem(with: item)
         player.play()
         #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
