@@ -65,7 +65,13 @@ final class PlaybackEngine: @unchecked Sendable {
     private let threadsDone = DispatchGroup()
     /// Set once the input is open; read by the decode threads after they start.
     var info: MediaInfo?
-    var input: MediaInput?
+    /// The input being read: set on the demux thread (at open, and when a seek reopens an HLS stream), used from
+    /// any thread to interrupt or cancel it.
+    var input: MediaInput? {
+        get { currentInput.current }
+        set { currentInput.withLock { $0 = newValue } }
+    }
+    private let currentInput = Locked<MediaInput?>(nil)
 
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration
