@@ -13,6 +13,11 @@ extension PlaybackEngine {
         let claim =
             caps == AdaptiveBitratePolicy.Caps()
             ? config.assetLoader?.claimInput { isStopping } ?? .open(shared: false) : .open(shared: false)
+        if isStopping {
+            // Stopped while waiting for the asset's open, or before opening: nothing to open.
+            if case .open(shared: true) = claim { config.assetLoader?.share(nil) }
+            return
+        }
         switch claim {
         case .input(let pre):
             opened = pre
