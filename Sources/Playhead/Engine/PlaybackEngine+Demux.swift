@@ -147,19 +147,23 @@ extension PlaybackEngine {
 
     /// Whether `packet` lies wholly after the item's end time (with room for reordered video frames).
     private func isPastEnd(_ packet: Packet, _ media: MediaInfo) -> Bool {
-        guard let end = config.endSeconds, let ts = packet.pts ?? packet.dts else { return false }
+        guard let end = config.endSeconds, media.streams.indices.contains(packet.streamIndex),
+            let ts = packet.pts ?? packet.dts
+        else { return false }
         return media.streams[packet.streamIndex].seconds(ts) - media.startSeconds > end + 0.5
     }
 
+    /// Queues a packet of the audio or video stream chosen at open; packets of other streams are dropped, including
+    /// those of streams the container added after the open (an MPEG-TS program map that grows mid-file), which
+    /// the item's stream list does not hold.
     private func route(_ packet: Packet, _ media: MediaInfo, generation: Int) {
         let index = packet.streamIndex
-        let stream = media.streams[index]
-        let seconds = (packet.pts ?? packet.dts).map { stream.seconds($0) }
-        if index == media.audioStream {
-            audioQueue.put(.packet(packet, seconds: seconds), generation: generation)
-        } else if index == media.videoStream {
-            videoQueue.put(.packet(packet, seconds: seconds), generation: generation)
+        guard index == media.audioStream || index == media.videoStream, media.streams.indices.contains(index) else {
+            return
         }
+        let seconds = (packet.pts ?? packet.dts).map { media.streams[index].seconds($0) }
+        let queue = index == media.audioStream ? audioQueue : videoQueue
+        queue.put(.packet(packet, seconds: seconds), generation: generation)
     }
 
     /// Seconds buffered ahead in the stream that has the least.

@@ -63,8 +63,13 @@ final class PlaybackEngine: @unchecked Sendable {
     let frameQueue = FrameQueue(capacity: 2)
     let clock: MediaClock
     private let threadsDone = DispatchGroup()
-    /// Set once the input is open; read by the decode threads after they start.
-    var info: MediaInfo?
+    /// What the open input holds: set once on the demux thread when the input is open, read from any thread (the
+    /// decode threads, the player's buffer monitor on the main actor, a predecessor's hand-off), under a lock.
+    var info: MediaInfo? {
+        get { openedInfo.current }
+        set { openedInfo.withLock { $0 = newValue } }
+    }
+    private let openedInfo = Locked<MediaInfo?>(nil)
     /// The input being read: set on the demux thread (at open, and when a seek reopens an HLS stream), used from
     /// any thread to interrupt or cancel it.
     var input: MediaInput? {
@@ -168,9 +173,10 @@ final class PlaybackEngine: @unchecked Sendable {
 
     /// How far media has been read ahead, in seconds of the item's timeline.
     var bufferedUntil: Double {
-        let offset = info?.startSeconds ?? 0
-        let a = info?.audioStream != nil ? audioQueue.newestSeconds : nil
-        let v = info?.videoStream != nil ? videoQueue.newestSeconds : nil
+        let media = info
+        let offset = media?.startSeconds ?? 0
+        let a = media?.audioStream != nil ? audioQueue.newestSeconds : nil
+        let v = media?.videoStream != nil ? videoQueue.newestSeconds : nil
         switch (a, v) {
         case let (a?, v?): return min(a, v) - offset
         case let (a?, nil): return a - offset
@@ -234,9 +240,10 @@ final class PlaybackEngine: @unchecked Sendable {
 
     /// Reports the end once every active stream has ended and been heard.
     func checkEnded() {
+        let media = info
         let post = control.withLock { c -> Bool in
-            let audioDone = c.audioEnded || info?.audioStream == nil || !config.decodeAudio
-            let videoDone = c.videoEnded || info?.videoStream == nil || !config.decodeVideo
+            let audioDone = c.audioEnded || media?.audioStream == nil || !config.decodeAudio
+            let videoDone = c.videoEnded || media?.videoStream == nil || !config.decodeVideo
             guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else { return false }
             c.endedPosted = true
             return true
