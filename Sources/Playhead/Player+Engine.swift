@@ -129,6 +129,7 @@ extension Player {
             emit(PlayerEvent(.ready, timestamp: timestamp))
             item.startReached()
             preloadNextIfNeeded()
+        case .bufferFilled: if item === currentItem { updateLoadedTimeRanges() }
         case .firstAudio: emit(PlayerEvent(.firstAudio, timestamp: timestamp))
         case .firstVideo: emit(PlayerEvent(.firstVideo, timestamp: timestamp))
         case .seekStarted(_, let target): emit(PlayerEvent(.seekStarted(target: target), timestamp: timestamp))
@@ -199,21 +200,31 @@ extension Player {
         observers.statusChanged(playing: status == .playing, player: self)
     }
 
+    /// Updates the current item's loaded range and preloads the next item four times a second while the player
+    /// plays; a paused player's monitor ends (nothing it watches moves) and `applyRate` starts it again. Main actor.
     func startBufferMonitor() {
+        bufferMonitorID &+= 1
+        let id = bufferMonitorID
         Task { @MainActor [weak self] in
-            while let self, let engine = self.engine {
-                if let item = self.currentItem {
-                    let now = engine.currentSeconds
-                    let until = max(now, engine.bufferedUntil)
-                    let range = TimeRange(
-                        start: MediaTime(seconds: now, preferredTimescale: 600),
-                        end: MediaTime(seconds: until, preferredTimescale: 600))
-                    if item.loadedTimeRanges != [range] { item.loadedTimeRanges = [range] }
-                }
+            while true {
+                guard let self, let engine = self.engine, self.bufferMonitorID == id else { return }
+                self.updateLoadedTimeRanges()
                 self.preloadNextIfNeeded()
+                if self.storedRate == 0 { return }
                 try? await Task.sleep(for: .milliseconds(250))
                 if self.engine !== engine { return }
             }
         }
+    }
+
+    /// The current item's loaded range: from the play head to what the engine has read ahead. Main actor.
+    func updateLoadedTimeRanges() {
+        guard let engine, let item = currentItem else { return }
+        let now = engine.currentSeconds
+        let until = max(now, engine.bufferedUntil)
+        let range = TimeRange(
+            start: MediaTime(seconds: now, preferredTimescale: 600),
+            end: MediaTime(seconds: until, preferredTimescale: 600))
+        if item.loadedTimeRanges != [range] { item.loadedTimeRanges = [range] }
     }
 }

@@ -113,6 +113,8 @@ public class Player {
     var eventContinuations: [UUID: AsyncStream<PlayerEvent>.Continuation] = [:]
     let observers = TimeObserverHub()
     var engineReady = false
+    /// The buffer monitor that runs (`startBufferMonitor`); an older one ends when it sees another.
+    @ObservationIgnored var bufferMonitorID = 0
     var stalled = false
     /// The next item's engine, opened and primed while the current item plays (queue players).
     var preloaded: Preloaded?
@@ -203,7 +205,9 @@ public class Player {
     func applyRate(_ newValue: Float) {
         let r: Float = newValue.isFinite && newValue > 0 ? min(max(newValue, 0.25), 4) : 0
         guard r != storedRate else { return }
+        let wasPaused = storedRate == 0
         storedRate = r
+        if wasPaused { startBufferMonitor() }
         engine?.setRate(Double(r))
         preloaded?.engine.setRate(Double(r))
         emit(PlayerEvent(.rateChanged(r)))

@@ -44,14 +44,24 @@ public final class NullAudioOutput: AudioOutput, @unchecked Sendable {
             return frames
         }
         while true {
-            let (ahead, interrupted) = state.withLock { s -> (Double, Bool) in
-                if s.anchorTime == nil, !s.paused { s.anchorTime = MonotonicClock.now() }
-                return (Double(s.written - Self.played(s)) / Double(s.format.sampleRate), s.interrupted)
-            }
-            if interrupted { return 0 }
-            if ahead < bufferSeconds { break }
+            // Under the condition's lock, so a pause ending or an interruption between the look and the wait
+            // wakes the wait.
             condition.lock()
-            _ = condition.wait(until: Date(timeIntervalSinceNow: min(0.02, ahead - bufferSeconds + 0.001)))
+            let (ahead, interrupted, paused) = state.withLock { s -> (Double, Bool, Bool) in
+                if s.anchorTime == nil, !s.paused { s.anchorTime = MonotonicClock.now() }
+                return (Double(s.written - Self.played(s)) / Double(s.format.sampleRate), s.interrupted, s.paused)
+            }
+            if interrupted || ahead < bufferSeconds {
+                condition.unlock()
+                if interrupted { return 0 }
+                break
+            }
+            // Paused, the clock stands: sleep until `setPaused(false)` or `interruptWrite()`.
+            if paused {
+                condition.wait()
+            } else {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: ahead - bufferSeconds + 0.001))
+            }
             condition.unlock()
         }
         state.withLock { $0.written += Int64(frames) }
@@ -66,8 +76,10 @@ public final class NullAudioOutput: AudioOutput, @unchecked Sendable {
 
     /// Wakes a blocked `write`.
     public func interruptWrite() {
+        condition.lock()
         state.withLock { $0.interrupted = true }
         condition.broadcast()
+        condition.unlock()
     }
 
     /// Allows blocking writes again.
@@ -75,6 +87,11 @@ public final class NullAudioOutput: AudioOutput, @unchecked Sendable {
 
     /// Stops or restarts the clock.
     public func setPaused(_ paused: Bool) {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
         state.withLock { s in
             guard s.paused != paused else { return }
             if paused {

@@ -24,15 +24,31 @@ extension NowPlayingSession {
                 default: break
                 }
                 self.publish()
+                self.startObserving()
             }
         }
+        startObserving()
+        publish()
+    }
+
+    /// Re-reads the player four times a second while it plays or waits to play (the clock's drift); a paused
+    /// player moves only with events, which publish themselves, so the loop ends and the next event starts it
+    /// again: a paused session sleeps. Main actor.
+    private func startObserving() {
+        guard observation == nil, player.timeControlStatus != .paused else { return }
         observation = Task { [weak self] in
             while !Task.isCancelled {
-                self?.publish()
+                let playing = self.map { session in
+                    session.publish()
+                    return session.player.timeControlStatus != .paused
+                }
+                guard playing == true else {
+                    self?.observation = nil
+                    return
+                }
                 try? await Task.sleep(for: Self.pollInterval)
             }
         }
-        publish()
     }
 
     func stopPublishing() {

@@ -39,6 +39,7 @@ extension PlaybackSession {
         case .char("m"): player.isMuted.toggle()
         default: break
         }
+        tick()
     }
 
     private func changeSpeed(by factor: Double) {

@@ -83,10 +83,16 @@ final class PlaybackSession {
         defer { forward.cancel() }
         enqueue(first)
         player.play()
+        // The status line moves 20 times a second while playing; paused, it changes only with an event or a key
+        // (both redraw it), so it is redrawn once a second. Without a terminal there is nothing to draw.
         let ticker = Task { @MainActor [weak self] in
-            while !Task.isCancelled {
-                self?.tick()
-                try? await Task.sleep(for: .milliseconds(50))
+            while !Task.isCancelled, Terminal.isInteractive, self?.options.reallyQuiet == false {
+                let playing = self.map { session in
+                    session.tick()
+                    return session.player.timeControlStatus != .paused
+                }
+                guard let playing else { return }
+                try? await Task.sleep(for: playing ? .milliseconds(50) : .seconds(1))
             }
         }
         defer { ticker.cancel() }
@@ -146,6 +152,7 @@ final class PlaybackSession {
             if player.items().count > 1 { player.advanceToNextItem() } else { finish() }
         default: break
         }
+        tick()
     }
 
     /// Quits on SIGINT and SIGTERM through the main actor (so the resume position is saved and the terminal

@@ -36,3 +36,56 @@ import Testing
         player.close()
     }
 }
+
+/// A paused player sleeps: its threads wake only when something happens (a command, the sound server), not on
+/// timers; a playing one wakes no more than its work needs.
+@MainActor @Suite(.serialized) struct IdleTests {
+    @Test func aPausedPlayerSleeps() async throws {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.numberedVideo()))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .seconds(1))
+        player.pause()
+        // Let the forward buffer fill and the threads settle.
+        try await Task.sleep(for: .seconds(2))
+        let before = ThreadActivity.sample()
+        try await Task.sleep(for: .seconds(10))
+        let activity = ThreadActivity.difference(before, ThreadActivity.sample())
+        let wakeups = activity.reduce(0) { $0 + $1.wakeups }
+        let ticks = activity.reduce(0) { $0 + $1.ticks }
+        let busiest = ThreadActivity.describe(activity)
+        #expect(wakeups <= 100, "\(wakeups) wakeups in 10 s paused; \(busiest)")
+        #expect(ticks <= 2, "\(ticks) CPU ticks in 10 s paused; \(busiest)")
+        player.close()
+    }
+}
+
+extension IdleTests {
+    @Test func aPlayingPlayerWakesForItsWorkOnly() async throws {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.numberedVideo()))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .seconds(2))
+        let before = ThreadActivity.sample()
+        try await Task.sleep(for: .seconds(5))
+        let activity = ThreadActivity.difference(before, ThreadActivity.sample())
+        let busiest = ThreadActivity.describe(activity, top: 12)
+        // Per second of playing 25 fps video with 48 kHz sound: the demux thread reads a second of media when the
+        // decoders have taken one (FFmpeg's frame threads, started from it, carry its name too); the video thread
+        // wakes for each frame, the decode thread for each packet and frame; the audio thread each time the sound
+        // server asks for more (about 170 times a second with a 100 ms buffer on a null sink).
+        let limits = ["playhead.demux": 25, "playhead.video": 75, "playhead.video-": 75, "playhead.audio": 250]
+        for (name, perSecond) in limits {
+            for thread in activity where thread.thread.hasPrefix(name + "#") {
+                #expect(
+                    thread.wakeups <= perSecond * 5, "\(thread.thread): \(thread.wakeups) wakeups in 5 s; \(busiest)")
+            }
+        }
+        #expect(activity.contains { $0.thread.hasPrefix("playhead.video#") }, "\(busiest)")
+        player.close()
+    }
+}

@@ -8,6 +8,8 @@ import PlayheadVideo
 enum EngineEvent: Sendable {
     case opened(MediaInfo)
     case ready
+    /// The forward buffer is full: the demux thread sleeps until the decoders take some (the loaded range grew).
+    case bufferFilled
     case firstAudio
     case firstVideo
     case seekStarted(id: Int, target: Double)
@@ -85,6 +87,8 @@ struct EngineConfiguration: Sendable {
     /// The forward buffer when the item asks for "automatic" (0): 5 s for local files (reading is instant; more
     /// only costs memory), 30 s for network inputs (riding out bandwidth dips).
     var automaticForwardBuffer: Double { location.contains("://") && !location.hasPrefix("file:") ? 30 : 5 }
+    /// Seconds of media the demux thread reads ahead.
+    var forwardBuffer: Double { forwardBufferSeconds > 0 ? forwardBufferSeconds : automaticForwardBuffer }
     /// Seconds buffered before playback starts or resumes after a stall.
     static let resumeThreshold: Double = 1.0
 }

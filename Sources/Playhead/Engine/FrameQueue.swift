@@ -29,11 +29,13 @@ final class FrameQueue: @unchecked Sendable {
         return true
     }
 
-    /// Removes the first item, waiting up to `timeout` seconds; nil when empty then or aborted.
-    func take(timeout: Double) -> Item? {
+    /// Removes the first item, waiting while the queue is empty; nil when aborted, or kicked (a seek) while
+    /// waiting.
+    func take() -> Item? {
         condition.lock()
         defer { condition.unlock() }
-        if items.isEmpty && !aborted { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
+        let kick = kicks
+        while items.isEmpty && !aborted && kicks == kick { condition.wait() }
         if aborted || items.isEmpty { return nil }
         condition.broadcast()
         return items.removeFirst()

@@ -32,6 +32,7 @@ extension PlaybackEngine {
             syncGeneration(&p, decoder, output)
             if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving() }
             guard let tagged = audioQueue.take() else { return }
+            noteTaken(media)
             // A packet of an older seek is stale; one of a newer seek than ours means adopting that seek first.
             if tagged.generation < control.withLock({ $0.generation }) { continue }
             syncGeneration(&p, decoder, output)
@@ -225,12 +226,14 @@ extension PlaybackEngine {
         guard waitForActivation(generation: generation) else { return }
         if handOff(output, generation: generation) { return }
         while !isStopping && control.withLock({ $0.generation }) == generation {
+            let token = wakeToken()
             let playing = control.withLock { $0.rate != 0 && !$0.buffering }
             if playing {
                 if output.drain() { break }
                 output.resumeWrites()
             }
-            sleep(0.01)
+            // A drain interrupted by a pause (or a seek) waits for the command that ends the pause.
+            waitForWake(since: token, seconds: playing ? 0.01 : nil)
         }
         guard !isStopping, control.withLock({ $0.generation }) == generation else { return }
         control.withLock { $0.audioEnded = true }

@@ -69,13 +69,15 @@ extension PlaybackEngine {
     /// or a seek supersedes the samples.
     func waitForActivation(generation: Int) -> Bool {
         while true {
+            let token = wakeToken()
             let (active, current) = control.withLock { c -> (Bool, Bool) in
                 if !c.active { c.audioPrimed = true }
                 return (c.active, !c.stopping && c.generation == generation)
             }
             if !current { return false }
             if active { return true }
-            sleep(0.05)
+            // `activate()`, a seek and `stop()` wake us.
+            waitForWake(since: token)
         }
     }
 
@@ -86,6 +88,7 @@ extension PlaybackEngine {
         let slack = Int64(config.format.sampleRate / 50)
         var next: PlaybackEngine?
         while next == nil {
+            let token = wakeToken()
             guard let candidate = successor, !isStopping, control.withLock({ $0.generation }) == generation else {
                 return false
             }
@@ -94,10 +97,11 @@ extension PlaybackEngine {
             case .unusable: return false
             case .notYet:
                 // Too late once the output is about to run dry: play out instead.
-                if output.writePosition - output.playPosition < slack, control.withLock({ $0.rate != 0 }) {
-                    return false
-                }
-                sleep(0.005)
+                let playing = control.withLock { $0.rate != 0 }
+                if output.writePosition - output.playPosition < slack, playing { return false }
+                // The successor's readiness has no event: look again in 5 ms while the output runs down; paused,
+                // nothing runs down until a command wakes us.
+                waitForWake(since: token, seconds: playing ? 0.005 : nil)
             }
         }
         let boundary = output.writePosition
@@ -109,10 +113,15 @@ extension PlaybackEngine {
         guard handed, let next else { return false }
         next.activate()
         // Until the boundary is heard, or the player takes the successor away (its sound is gone then).
-        while !isStopping, control.withLock({ $0.generation == generation && $0.handedOff }),
-            output.playPosition < boundary
-        {
-            sleep(0.002)
+        while !isStopping {
+            let token = wakeToken()
+            let (current, rate) = control.withLock { ($0.generation == generation && $0.handedOff, $0.rate) }
+            let left = boundary - output.playPosition
+            guard current, left > 0 else { break }
+            // Sleep until the boundary is due to be heard (output frames pass in real time at any speed); paused,
+            // until a command.
+            let due = Double(left) / Double(config.format.sampleRate)
+            waitForWake(since: token, seconds: rate > 0 ? max(due, 0.001) : nil)
         }
         guard !isStopping, control.withLock({ $0.generation }) == generation else { return true }
         control.withLock { $0.audioEnded = true }

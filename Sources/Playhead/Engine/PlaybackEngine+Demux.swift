@@ -66,10 +66,11 @@ extension PlaybackEngine {
 
     private func readLoop(_ opened: MediaInput, _ media: MediaInfo) {
         var input = opened
-        let forward =
-            config.forwardBufferSeconds > 0 ? config.forwardBufferSeconds : config.automaticForwardBuffer
+        let forward = config.forwardBuffer
         var atEnd = false
         while true {
+            // Read before looking at the state: a command that comes after the look wakes the wait below.
+            let token = wakeToken()
             takeIdleJump(input)
             if control.withLock({ $0.pendingSeek != nil }) {
                 // Empty the queues before the generation changes: a decode thread that adopts the new generation
@@ -104,17 +105,24 @@ extension PlaybackEngine {
                 continue
             }
             if atEnd {
-                sleep(0.05)
+                // Nothing more to read: sleep until a seek or a stop.
+                waitForWake(since: token)
                 continue
             }
-            let buffered = bufferedSeconds(media)
-            let bytes = audioQueue.byteCount + videoQueue.byteCount
-            if buffered >= forward || bytes >= config.maxBufferBytes {
-                // Full: wake up when the decoders have taken some; a live playlist keeps reloading meanwhile.
+            let wasWaiting = control.withLock { c in
+                defer { c.demuxWaitsForRoom = true }
+                return c.demuxWaitsForRoom
+            }
+            if !hasRoom(media, forward: forward, hysteresis: false) {
+                if !wasWaiting { sink(.bufferFilled) }
+                // Full: sleep until the decoders have taken enough (`noteTaken`) or a command comes; a live
+                // playlist keeps reloading on its schedule meanwhile.
                 if !reloadIdleLive(input) { return }
-                sleep(0.02)
+                let reload = (input.byteSource as? HLSSource)?.idleReloadDeadline.map { $0 - MonotonicClock.now() }
+                waitForWake(since: token, seconds: reload.map { max($0, 0.001) })
                 continue
             }
+            control.withLock { $0.demuxWaitsForRoom = false }
             let packet: Packet?
             do {
                 packet = try input.readPacket()
@@ -164,6 +172,24 @@ extension PlaybackEngine {
         let seconds = (packet.pts ?? packet.dts).map { media.streams[index].seconds($0) }
         let queue = index == media.audioStream ? audioQueue : videoQueue
         queue.put(.packet(packet, seconds: seconds), generation: generation)
+    }
+
+    /// Whether the queues have room for more packets (the forward buffer and the byte limit). With `hysteresis`
+    /// (a decode thread deciding whether to wake a full demux thread), room means a second (or a quarter of a
+    /// short forward buffer) below the limit, so a full demux thread wakes once a second of playback, not per
+    /// packet.
+    func hasRoom(_ media: MediaInfo, forward: Double, hysteresis: Bool) -> Bool {
+        let seconds = hysteresis ? forward - min(1, forward / 4) : forward
+        let bytes = hysteresis ? config.maxBufferBytes - config.maxBufferBytes / 8 : config.maxBufferBytes
+        return bufferedSeconds(media) < seconds && audioQueue.byteCount + videoQueue.byteCount < bytes
+    }
+
+    /// Decode threads, after taking a packet: wakes the demux thread when it waits for room and there is some.
+    func noteTaken(_ media: MediaInfo) {
+        guard control.withLock({ $0.demuxWaitsForRoom }) else { return }
+        guard hasRoom(media, forward: config.forwardBuffer, hysteresis: true) else { return }
+        control.withLock { $0.demuxWaitsForRoom = false }
+        wake()
     }
 
     /// Seconds buffered ahead in the stream that has the least.

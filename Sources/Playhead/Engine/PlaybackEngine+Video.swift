@@ -19,6 +19,7 @@ extension PlaybackEngine {
                 if !buffering && !seeking { setBuffering(true) }
             }
             guard let tagged = videoQueue.take() else { return }
+            noteTaken(media)
             let current = control.withLock { $0.generation }
             if tagged.generation < current { continue }
             if current != generation {
@@ -63,7 +64,7 @@ extension PlaybackEngine {
         var lastShown = 0.0
         var firstPosted = false
         while !isStopping {
-            guard let item = frameQueue.take(timeout: 0.05) else { continue }
+            guard let item = frameQueue.take() else { continue }
             let current = control.withLock { $0.generation }
             switch item {
             case .end(let g):
@@ -112,10 +113,13 @@ extension PlaybackEngine {
     private func waitForFirstPicture(_ media: MediaInfo, generation: Int) -> Bool {
         let followsAudio = !config.startsActive && media.audioStream != nil && config.decodeAudio
         while !isStopping {
+            let token = wakeToken()
             let (g, active) = control.withLock { ($0.generation, $0.active) }
             if g != generation { return false }
             if active && (!followsAudio || clock.hasStarted) { return true }
-            sleep(0.005)
+            // Inactive: `activate()` wakes us. Active, the sound is heard within the output's latency: look again
+            // in 5 ms (the clock has no event for it).
+            waitForWake(since: token, seconds: active ? 0.005 : nil)
         }
         return false
     }
@@ -125,14 +129,17 @@ extension PlaybackEngine {
     private func waitUntil(_ seconds: Double, generation: Int, unless done: (Control) -> Bool = { _ in false }) -> Bool
     {
         while !isStopping {
-            let (g, finished) = control.withLock { ($0.generation, done($0)) }
+            let token = wakeToken()
+            let (g, finished, rate, moving) = control.withLock {
+                ($0.generation, done($0), $0.rate, $0.active && !$0.buffering)
+            }
             if g != generation { return false }
             if finished { return true }
             let ahead = seconds - clock.seconds
             if ahead <= 0.002 { return true }
-            // Sleep until the frame is due; a seek, a rate change or a stop wakes the condition early.
-            let rate = control.withLock { $0.rate }
-            sleep(rate > 0 ? min(max(ahead / rate, 0.001), 0.1) : 0.1)
+            // Sleep until the frame is due; a seek, a rate change, a stall's end or a stop wakes us early. While
+            // the clock stands (paused, stalled, not yet active) nothing is due: sleep until woken.
+            waitForWake(since: token, seconds: rate > 0 && moving ? min(max(ahead / rate, 0.001), 0.5) : nil)
         }
         return false
     }

@@ -31,6 +31,8 @@ final class PlaybackEngine: @unchecked Sendable {
         /// seek, whoever completes the seek first.
         var exactTarget: Double?
         var stopping = false
+        /// The demux thread sleeps until the decoders make room in the queues (`noteTaken` wakes it).
+        var demuxWaitsForRoom = false
         var buffering = true
         /// Buffering after a seek: cleared without stall or resume events.
         var seekBuffering = false
@@ -58,6 +60,8 @@ final class PlaybackEngine: @unchecked Sendable {
     let sink: @Sendable (EngineEvent) -> Void
     let control = Locked(Control())
     let wakeup = NSCondition()
+    /// How many times `wake()` was called; guarded by `wakeup`.
+    private var wakeCount = 0
     let audioQueue = PacketQueue()
     let videoQueue = PacketQueue()
     let frameQueue = FrameQueue(capacity: 2)
@@ -100,6 +104,8 @@ final class PlaybackEngine: @unchecked Sendable {
     func spawn(_ name: String, _ body: @escaping @Sendable (PlaybackEngine) -> Void) {
         threadsDone.enter()
         let thread = Thread { [self] in
+            // Named in the kernel too (`/proc/self/task/*/comm`, `top -H`); Foundation does not pass it on.
+            ThreadName.set(name)
             body(self)
             threadsDone.leave()
         }
@@ -187,16 +193,35 @@ final class PlaybackEngine: @unchecked Sendable {
 
     var isStopping: Bool { control.withLock { $0.stopping } }
 
+    /// Wakes every engine thread that waits for something to change (a command, room in the queues, the end of
+    /// a stream). Any thread.
     func wake() {
         wakeup.lock()
+        wakeCount &+= 1
         wakeup.broadcast()
         wakeup.unlock()
     }
 
-    /// Sleeps until woken or `seconds` pass.
-    func sleep(_ seconds: Double) {
+    /// The count of `wake()` calls so far: read it before looking at the state a wait depends on, then pass it to
+    /// `waitForWake(since:)`, so a wake that comes between the look and the wait is not lost. Any thread.
+    func wakeToken() -> Int {
         wakeup.lock()
-        _ = wakeup.wait(until: Date(timeIntervalSinceNow: seconds))
+        defer { wakeup.unlock() }
+        return wakeCount
+    }
+
+    /// Sleeps until `wake()` is called after `token` was read, or `seconds` pass (nil: no time limit). Nothing
+    /// polls: a paused engine's threads sleep here until a command arrives. Engine threads.
+    func waitForWake(since token: Int, seconds: Double? = nil) {
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
+        wakeup.lock()
+        while wakeCount == token {
+            if let deadline {
+                if !wakeup.wait(until: deadline) { break }
+            } else {
+                wakeup.wait()
+            }
+        }
         wakeup.unlock()
     }
 
@@ -222,6 +247,7 @@ final class PlaybackEngine: @unchecked Sendable {
         }
         guard let change else { return }
         applyCork(change.corked)
+        wake()
         guard change.announce else { return }
         if change.firstReady {
             sink(.ready)
@@ -238,8 +264,9 @@ final class PlaybackEngine: @unchecked Sendable {
         if first { sink(.failed(error)) }
     }
 
-    /// Reports the end once every active stream has ended and been heard.
+    /// Reports the end once every active stream has ended and been heard; wakes threads waiting for a stream's end.
     func checkEnded() {
+        wake()
         let media = info
         let post = control.withLock { c -> Bool in
             let audioDone = c.audioEnded || media?.audioStream == nil || !config.decodeAudio

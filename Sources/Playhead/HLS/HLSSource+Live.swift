@@ -82,6 +82,10 @@ extension HLSSource {
         reportWindow()
     }
 
+    /// When the next reload of a live playlist is due on `MonotonicClock`, for the demux thread to sleep until
+    /// while its buffer is full; nil when nothing reloads on a schedule (not live, or low-latency). Demux thread.
+    var idleReloadDeadline: Double? { live.flatMap { $0.lowLatency ? nil : $0.reloadAt } }
+
     /// Called by the engine on the demux thread while its buffer is full (paused, or read far enough ahead) instead
     /// of reading: reloads a live playlist when its schedule says so, without fetching segments, so the seekable
     /// window stays current. A jump forward it finds waits in `jumpPending` until the engine hands it over
