@@ -16,12 +16,14 @@ extension Player {
     func attachAudioSession() {
         guard audioSessionLink.token == nil else { return }
         audioSessionLink.token = AudioSession.shared.addObserver(Self.audioSessionHandler(for: self))
+        resources.setAudioSessionObserver(audioSessionLink.token)
     }
 
     /// Stops following the audio session. Main actor.
     func detachAudioSession() {
         if let token = audioSessionLink.token { AudioSession.shared.removeObserver(token) }
         audioSessionLink = AudioSessionLink()
+        resources.setAudioSessionObserver(nil)
         isInterruptedByAudioSession = false
     }
 

@@ -34,6 +34,7 @@ extension Player {
             return nil
         }
         audioOutput = output
+        resources.setOutput(output)
         attachAudioSession()
         return output
     }
@@ -74,6 +75,7 @@ extension Player {
             Task { @MainActor in self?.handle(event, timestamp: stamped, item: item) }
         }
         engine.setVolume(max(0, min(1, volume)), muted: isMuted)
+        resources.adopt(engine)
         return engine
     }
 
@@ -81,6 +83,7 @@ extension Player {
         guard let engine else { return }
         let position = engine.currentSeconds
         engine.stop()
+        resources.release(engine)
         self.engine = nil
         timebase.engine = nil
         timebase.frozen = position
@@ -206,15 +209,19 @@ extension Player {
         bufferMonitorID &+= 1
         let id = bufferMonitorID
         Task { @MainActor [weak self] in
-            while true {
-                guard let self, let engine = self.engine, self.bufferMonitorID == id else { return }
-                self.updateLoadedTimeRanges()
-                self.preloadNextIfNeeded()
-                if self.storedRate == 0 { return }
+            // The player is held only while it is looked at, never across the sleep: one nobody holds goes away.
+            while self?.monitorBuffer(id) == true {
                 try? await Task.sleep(for: .milliseconds(250))
-                if self.engine !== engine { return }
             }
         }
+    }
+
+    /// One look of the buffer monitor `id`; false when it should end (another monitor runs, no engine, paused).
+    private func monitorBuffer(_ id: Int) -> Bool {
+        guard engine != nil, bufferMonitorID == id else { return false }
+        updateLoadedTimeRanges()
+        preloadNextIfNeeded()
+        return storedRate != 0
     }
 
     /// The current item's loaded range: from the play head to what the engine has read ahead. Main actor.

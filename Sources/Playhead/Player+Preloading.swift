@@ -83,6 +83,7 @@ extension Player {
         engine?.chain(nil)
         let tookOver = p.engine.isActive
         p.engine.stop()
+        resources.release(p.engine)
         if tookOver { engine?.revokeHandOff() }
     }
 
@@ -94,6 +95,7 @@ extension Player {
         if let old = engine {
             old.chain(nil)
             old.stop()
+            resources.release(old)
         }
         cancelPendingSeeks()
         currentItem?.player = nil

@@ -126,6 +126,8 @@ public class Player {
     @ObservationIgnored var audioSessionLink = AudioSessionLink()
     /// The clock, readable from any thread (for video outputs and observers on other queues).
     public nonisolated let timebase = Timebase()
+    /// The engines and output that end with this player when it goes away without `close()`.
+    nonisolated let resources = PlayerResources()
 
     /// A player with no item.
     public init() {}
@@ -174,6 +176,7 @@ public class Player {
         detachAudioSession()
         audioOutput?.stop()
         audioOutput = nil
+        resources.setOutput(nil)
         for c in eventContinuations.values { c.finish() }
         eventContinuations.removeAll()
     }

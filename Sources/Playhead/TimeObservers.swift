@@ -46,6 +46,8 @@ final class TimeObserverHub {
             self.queue = queue
             self.block = block
         }
+        // A resumed dispatch source keeps itself alive until cancelled: the observer ends with its player.
+        deinit { timer?.cancel() }
     }
 
     private final class Boundary: @unchecked Sendable {
@@ -59,6 +61,7 @@ final class TimeObserverHub {
             self.queue = queue
             self.block = block
         }
+        deinit { timer?.cancel() }
     }
 
     private var periodic: [Int: Periodic] = [:]

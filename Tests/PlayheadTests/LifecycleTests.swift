@@ -1,0 +1,122 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// A player's life as an app lives it: nothing it does blocks the main actor, and one that nobody holds any more
+/// stops at once, taking its threads and its sound server stream with it.
+@MainActor @Suite(.serialized) struct LifecycleTests {
+    /// Measures how late the main actor runs a job queued every 5 ms: the worst delay is how long something else
+    /// held the main actor.
+    @MainActor final class MainActorProbe {
+        private(set) var worst = 0.0
+        /// What the test was doing when the main actor was held longest.
+        private(set) var worstDuring = ""
+        var phase = "start"
+        private var task: Task<Void, Never>?
+
+        init() {
+            task = Task { @MainActor [weak self] in
+                while !Task.isCancelled {
+                    let asked = MonotonicClock.now()
+                    try? await Task.sleep(for: .milliseconds(5))
+                    let late = MonotonicClock.now() - asked - 0.005
+                    guard let self else { return }
+                    if late > self.worst { (self.worst, self.worstDuring) = (late, self.phase) }
+                }
+            }
+        }
+
+        func stop() { task?.cancel() }
+    }
+
+    @Test func theMainActorIsNeverBlocked() async throws {
+        let sink = try TestSink()
+        // Fixtures first: making one runs ffmpeg on the main actor.
+        let (video, tone, other) = (
+            try Fixtures.numberedVideo(), try Fixtures.tone(seconds: 3), try Fixtures.tone(seconds: 2, frequency: 880)
+        )
+        let probe = MainActorProbe()
+        let player = QueuePlayer(items: [PlayerItem(url: video), PlayerItem(url: tone)])
+        player.audioOutputChoice = .pulse(device: sink.name)
+        probe.phase = "first play"
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(500))
+        probe.phase = "seeks"
+        for target in [7.0, 2.0, 9.5] {
+            _ = await player.seek(to: MediaTime(seconds: target, preferredTimescale: 600))
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        probe.phase = "pause"
+        player.pause()
+        try await Task.sleep(for: .milliseconds(300))
+        probe.phase = "advance"
+        player.play()
+        player.advanceToNextItem()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(500))
+        probe.phase = "replace"
+        player.replaceCurrentItem(with: PlayerItem(url: other))
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(300))
+        probe.phase = "close"
+        player.close()
+        try await Task.sleep(for: .milliseconds(300))
+        probe.stop()
+        #expect(probe.worst < 0.020, "the main actor was held \(Int(probe.worst * 1000)) ms (\(probe.worstDuring))")
+    }
+}
+
+extension LifecycleTests {
+    /// The test sink's sink inputs (playback streams) on the server now.
+    nonisolated static func streams(on sink: TestSink) throws -> Int {
+        let sinks = try Run.command("pactl", ["list", "short", "sinks"]).stdout.split(separator: "\n")
+        guard
+            let index = sinks.first(where: { $0.split(separator: "\t").dropFirst().first == Substring(sink.name) })?
+                .split(separator: "\t").first
+        else { throw TestSupportError("sink \(sink.name) is not on the server") }
+        let inputs = try Run.command("pactl", ["list", "short", "sink-inputs"]).stdout.split(separator: "\n")
+        return inputs.filter { $0.split(separator: "\t").dropFirst().first == index }.count
+    }
+
+    /// This process's threads named by Playhead's engines (and FFmpeg's decoder threads they started), by id.
+    nonisolated static func engineThreads() -> Set<Int> {
+        Set(ThreadActivity.sample().filter { $0.value.name.hasPrefix("playhead.") }.keys)
+    }
+
+    @Test func aPlayerNobodyHoldsStops() async throws {
+        let sink = try TestSink()
+        let tone = try Fixtures.tone(seconds: 30)
+        let threadsBefore = Self.engineThreads()
+        var player: Player? = Player.onSink(sink)
+        weak let dropped = player
+        let fired = Locked(0)
+        _ = player?.addPeriodicTimeObserver(forInterval: MediaTime(value: 1, timescale: 20), queue: .global()) { _ in
+            fired.withLock { $0 += 1 }
+        }
+        player?.replaceCurrentItem(with: PlayerItem(url: tone))
+        player?.play()
+        #expect(await eventually { player?.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try Self.streams(on: sink) == 1)
+        let threads = Self.engineThreads().subtracting(threadsBefore)
+        #expect(threads.count >= 2, "the engine's threads: \(threads)")
+
+        player = nil
+        let start = MonotonicClock.now()
+        #expect(await eventually(timeout: 1) { dropped == nil }, "something still holds the player")
+        var streams = try Self.streams(on: sink)
+        while streams > 0 && MonotonicClock.now() - start < 1 {
+            try await Task.sleep(for: .milliseconds(50))
+            streams = try Self.streams(on: sink)
+        }
+        #expect(streams == 0, "the stream is still on the server \(MonotonicClock.now() - start) s after")
+        let left = { Self.engineThreads().intersection(threads) }
+        #expect(await eventually(timeout: 1) { left().isEmpty }, "threads still running: \(left())")
+        let firedThen = fired.current
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fired.current == firedThen, "a time observer of the dropped player still fires")
+        _ = sink.stopRecording()
+    }
+}
