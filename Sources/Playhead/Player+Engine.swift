@@ -79,6 +79,24 @@ extension Player {
         return engine
     }
 
+    /// The engines playing `item` now: the current one when it is the current item, the preloaded one when it
+    /// is next. Main actor.
+    func engines(playing item: PlayerItem) -> [PlaybackEngine] {
+        let current = currentItem === item ? engine : nil
+        let next = preloaded?.item === item ? preloaded?.engine : nil
+        return [current, next].compactMap { $0 }
+    }
+
+    /// A video output added to `item` shows its pictures from now on (the current one at once); a removed one
+    /// is sent nothing more. Main actor.
+    func itemOutputsChanged(_ item: PlayerItem, added: (any VideoOutput)?, removed: (any VideoOutput)?) {
+        guard decodesVideo else { return }
+        for e in engines(playing: item) {
+            if let added { e.video.attach(added) }
+            if let removed { e.video.detach(removed) }
+        }
+    }
+
     func stopEngine() {
         guard let engine else { return }
         let position = engine.currentSeconds

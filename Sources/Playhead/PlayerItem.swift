@@ -105,13 +105,20 @@ public final class PlayerItem {
         }
     }
 
-    /// Adds a video output that receives the item's frames (from the next time the item starts playing).
+    /// Adds a video output that receives the item's pictures. Attached while the item plays or is paused, it
+    /// shows the current picture at once and follows the clock, with no seek, reopen or new decoder.
     public func add(_ output: any VideoOutput) {
-        if !outputs.contains(where: { $0 === output }) { outputs.append(output) }
+        guard !outputs.contains(where: { $0 === output }) else { return }
+        outputs.append(output)
+        (player ?? queueOwner)?.itemOutputsChanged(self, added: output, removed: nil)
     }
 
-    /// Removes a video output.
-    public func remove(_ output: any VideoOutput) { outputs.removeAll { $0 === output } }
+    /// Removes a video output; it is sent nothing more, at once.
+    public func remove(_ output: any VideoOutput) {
+        guard outputs.contains(where: { $0 === output }) else { return }
+        outputs.removeAll { $0 === output }
+        (player ?? queueOwner)?.itemOutputsChanged(self, added: nil, removed: output)
+    }
 
     /// Posted when the item plays to its end, like `AVPlayerItem.didPlayToEndTimeNotification`; the object is
     /// the item.

@@ -43,6 +43,7 @@ public final class Decoder: @unchecked Sendable {
                 return .success(ctx)
             } ?? .failure(FFmpegError(code: ph_averror(EINVAL), function: "avcodec_parameters_to_context"))
         context = try made.get()
+        FFmpegCounters.decoderCreated()
     }
 
     deinit { avcodec_free_context(&context) }

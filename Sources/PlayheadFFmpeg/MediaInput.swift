@@ -124,6 +124,7 @@ public final class MediaInput: @unchecked Sendable {
         // first part, and its init section has the codec parameters: probing its packets would wait for more of
         // them (a low-latency part holds a third of the frames FFmpeg wants to guess a frame rate from).
         guard readingInfo else { return }
+        FFmpegCounters.probed()
         try check(avformat_find_stream_info(c, nil), "avformat_find_stream_info")
         readInfo(c!)
     }

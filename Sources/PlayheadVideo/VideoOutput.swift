@@ -30,8 +30,10 @@ public struct VideoFrame: Sendable {
 /// Where the player's pictures go: a window, a Picture-in-Picture window, a capture for tests, nothing.
 /// One player may feed several outputs.
 ///
-/// Threads: `present` and `flush` are called on the engine's video thread, in presentation order, at the time
-/// each frame should be seen; an output must return quickly (copy or upload, never wait for vsync for long).
+/// Threads: `present` and `flush` are called one at a time, in presentation order, at the time each frame should
+/// be seen: on the engine's video thread, except the first picture of an output attached while an item shows one,
+/// which comes at once on the thread that attached it. An output must return quickly (copy or upload, never wait
+/// for vsync for long).
 public protocol VideoOutput: AnyObject, Sendable {
     /// Shows `frame` now.
     func present(_ frame: VideoFrame)

@@ -95,7 +95,7 @@ extension PlaybackEngine {
                 }
                 shownGeneration = g
                 lastShown = t
-                for out in config.videoOutputs { out.present(frame) }
+                video.present(frame)
                 if !firstPosted {
                     firstPosted = true
                     sink(.firstVideo)

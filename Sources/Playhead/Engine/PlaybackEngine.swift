@@ -66,6 +66,8 @@ final class PlaybackEngine: @unchecked Sendable {
     let videoQueue = PacketQueue()
     let frameQueue = FrameQueue(capacity: 2)
     let clock: MediaClock
+    /// The outputs that show the item's pictures, attachable at any moment, and the picture shown now.
+    let video: VideoRenderer
     private let threadsDone = DispatchGroup()
     /// What the open input holds: set once on the demux thread when the input is open, read from any thread (the
     /// decode threads, the player's buffer monitor on the main actor, a predecessor's hand-off), under a lock.
@@ -90,6 +92,7 @@ final class PlaybackEngine: @unchecked Sendable {
             c.peakBitRate = configuration.peakBitRate
             c.maximumResolution = configuration.maximumResolution
         }
+        video = VideoRenderer(outputs: configuration.videoOutputs)
         clock = MediaClock(
             output: configuration.decodeAudio ? configuration.audioOutput : nil,
             sampleRate: configuration.format.sampleRate)

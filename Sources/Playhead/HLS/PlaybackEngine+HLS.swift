@@ -41,13 +41,7 @@ extension PlaybackEngine {
     /// the largest video output that shows the picture (its window), when video is decoded.
     var hlsCaps: AdaptiveBitratePolicy.Caps {
         let (peak, maximum) = control.withLock { ($0.peakBitRate, $0.maximumResolution) }
-        var window = CGSize.zero
-        if config.decodeVideo {
-            for output in config.videoOutputs {
-                let size = output.displaySize
-                window = CGSize(width: max(window.width, size.width), height: max(window.height, size.height))
-            }
-        }
+        let window = config.decodeVideo ? video.displaySize : .zero
         return AdaptiveBitratePolicy.Caps(
             peakBitRate: peak, maximumResolution: CGSize(width: maximum.width, height: maximum.height),
             windowSize: window)

@@ -41,9 +41,7 @@ extension Player {
     /// An item's HLS caps changed (main actor): its engine, current or preloaded, applies them from its next
     /// segment.
     func itemCapsChanged(_ item: PlayerItem) {
-        let current = currentItem === item ? engine : nil
-        let next = preloaded?.item === item ? preloaded?.engine : nil
-        for case let e? in [current, next] {
+        for e in engines(playing: item) {
             e.setCaps(peakBitRate: item.preferredPeakBitRate, maximumResolution: item.preferredMaximumResolution)
         }
     }
