@@ -49,6 +49,13 @@ let package = Package(
 
         .target(name: "PlayheadTestSupport", dependencies: ["PlayheadCore"]),
 
+        // Rule 9's programs, run by PlayerItemNotificationProgramTests: an item looped from its end notification
+        // under dispatchMain() or RunLoop.main.run() (LoopProbe), and in an async main (LoopProbeAsync).
+        .target(name: "LoopProbeKit", dependencies: ["Playhead"], path: "Tests/Programs/LoopProbeKit"),
+        .executableTarget(name: "LoopProbe", dependencies: ["LoopProbeKit"], path: "Tests/Programs/LoopProbe"),
+        .executableTarget(
+            name: "LoopProbeAsync", dependencies: ["LoopProbeKit"], path: "Tests/Programs/LoopProbeAsync"),
+
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"]),
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadSubtitlesTests", dependencies: ["PlayheadSubtitles"]),

@@ -9,6 +9,8 @@ request through query parameters:
   ?redirect=loop           answer 302 to the same URL, forever
   ?reset_after=BYTES       close the connection after that many body bytes
   ?once=1                  apply status/reset_after/stall only to the first request for that path
+  ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
+  ?trickle=SECONDS         chunked: the file, then a comment line ("# still here") every SECONDS, forever
 
 /llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, or fMP4 segments with an
 EXT-X-MAP init section and four movie fragments each) as a low-latency live stream that starts with the first
@@ -291,6 +293,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if "trickle" in q:
+            self.trickle(path, float(q["trickle"]), q.get("type", "application/vnd.apple.mpegurl"))
+            return
         size = os.path.getsize(path)
         start, end = 0, size - 1
         rng = self.headers.get("Range")
@@ -304,7 +309,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(200)
         self.send_header("Accept-Ranges", "bytes")
         self.send_header("Content-Length", str(end - start + 1))
-        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Type", q.get("type", "application/octet-stream"))
         self.end_headers()
         time.sleep(float(q.get("first_byte_delay", 0)))
         rate = float(q.get("rate", 0))
@@ -342,6 +347,32 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     if ahead > 0:
                         time.sleep(ahead)
         print("SENT %s %d complete" % (url.path, sent), flush=True)
+
+
+    def trickle(self, path, every, content_type):
+        """Sends the file with chunked transfer encoding, then one comment line every `every` seconds until the
+        client hangs up: a body that never ends, yet never stays silent for long."""
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def chunk(data):
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+
+        sent = 0
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+            chunk(data)
+            sent += len(data)
+            while True:
+                time.sleep(every)
+                chunk(b"# still here\n")
+                sent += 13
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            print("SENT %s %d aborted" % (urllib.parse.urlparse(self.path).path, sent), flush=True)
 
 
 def main():

@@ -9,6 +9,8 @@ struct AudioSessionLink {
     var resumeRate: Float?
     /// True while the player itself applies a session-driven rate change (not a user action).
     var applying = false
+    /// `Player.resumesAfterInterruption`.
+    var resumesAfterInterruption = true
 }
 
 extension Player {
@@ -19,12 +21,22 @@ extension Player {
         resources.setAudioSessionObserver(audioSessionLink.token)
     }
 
-    /// Stops following the audio session. Main actor.
+    /// Stops following the audio session (the app's `resumesAfterInterruption` choice is kept). Main actor.
     func detachAudioSession() {
         if let token = audioSessionLink.token { AudioSession.shared.removeObserver(token) }
-        audioSessionLink = AudioSessionLink()
+        audioSessionLink = AudioSessionLink(resumesAfterInterruption: audioSessionLink.resumesAfterInterruption)
         resources.setAudioSessionObserver(nil)
         isInterruptedByAudioSession = false
+    }
+
+    /// Whether the player resumes by itself when an interruption (a call) ends with `.shouldResume`, having been
+    /// playing when it began, with nobody changing its rate meanwhile. True by default. AVPlayer leaves resumption
+    /// to the app: set false to decide yourself from `AudioSession.interruptionNotification` (or `events()`); the
+    /// player then stays paused after every interruption. An interruption that ends without `.shouldResume` never
+    /// resumes it. Main actor.
+    public var resumesAfterInterruption: Bool {
+        get { audioSessionLink.resumesAfterInterruption }
+        set { audioSessionLink.resumesAfterInterruption = newValue }
     }
 
     /// Built outside the main actor: the session calls it on its own queue, and it hops to the main actor.
@@ -42,7 +54,7 @@ extension Player {
     }
 
     /// Reacts as a careful iOS app does: pause when an interruption begins; when it ends with `.shouldResume`,
-    /// resume only if the player was playing and nobody changed the rate meanwhile; pause when the device
+    /// resume only if `resumesAfterInterruption`, the player was playing and nobody changed the rate meanwhile; pause when the device
     /// playing goes away (and stay paused on the device the stream moved to). Main actor.
     func handleAudioSession(_ event: AudioSession.Event) {
         switch event {
@@ -52,7 +64,9 @@ extension Player {
             applySessionRate(0)
         case .interruption(.ended, let options):
             isInterruptedByAudioSession = false
-            if options.contains(.shouldResume), let rate = audioSessionLink.resumeRate { applySessionRate(rate) }
+            if resumesAfterInterruption, options.contains(.shouldResume), let rate = audioSessionLink.resumeRate {
+                applySessionRate(rate)
+            }
             audioSessionLink.resumeRate = nil
         case .routeChange(.oldDeviceUnavailable, _):
             audioSessionLink.resumeRate = nil

@@ -124,8 +124,7 @@ extension Player {
             item.status = .failed
             item.error = error
             item.logError(error)
-            NotificationCenter.default.post(
-                name: PlayerItem.failedToPlayToEndTimeNotification, object: item, userInfo: ["error": error])
+            item.postNotification(PlayerItem.failedToPlayToEndTimeNotification, error: error)
         }
         emit(PlayerEvent(.error(error)))
         updateTimeControlStatus()
@@ -158,7 +157,7 @@ extension Player {
             finishSeek(id: id, finished: finished)
             emit(PlayerEvent(.seekDone(position: position, finished: finished), timestamp: timestamp))
             if finished {
-                NotificationCenter.default.post(name: PlayerItem.timeJumpedNotification, object: item)
+                item.postNotification(PlayerItem.timeJumpedNotification)
                 observers.timeJumped(player: self)
             }
         case .stalled:
@@ -166,7 +165,7 @@ extension Player {
             item.accessLogUpdate { $0.numberOfStalls += 1 }
             item.isPlaybackLikelyToKeepUp = false
             item.isPlaybackBufferEmpty = true
-            NotificationCenter.default.post(name: PlayerItem.playbackStalledNotification, object: item)
+            item.postNotification(PlayerItem.playbackStalledNotification)
             emit(PlayerEvent(.stalled, timestamp: timestamp))
         case .resumed:
             stalled = false
@@ -175,7 +174,7 @@ extension Player {
             emit(PlayerEvent(.resumed, timestamp: timestamp))
         case .ended:
             emit(PlayerEvent(.ended, timestamp: timestamp))
-            NotificationCenter.default.post(name: PlayerItem.didPlayToEndTimeNotification, object: item)
+            item.postNotification(PlayerItem.didPlayToEndTimeNotification)
             itemDidEnd(item)
         case .failed(let error):
             fail(error)

@@ -121,7 +121,7 @@ public final class PlayerItem {
     }
 
     /// Posted when the item plays to its end, like `AVPlayerItem.didPlayToEndTimeNotification`; the object is
-    /// the item.
+    /// the item. The item notifications are posted from `PlayerItem.notificationQueue`, not the main actor.
     public static let didPlayToEndTimeNotification = Notification.Name("PlayheadPlayerItemDidPlayToEndTime")
     /// Posted when the item fails before its end; `userInfo["error"]` holds the `PlaybackError`.
     public static let failedToPlayToEndTimeNotification = Notification.Name("PlayheadPlayerItemFailedToPlayToEndTime")

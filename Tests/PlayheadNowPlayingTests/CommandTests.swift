@@ -96,4 +96,34 @@ extension PlayerctlTests {
         #expect(try await playerctl(name, "status") == "Paused")
         #expect(targets.count == 2, "seeks: \(targets)")
     }
+
+    /// Rule 24: MPRIS has no skip interval. A desktop `Seek` carries its own offset, and that offset is the skip
+    /// command's `interval` whatever `preferredIntervals` says (which the desktop never sees).
+    @Test func aDesktopSeekSkipsByItsOwnOffsetNotByPreferredIntervals() async throws {
+        _ = try freshCenter()
+        let (player, session, name) = try await activeSession(PlayerItem(url: try taggedFile()))
+        defer {
+            session.invalidate()
+            player.close()
+        }
+        let c = session.remoteCommandCenter
+        c.changePlaybackPositionCommand.isEnabled = false
+        c.skipForwardCommand.preferredIntervals = [30]
+        c.skipBackwardCommand.preferredIntervals = [10]
+        var intervals: [Double?] = []
+        c.skipForwardCommand.removeTarget(nil)
+        c.skipForwardCommand.addTarget { event in
+            intervals.append(event.interval)
+            return .success
+        }
+        c.skipBackwardCommand.removeTarget(nil)
+        c.skipBackwardCommand.addTarget { event in
+            intervals.append(event.interval.map { -$0 })
+            return .success
+        }
+        _ = try await playerctl(name, "position", "5+")
+        _ = try await playerctl(name, "position", "7-")
+        #expect(await eventually { intervals.count == 2 }, "\(intervals)")
+        #expect(intervals == [5, -7], "the desktop's offsets, not 30 and 10: \(intervals)")
+    }
 }

@@ -3,6 +3,8 @@ import Playhead
 import PlayheadTestSupport
 import Testing
 
+@testable import PlayheadAudio
+
 /// `Player` and the audio session: a call pauses it, the call's end resumes it only if it was playing and nobody
 /// changed its rate meanwhile.
 @MainActor @Suite(.serialized) struct AudioSessionPlayerTests {
@@ -43,6 +45,65 @@ import Testing
         #expect(await eventually { !player.isInterruptedByAudioSession })
         try await Task.sleep(for: .milliseconds(700))
         #expect(player.timeControlStatus == .paused && player.rate == 0)
+    }
+
+    /// Rule 17: an interruption that ends without `.shouldResume` does not resume the player. On this platform the
+    /// session ends one so when the sound server goes away during the call; here the session is told to end it
+    /// while the call still holds the stream corked (`endInterruption(shouldResume: false)`, internal).
+    @Test func aCallThatEndsWithoutShouldResumeLeavesThePlayerPaused() async throws {
+        try AudioSession.shared.setCategory(.playback)
+        defer { try? AudioSession.shared.setCategory(.soloAmbient) }
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        let ends = Locked([AudioSession.InterruptionOptions]())
+        let token = AudioSession.shared.addObserver { event in
+            if case .interruption(.ended, let options) = event { ends.withLock { $0.append(options) } }
+        }
+        defer { AudioSession.shared.removeObserver(token) }
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 20)))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        let phone = try call(on: sink.name)
+        defer { Run.kill(phone) }
+        #expect(await eventually { player.isInterruptedByAudioSession && player.timeControlStatus == .paused })
+        AudioSession.shared.endInterruption(shouldResume: false)
+        #expect(await eventually { !player.isInterruptedByAudioSession })
+        #expect(ends.current == [[]], "\(ends.current)")
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(player.timeControlStatus == .paused && player.rate == 0)
+        Run.kill(phone)
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(player.timeControlStatus == .paused && player.rate == 0, "the call's end resumed it")
+    }
+
+    /// Rule 17: with `resumesAfterInterruption` false the player stays paused even when the call ends with
+    /// `.shouldResume`; the app resumes it (here at once, as an app that asks its user would later).
+    @Test func anAppThatOptsOutOfResumingResumesItself() async throws {
+        try AudioSession.shared.setCategory(.playback)
+        defer { try? AudioSession.shared.setCategory(.soloAmbient) }
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        #expect(player.resumesAfterInterruption, "the default resumes, as before")
+        player.resumesAfterInterruption = false
+        let ends = Locked([AudioSession.InterruptionOptions]())
+        let token = AudioSession.shared.addObserver { event in
+            if case .interruption(.ended, let options) = event { ends.withLock { $0.append(options) } }
+        }
+        defer { AudioSession.shared.removeObserver(token) }
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 20)))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        let phone = try call(on: sink.name)
+        #expect(await eventually { player.isInterruptedByAudioSession && player.timeControlStatus == .paused })
+        Run.kill(phone)
+        #expect(await eventually { !player.isInterruptedByAudioSession })
+        #expect(ends.current == [.shouldResume], "\(ends.current)")
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(player.timeControlStatus == .paused && player.rate == 0, "it resumed by itself")
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
     }
 
     private func call(on sink: String) throws -> Process {

@@ -23,7 +23,9 @@ extension PlaybackEngine {
             opened = pre
         case .open(let shared):
             do {
-                opened = try MediaOpener.open(config.location, timeout: config.networkTimeout, caps: caps)
+                opened = try MediaOpener.open(
+                    config.location, timeout: config.networkTimeout, caps: caps,
+                    stopping: { [weak self] in self?.isStopping ?? true })
                 if shared { config.assetLoader?.share(.success(opened)) }
             } catch {
                 if shared { config.assetLoader?.share(isStopping ? nil : .failure(error)) }

@@ -100,7 +100,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         playlist = old.playlist
         playlistURL = old.playlistURL
         variant = old.variant
-        fetch = HTTPFetch(timeout: old.fetch.timeout)
+        fetch = HTTPFetch(timeout: old.fetch.timeout, stopping: old.fetch.stopping)
         adaptive = old.adaptive
         multivariantStart = old.multivariantStart
         windowStart = old.windowStart
@@ -122,11 +122,13 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
-    init(url: URL, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(), startEstimate: Double? = nil)
-        throws(PlaybackError)
-    {
+    /// `stopping` (polled on the calling thread) gives up a request in flight when it turns true.
+    init(
+        url: URL, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(), startEstimate: Double? = nil,
+        stopping: (@Sendable () -> Bool)? = nil
+    ) throws(PlaybackError) {
         self.url = url
-        fetch = HTTPFetch(timeout: timeout)
+        fetch = HTTPFetch(timeout: timeout, stopping: stopping)
         let loadStarted = MonotonicClock.now()
         switch try Self.load(url, fetch) {
         case .media(let media):
@@ -175,7 +177,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     }
 
     static func load(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> Playlist {
-        let response = try fetch.get(url, limit: HTTPFetch.playlistLimit)
+        // A playlist that trickles forever is bounded too (`HTTPFetch.playlistDeadline`).
+        let response = try fetch.get(url, limit: HTTPFetch.playlistLimit, deadline: fetch.playlistDeadline)
         if isHTML(response) {
             throw PlaybackError(.parsing, source: url.absoluteString, reason: "an HTML page, not an HLS playlist")
         }
@@ -186,12 +189,10 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         }
     }
 
-    /// Whether a response is an HTML page (an error or login page served in place of media).
+    /// Whether a response is an HTML page (an error or login page served in place of media), judged by its first
+    /// bytes; the `Content-Type` decides only when they are neither media, a playlist nor HTML.
     static func isHTML(_ response: HTTPFetch.Response) -> Bool {
-        if response.contentType?.lowercased().contains("text/html") == true { return true }
-        let head = String(decoding: response.body.prefix(256), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        return head.hasPrefix("<!doctype html") || head.hasPrefix("<html") || head.hasPrefix("<head")
+        ContentSniffer.isHTML(response.body, contentType: response.contentType)
     }
 
     func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -31,21 +31,34 @@ final class HTTPFetch: @unchecked Sendable {
     /// The largest playlist accepted (a longer one is an error, read no further than this).
     static let playlistLimit = 16 << 20
 
+    /// A playlist request's whole time limit, in network time-outs: a playlist that keeps sending a line now and
+    /// then (so the idle time-out never fires) fails after `playlistDeadlineFactor * timeout` seconds.
+    static let playlistDeadlineFactor = 3.0
+
     private let loader: SegmentLoader
     private let state = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
     /// Seconds without a byte after which a request fails.
     let timeout: Double
     /// Whether the last error thrown may go away on a second try (a time-out, a dropped connection, a 5xx).
     private(set) var lastErrorWasTransient = false
+    /// Polled ten times a second while a request waits (from the waiting thread): true cancels the request, so a
+    /// pending request never delays a player that stops (an engine's `isStopping`).
+    let stopping: (@Sendable () -> Bool)?
 
-    init(timeout: Double) {
+    /// Seconds a playlist request may take in all (`playlistDeadlineFactor` network time-outs).
+    var playlistDeadline: Double { timeout * Self.playlistDeadlineFactor }
+
+    init(timeout: Double, stopping: (@Sendable () -> Bool)? = nil) {
         self.timeout = timeout
+        self.stopping = stopping
         loader = SegmentLoader(idleTimeout: timeout)
     }
 
-    /// The body of `url` (bytes `range` when given), at most `limit` bytes.
-    func get(_ url: URL, range: ClosedRange<Int>? = nil, limit: Int = 64 << 20) throws(PlaybackError) -> Response {
-        guard let r = try fetch(url, range: range, limit: limit) else {
+    /// The body of `url` (bytes `range` when given), at most `limit` bytes, within `deadline` seconds when given.
+    func get(
+        _ url: URL, range: ClosedRange<Int>? = nil, limit: Int = 64 << 20, deadline: Double? = nil
+    ) throws(PlaybackError) -> Response {
+        guard let r = try fetch(url, range: range, limit: limit, deadline: deadline) else {
             throw PlaybackError(.network, source: url.absoluteString, reason: "cancelled")
         }
         return r
@@ -84,6 +97,10 @@ final class HTTPFetch: @unchecked Sendable {
         let started = MonotonicClock.now()
         while done.wait(timeout: .now() + 0.1) == .timedOut {
             let elapsed = MonotonicClock.now() - started
+            if stopping?() == true {
+                cancel()
+                throw PlaybackError(.network, source: name, reason: "cancelled")
+            }
             if let deadline, elapsed > deadline {
                 task.cancel()
                 lastErrorWasTransient = true

@@ -7,14 +7,19 @@ import PlayheadHLS
 /// or its extension), anything else through FFmpeg's own protocols. Blocking; called on a dispatch thread by the
 /// asset loader and on the engine's demux thread.
 enum MediaOpener {
-    static func open(_ location: String, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init())
-        throws(PlaybackError)
-        -> MediaInput
-    {
+    /// Opens `location`; `stopping`, polled while an HLS request waits, gives the open up when it turns true (the
+    /// engine stopped: quitting is never delayed by a playlist that does not arrive).
+    static func open(
+        _ location: String, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(),
+        stopping: (@Sendable () -> Bool)? = nil
+    ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
-        if let url = hlsURL(location, timeout: timeout) {
+        let hls = hlsURL(location, timeout: timeout, stopping: stopping)
+        if stopping?() == true { throw PlaybackError(.network, source: location, reason: "cancelled") }
+        if let url = hls {
             let source = try HLSSource(
-                url: url, timeout: timeout, caps: caps, startEstimate: BandwidthMemory.remembered())
+                url: url, timeout: timeout, caps: caps, startEstimate: BandwidthMemory.remembered(),
+                stopping: stopping)
             do {
                 var options = MediaInput.OpenOptions()
                 options.timeout = timeout
@@ -46,16 +51,18 @@ enum MediaOpener {
 
     /// The playlist URL when `location` is HLS: `.m3u8`, an HLS content type, or `#EXTM3U` followed by `#EXT-X-`
     /// tags in the first kilobytes.
-    static func hlsURL(_ location: String, timeout: Double) -> URL? {
+    static func hlsURL(_ location: String, timeout: Double, stopping: (@Sendable () -> Bool)? = nil) -> URL? {
         let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
         guard let url = isRemote ? URL(string: location) : URL(fileURLWithPath: location) else { return nil }
         if url.pathExtension.lowercased() == "m3u8" { return url }
         let head: Data
         if isRemote {
-            // One small ranged request; when it fails, FFmpeg opens the URL and reports the error itself.
-            guard let r = try? HTTPFetch(timeout: min(timeout, 5)).get(url, range: 0...4095, limit: 1 << 20) else {
-                return nil
-            }
+            // One small ranged request, bounded in all as a playlist's; when it fails, FFmpeg opens the URL and
+            // reports the error itself.
+            let probe = HTTPFetch(timeout: min(timeout, 5), stopping: stopping)
+            guard
+                let r = try? probe.get(url, range: 0...4095, limit: 1 << 20, deadline: probe.playlistDeadline)
+            else { return nil }
             if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return url }
             head = r.body
         } else {

@@ -13,7 +13,7 @@ extension Player {
                 end: MediaTime(seconds: max(start, end), preferredTimescale: 1000))
             if item.seekableTimeRanges != [range] { item.seekableTimeRanges = [range] }
         case .timeJumped(let from, let to):
-            NotificationCenter.default.post(name: PlayerItem.timeJumpedNotification, object: item)
+            item.postNotification(PlayerItem.timeJumpedNotification)
             observers.timeJumped(player: self)
             emit(PlayerEvent(.timeJumped(from: from, to: to), timestamp: timestamp))
         case .recovered(let error):
@@ -27,13 +27,14 @@ extension Player {
 }
 
 extension PlayerItem {
-    /// Adds an entry to the error log and posts `newErrorLogEntryNotification` (main actor).
+    /// Adds an entry to the error log and posts `newErrorLogEntryNotification` (main actor; posted from the item
+    /// notification queue).
     func logError(_ error: PlaybackError) {
         errorLog.append(
             ErrorLogEntry(
                 date: Date(), uri: error.source, errorDomain: error.category.rawValue,
                 errorStatusCode: Int(error.code ?? 0), errorComment: error.reason))
-        NotificationCenter.default.post(name: PlayerItem.newErrorLogEntryNotification, object: self)
+        postNotification(PlayerItem.newErrorLogEntryNotification)
     }
 }
 

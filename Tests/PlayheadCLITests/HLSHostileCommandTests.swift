@@ -1,0 +1,75 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead` against origins that lie or never finish (issue 18): segments and playlists labelled `text/html` play,
+/// a playlist that trickles forever is one error line after its time limit, and SIGTERM is obeyed at once meanwhile.
+@Suite(.serialized) struct HLSHostileCommandTests {
+    /// `bad/trickle.m3u8` on a new test origin, sent one line a second forever; the origin and the URL.
+    func tricklingPlaylist() throws -> (TestOrigin, URL) {
+        let dir = try HLSFixtures.badInputs()
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"
+            .write(to: dir.appendingPathComponent("trickle.m3u8"), atomically: true, encoding: .utf8)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        return (origin, origin.url("bad/trickle.m3u8", ["trickle": "1"]))
+    }
+
+    @Test func aPlaylistThatTricklesForeverIsOneErrorLineAfterThreeTimeOuts() throws {
+        let (origin, url) = try tricklingPlaylist()
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--ao=null", "--vo=null", "--no-mpris", "--network-timeout=2", url.absoluteString],
+            timeout: 30)
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+        #expect(lines.count == 1 && lines[0].contains(url.absoluteString), "\(r.stderr)")
+        #expect(r.stderr.contains("did not finish within 6 s"), "\(r.stderr)")
+        #expect(r.seconds > 5.5 && r.seconds < 9, "took \(r.seconds) s")
+        _ = origin
+    }
+
+    @Test func sigtermEndsPlayheadAtOnceWhileAPlaylistTrickles() throws {
+        let (origin, url) = try tricklingPlaylist()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        // The default 10 s time-out: the playlist's own limit (30 s) is far away.
+        p.arguments = ["--ao=null", "--vo=null", "--no-mpris", url.absoluteString]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { Run.kill(p) }
+        var deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, origin.requests.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!origin.requests.isEmpty, "playhead never asked for the playlist")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(p.isRunning, "playhead ended before the signal")
+        let sent = Date()
+        p.terminate()  // SIGTERM
+        deadline = sent.addingTimeInterval(10)
+        while Date() < deadline, p.isRunning { Thread.sleep(forTimeInterval: 0.01) }
+        let seconds = Date().timeIntervalSince(sent)
+        #expect(!p.isRunning && seconds < 1.5, "exited \(seconds) s after SIGTERM")
+        // Quitting is not a failure (README: exit 0 when you quit).
+        if !p.isRunning { #expect(p.terminationStatus == 0, "exit \(p.terminationStatus)") }
+    }
+
+    @Test func segmentsServedAsHTMLPlayToTheEnd() throws {
+        _ = try HLSFixtures.tsLadder()
+        let dir = try HLSFixtures.badInputs()
+        let segments = (0..<4).map { "#EXTINF:2,\n../ladder-ts/v0/seg0\($0).ts?type=text%2Fhtml\n" }.joined()
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n\(segments)#EXT-X-ENDLIST\n"
+            .write(to: dir.appendingPathComponent("typed-cli.m3u8"), atomically: true, encoding: .utf8)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let log = Paths.scratch("hls-typed").appendingPathComponent("events.jsonl")
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            [
+                "--ao=null", "--vo=null", "--no-mpris", "--log-json=\(log.path)",
+                origin.url("bad/typed-cli.m3u8", ["type": "text/html"]).absoluteString,
+            ], timeout: 40)
+        #expect(r.status == 0 && !r.stderr.contains("playhead:"), "exit \(r.status); stderr: \(r.stderr)")
+        let events = try String(contentsOf: log, encoding: .utf8)
+        #expect(events.contains("\"ended\""), "did not end: \(events.suffix(400))")
+        #expect(origin.requests.filter { $0.contains("/seg0") }.count == 4, "\(origin.requests)")
+    }
+}
