@@ -28,11 +28,13 @@ final class MediaClock: @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    private let output: (any AudioOutput)?
+    /// The audio output the clock follows; nil once the media turns out to have no sound (`followSystemClock`).
+    private let driver: Locked<(any AudioOutput)?>
+    private var output: (any AudioOutput)? { driver.current }
 
     /// A clock driven by `output`, or by the monotonic clock when `output` is nil.
     init(output: (any AudioOutput)?, sampleRate: Int) {
-        self.output = output
+        driver = Locked(output)
         state.withLock { $0.sampleRate = sampleRate }
     }
 
@@ -60,6 +62,10 @@ final class MediaClock: @unchecked Sendable {
         }
     }
 
+    /// Runs on the monotonic clock from now on: the item has no sound to follow (a video-only file), so the
+    /// output's position, which never moves, must not hold the pictures. Demux thread, once the input is open.
+    func followSystemClock() { driver.withLock { $0 = nil } }
+
     /// Caps the clock at the end of the media.
     func setLimit(_ seconds: Double) { state.withLock { $0.limit = seconds } }
 
@@ -75,7 +81,7 @@ final class MediaClock: @unchecked Sendable {
 
     /// The media time heard now, in seconds.
     var seconds: Double {
-        guard let output else {
+        guard let output = output else {
             return state.withLock { s in
                 let run = s.systemStartedAt.map { (MonotonicClock.now() - $0) * s.systemRate } ?? 0
                 return min(s.systemBase + run, s.limit)
@@ -92,7 +98,7 @@ final class MediaClock: @unchecked Sendable {
 
     /// Whether any audio written since the last reset has been heard.
     var hasStarted: Bool {
-        guard let output else { return true }
+        guard let output = output else { return true }
         let played = output.playPosition
         return state.withLock { s in s.marks.first.map { played > $0.frame } ?? false }
     }

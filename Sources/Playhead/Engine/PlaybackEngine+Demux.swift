@@ -42,6 +42,8 @@ extension PlaybackEngine {
             return
         }
         info = media
+        // Without sound the pictures follow the monotonic clock, not an output that never plays anything.
+        if media.audioStream == nil { clock.followSystemClock() }
         if media.duration.isNumeric { clock.setLimit(min(media.duration.seconds, config.endSeconds ?? .infinity)) }
         sink(.opened(media))
         if let a = media.audioStream {
