@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Playhead
 
 extension NowPlayingSession {
@@ -28,7 +29,19 @@ extension NowPlayingSession {
             }
         }
         startObserving()
-        publish()
+        publishTracked()
+    }
+
+    /// Publishes, and again whenever anything `publish` read of the player or its items changes (an app's
+    /// `nowPlayingInfo` on a queued item, tags, duration, the queue), through Swift observation: nothing polls for
+    /// them, so a paused session sleeps. Main actor.
+    private func publishTracked() {
+        guard events != nil else { return }
+        withObservationTracking {
+            publish()
+        } onChange: { [weak self] in
+            Task { @MainActor in self?.publishTracked() }
+        }
     }
 
     /// Re-reads the player four times a second while it plays or waits to play (the clock's drift); a paused
