@@ -24,3 +24,23 @@ import Testing
         #expect(events.components(separatedBy: "\"event\":\"ended\"").count - 1 == 2, "\(events)")
     }
 }
+
+extension EndOfPlaybackTests {
+    /// `--end` and `--length` inside a segment of an fMP4 HLS stream, whose segments hold their video before their
+    /// sound: the sound plays to the cut (not only to the segment before it) and the command exits.
+    @Test(arguments: [["--end=3"], ["--length=3"], ["--start=1.5", "--end=4.5"]])
+    func anEndInsideAnFMP4SegmentIsHeardAndExits(_ cut: [String]) throws {
+        let path = try HLSFixtures.stream(
+            "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
+        let sink = try TestSink()
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--audio-device=\(sink.name)", "--vo=null"] + cut + [try HLSFixtures.url(path).absoluteString],
+            timeout: 20)
+        let samples = sink.stopRecording()
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        #expect(r.seconds < 10, "took \(r.seconds) s")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 3) < 0.15, "\(cut): heard \(heard) s of sound, not 3 s")
+    }
+}

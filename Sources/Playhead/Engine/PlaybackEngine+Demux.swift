@@ -72,6 +72,8 @@ extension PlaybackEngine {
         var input = opened
         let forward = config.forwardBuffer
         var atEnd = false
+        /// The streams whose packets have passed the item's end time (each gets its end of stream then).
+        var pastEnd = Set<Int>()
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
@@ -106,6 +108,7 @@ extension PlaybackEngine {
                 wake()
                 if let reopened = performSeek(seek, input: input, media: media) { input = reopened }
                 atEnd = false
+                pastEnd.removeAll()
                 continue
             }
             if atEnd {
@@ -140,15 +143,27 @@ extension PlaybackEngine {
                 fail(PlaybackError(reading: input.name, error: error))
                 return
             }
-            guard let packet, !isPastEnd(packet, media) else {
+            let g = control.withLock { $0.generation }
+            guard let packet else {
                 atEnd = true
-                let g = control.withLock { $0.generation }
-                audioQueue.put(.endOfStream, generation: g)
-                videoQueue.put(.endOfStream, generation: g)
+                for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
                 continue
             }
-            route(packet, media, generation: control.withLock { $0.generation })
+            if isPastEnd(packet, media) {
+                // This stream is done; the others go on until their own packets pass the end (a container may
+                // store a segment's video before its sound: fMP4 HLS).
+                let index = packet.streamIndex
+                if pastEnd.insert(index).inserted, let queue = queue(for: index, media) {
+                    queue.put(.endOfStream, generation: g)
+                }
+                if [media.audioStream, media.videoStream].allSatisfy({ $0 == nil || pastEnd.contains($0!) }) {
+                    atEnd = true
+                    setBuffering(false)
+                }
+                continue
+            }
+            route(packet, media, generation: g)
             if control.withLock({ $0.buffering }),
                 bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward)
             {
@@ -170,12 +185,14 @@ extension PlaybackEngine {
     /// the item's stream list does not hold.
     private func route(_ packet: Packet, _ media: MediaInfo, generation: Int) {
         let index = packet.streamIndex
-        guard index == media.audioStream || index == media.videoStream, media.streams.indices.contains(index) else {
-            return
-        }
+        guard let queue = queue(for: index, media), media.streams.indices.contains(index) else { return }
         let seconds = (packet.pts ?? packet.dts).map { media.streams[index].seconds($0) }
-        let queue = index == media.audioStream ? audioQueue : videoQueue
         queue.put(.packet(packet, seconds: seconds), generation: generation)
+    }
+
+    /// The queue of the chosen audio or video stream `index`; nil for any other stream.
+    private func queue(for index: Int, _ media: MediaInfo) -> PacketQueue? {
+        index == media.audioStream ? audioQueue : index == media.videoStream ? videoQueue : nil
     }
 
     /// Whether the queues have room for more packets (the forward buffer and the byte limit). With `hysteresis`
