@@ -44,3 +44,30 @@ extension EndOfPlaybackTests {
         #expect(abs(heard - 3) < 0.15, "\(cut): heard \(heard) s of sound, not 3 s")
     }
 }
+
+extension EndOfPlaybackTests {
+    /// A VOD playlist whose `EXTINF`s say a fifth of what its segments hold: the media plays to its real end (as
+    /// mpv plays it) and the command exits, instead of standing at the declared end forever.
+    @Test func aPlaylistThatUnderstatesItsSegmentsPlaysTheMedia() throws {
+        let path = try HLSFixtures.stream("understated", tone: 520, ["-hls_segment_type", "mpegts"])
+        let source = try HLSFixtures.root().appendingPathComponent(path)
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let short = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("#EXTINF:"), let d = Double(line.dropFirst(8).prefix { $0 != "," }) else {
+                return line.hasPrefix("#EXT-X-TARGETDURATION:") ? "#EXT-X-TARGETDURATION:1" : String(line)
+            }
+            return "#EXTINF:\(d / 5),"
+        }.joined(separator: "\n")
+        let shortURL = source.deletingLastPathComponent().appendingPathComponent("short.m3u8")
+        try short.write(to: shortURL, atomically: true, encoding: .utf8)
+        let sink = try TestSink()
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--audio-device=\(sink.name)", "--vo=null", try HLSFixtures.url("understated/short.m3u8").absoluteString],
+            timeout: 25)
+        let samples = sink.stopRecording()
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 8) < 0.3, "heard \(heard) s of the 8 s of media")
+    }
+}

@@ -23,8 +23,12 @@ final class MediaClock: @unchecked Sendable {
         var systemBase: Double = 0
         var systemStartedAt: Double?
         var systemRate: Double = 1
-        /// Upper bound for the clock: the end of the media, once known.
+        /// Upper bound for the clock: the item's end time (`forwardPlaybackEndTime`), where playback is cut.
         var limit: Double = .infinity
+        /// Upper bound for the position reported (`seconds`): the duration the container or playlist declares.
+        /// Pacing (`mediaSeconds`) ignores it: media that runs past its declared duration (an HLS playlist whose
+        /// `EXTINF`s are too short, a header that understates) plays to its real end, as mpv plays it.
+        var declaredEnd: Double = .infinity
     }
 
     private let state = Locked(State())
@@ -66,8 +70,11 @@ final class MediaClock: @unchecked Sendable {
     /// output's position, which never moves, must not hold the pictures. Demux thread, once the input is open.
     func followSystemClock() { driver.withLock { $0 = nil } }
 
-    /// Caps the clock at the end of the media.
+    /// Caps the clock at the item's end time (`forwardPlaybackEndTime`).
     func setLimit(_ seconds: Double) { state.withLock { $0.limit = seconds } }
+
+    /// Caps the reported position at the media's declared duration.
+    func setDeclaredEnd(_ seconds: Double) { state.withLock { $0.declaredEnd = seconds } }
 
     /// Starts or stops the system clock (used only without audio) at `rate`.
     func setSystemRunning(_ running: Bool, rate: Double) {
@@ -79,20 +86,28 @@ final class MediaClock: @unchecked Sendable {
         }
     }
 
-    /// The media time heard now, in seconds.
+    /// The media time heard now, in seconds, no later than the declared duration: the position players report.
     var seconds: Double {
+        let (t, declaredEnd) = reading()
+        return min(t, declaredEnd)
+    }
+
+    /// The media time heard now, in seconds, even past the declared duration: what pictures are paced by.
+    var mediaSeconds: Double { reading().seconds }
+
+    private func reading() -> (seconds: Double, declaredEnd: Double) {
         guard let output = output else {
             return state.withLock { s in
                 let run = s.systemStartedAt.map { (MonotonicClock.now() - $0) * s.systemRate } ?? 0
-                return min(s.systemBase + run, s.limit)
+                return (min(s.systemBase + run, s.limit), s.declaredEnd)
             }
         }
         let played = output.playPosition
         return state.withLock { s in
-            guard let first = s.marks.first, played >= first.frame else { return s.pending }
+            guard let first = s.marks.first, played >= first.frame else { return (s.pending, s.declaredEnd) }
             let m = s.marks.last { $0.frame <= played } ?? first
             let t = m.seconds + Double(played - m.frame) / Double(s.sampleRate) * m.speed
-            return min(t, s.limit)
+            return (min(t, s.limit), s.declaredEnd)
         }
     }
 

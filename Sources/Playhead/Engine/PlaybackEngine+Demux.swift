@@ -44,7 +44,8 @@ extension PlaybackEngine {
         info = media
         // Without sound the pictures follow the monotonic clock, not an output that never plays anything.
         if media.audioStream == nil { clock.followSystemClock() }
-        if media.duration.isNumeric { clock.setLimit(min(media.duration.seconds, config.endSeconds ?? .infinity)) }
+        if let end = config.endSeconds { clock.setLimit(end) }
+        if media.duration.isNumeric { clock.setDeclaredEnd(media.duration.seconds) }
         sink(.opened(media))
         if let a = media.audioStream {
             do {

@@ -88,7 +88,7 @@ extension PlaybackEngine {
                 if !first && !config.untimed {
                     if !waitUntil(t, generation: g) { continue }
                     // Late by more than a frame and a newer frame is ready: drop this one.
-                    if clock.seconds - t > max(frameDuration, 0.04), case .frame? = frameQueue.peek() {
+                    if clock.mediaSeconds - t > max(frameDuration, 0.04), case .frame? = frameQueue.peek() {
                         sink(.droppedFrame)
                         continue
                     }
@@ -135,7 +135,7 @@ extension PlaybackEngine {
             }
             if g != generation { return false }
             if finished { return true }
-            let ahead = seconds - clock.seconds
+            let ahead = seconds - clock.mediaSeconds
             if ahead <= 0.002 { return true }
             // Sleep until the frame is due; a seek, a rate change, a stall's end or a stop wakes us early. While
             // the clock stands (paused, stalled, not yet active) nothing is due: sleep until woken.
