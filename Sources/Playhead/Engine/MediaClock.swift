@@ -29,23 +29,30 @@ final class MediaClock: @unchecked Sendable {
         /// Pacing (`mediaSeconds`) ignores it: media that runs past its declared duration (an HLS playlist whose
         /// `EXTINF`s are too short, a header that understates) plays to its real end, as mpv plays it.
         var declaredEnd: Double = .infinity
+        /// The audio output the clock follows; nil once the media turns out to have no sound.
+        var audio: (any AudioOutput)?
+        /// The sound has ended (until the next seek): the clock runs on from its last sample on the monotonic
+        /// clock, so pictures after the end of the sound keep their pace.
+        var audioFinished = false
     }
 
     private let state = Locked(State())
-    /// The audio output the clock follows; nil once the media turns out to have no sound (`followSystemClock`).
-    private let driver: Locked<(any AudioOutput)?>
-    private var output: (any AudioOutput)? { driver.current }
+    /// The output the clock follows now: nil without sound or after its end.
+    private var output: (any AudioOutput)? { state.withLock { $0.audioFinished ? nil : $0.audio } }
 
     /// A clock driven by `output`, or by the monotonic clock when `output` is nil.
     init(output: (any AudioOutput)?, sampleRate: Int) {
-        driver = Locked(output)
-        state.withLock { $0.sampleRate = sampleRate }
+        state.withLock {
+            $0.sampleRate = sampleRate
+            $0.audio = output
+        }
     }
 
     /// Forgets all marks: until new audio is heard the clock reads `seconds` (at start and after a seek).
     func reset(to seconds: Double) {
         state.withLock { s in
             s.marks.removeAll()
+            s.audioFinished = false
             s.pending = seconds
             s.systemBase = seconds
             if s.systemStartedAt != nil { s.systemStartedAt = MonotonicClock.now() }
@@ -68,7 +75,19 @@ final class MediaClock: @unchecked Sendable {
 
     /// Runs on the monotonic clock from now on: the item has no sound to follow (a video-only file), so the
     /// output's position, which never moves, must not hold the pictures. Demux thread, once the input is open.
-    func followSystemClock() { driver.withLock { $0 = nil } }
+    func followSystemClock() { state.withLock { $0.audio = nil } }
+
+    /// The sound has played out at `seconds`: from now until the next `reset`, the clock runs on from there on the
+    /// monotonic clock (`running` at `rate`), so video longer than its sound (a file whose sound track ends
+    /// first, a file cut while it was written) plays its last pictures and ends. Audio thread.
+    func audioDidFinish(at seconds: Double, running: Bool, rate: Double) {
+        state.withLock { s in
+            s.audioFinished = true
+            s.systemBase = seconds
+            s.systemStartedAt = running ? MonotonicClock.now() : nil
+            s.systemRate = rate
+        }
+    }
 
     /// Caps the clock at the item's end time (`forwardPlaybackEndTime`).
     func setLimit(_ seconds: Double) { state.withLock { $0.limit = seconds } }
