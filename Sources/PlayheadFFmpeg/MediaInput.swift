@@ -199,6 +199,12 @@ public final class MediaInput: @unchecked Sendable {
         try check(avformat_seek_file(c, -1, Int64.min, ts, ts, 0), "avformat_seek_file")
     }
 
+    /// How far into the resource the input has read, in bytes (its I/O context's position).
+    public var bytesRead: Int64 { context?.pointee.pb?.pointee.pos ?? 0 }
+
+    /// Lets reading go on after the end of the resource was reached, for a file that has grown since.
+    public func continueAfterEndOfFile() { context?.pointee.pb?.pointee.eof_reached = 0 }
+
     /// Whether the input can seek (a file, or an HTTP resource that accepts ranges).
     public var isSeekable: Bool {
         guard let pb = context?.pointee.pb else { return false }

@@ -71,3 +71,28 @@ extension EndOfPlaybackTests {
         #expect(abs(heard - 8) < 0.3, "heard \(heard) s of the 8 s of media")
     }
 }
+
+extension EndOfPlaybackTests {
+    /// A recording still being written when it is played (ffmpeg writes it in real time): playback follows the
+    /// file to its real end, as mpv does, then ends; it does not stop at the length the file had when opened.
+    @Test func aFileThatGrowsWhileItPlaysIsFollowed() throws {
+        let file = Paths.scratch("growing").appendingPathComponent("recording.ts")
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: try Run.which("ffmpeg"))
+        writer.arguments = [
+            "-nostdin", "-v", "error", "-y", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-f", "lavfi",
+            "-i", "sine=frequency=440:duration=6:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-f", "mpegts", "-flush_packets", "1", file.path,
+        ]
+        try writer.run()
+        defer { Run.kill(writer) }
+        Thread.sleep(forTimeInterval: 2)
+        let sink = try TestSink()
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--audio-device=\(sink.name)", "--vo=null", file.path], timeout: 20)
+        let samples = sink.stopRecording()
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 6) < 0.3, "heard \(heard) s of the 6 s recording")
+    }
+}

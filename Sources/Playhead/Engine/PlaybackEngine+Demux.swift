@@ -75,6 +75,7 @@ extension PlaybackEngine {
         var atEnd = false
         /// The streams whose packets have passed the item's end time (each gets its end of stream then).
         var pastEnd = Set<Int>()
+        let follower = FileFollower(location: config.location)
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
@@ -146,6 +147,15 @@ extension PlaybackEngine {
             }
             let g = control.withLock { $0.generation }
             guard let packet else {
+                // A file still being written: wait for more while the buffer plays (never so long that playback
+                // would stall for it), then read on.
+                let idle = min(1, bufferedSeconds(media) - 0.5)
+                if let follower, idle > 0, isPlayingOrBuffering,
+                    follower.waitForMore(beyond: input.bytesRead, idle: idle, cancelled: { hasCommand })
+                {
+                    input.continueAfterEndOfFile()
+                    continue
+                }
                 atEnd = true
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
@@ -195,6 +205,12 @@ extension PlaybackEngine {
     private func queue(for index: Int, _ media: MediaInfo) -> PacketQueue? {
         index == media.audioStream ? audioQueue : index == media.videoStream ? videoQueue : nil
     }
+
+    /// Whether a seek or a stop waits for the demux thread.
+    private var hasCommand: Bool { control.withLock { $0.stopping || $0.pendingSeek != nil } }
+
+    /// Whether time moves or waits to (a paused item's file is followed once it plays on).
+    private var isPlayingOrBuffering: Bool { control.withLock { $0.rate != 0 } }
 
     /// Whether the queues have room for more packets (the forward buffer and the byte limit). With `hysteresis`
     /// (a decode thread deciding whether to wake a full demux thread), room means a second (or a quarter of a
