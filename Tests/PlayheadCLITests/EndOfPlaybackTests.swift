@@ -96,3 +96,66 @@ extension EndOfPlaybackTests {
         #expect(abs(heard - 6) < 0.3, "heard \(heard) s of the 6 s recording")
     }
 }
+
+extension EndOfPlaybackTests {
+    /// An MP4 whose AAC stream has two consecutive packets zeroed (a damaged download): the damaged frames are
+    /// skipped and the file plays to its end, as mpv plays it.
+    @Test func zeroedAudioPacketsAreSkippedToTheEnd() throws {
+        let tone = try Fixtures.tone(seconds: 4)
+        var bytes = Array(try Data(contentsOf: tone))
+        let packets = try Run.command(
+            "ffprobe", ["-v", "error", "-show_entries", "packet=pos,size", "-of", "csv=p=0", tone.path]
+        ).stdout.split(separator: "\n").compactMap { line -> (size: Int, pos: Int)? in
+            let f = line.split(separator: ",").compactMap { Int($0) }
+            return f.count == 2 ? (f[0], f[1]) : nil
+        }
+        try #require(packets.count > 100, "packets: \(packets.count)")
+        for p in packets[80...81] {
+            bytes.replaceSubrange(p.pos..<(p.pos + p.size), with: repeatElement(0, count: p.size))
+        }
+        let damaged = Fixtures.file("zeroed.m4a", bytes: bytes)
+        let sink = try TestSink()
+        let r = try Run.command(Paths.playheadBinary(), ["--audio-device=\(sink.name)", damaged.path], timeout: 15)
+        let samples = sink.stopRecording()
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(heard > 3.8 && heard < 4.1, "heard \(heard) s of 4 s")
+    }
+
+    /// Several inputs decoded as fast as possible with no sound server: every one plays to its end, every time.
+    @Test func untimedQueuesPlayEveryInput() throws {
+        let inputs = [
+            try Fixtures.tone(seconds: 2), try Fixtures.numberedVideo(), try Fixtures.tone(seconds: 2, ext: "flac"),
+            try Fixtures.tone(seconds: 1, ext: "mp3"), try Fixtures.tone(seconds: 2, ext: "ogg"),
+        ].map(\.path)
+        for run in 0..<6 {
+            let log = Paths.scratch("untimed").appendingPathComponent("run\(run).jsonl")
+            let r = try Run.command(
+                Paths.playheadBinary(), ["--ao=null", "--untimed", "--log-json=\(log.path)"] + inputs, timeout: 30)
+            #expect(r.status == 0, "run \(run): exit \(r.status): \(r.stderr)")
+            let events = try String(contentsOf: log, encoding: .utf8)
+            let ended = events.components(separatedBy: "\"event\":\"ended\"").count - 1
+            #expect(ended == inputs.count, "run \(run): \(ended) of \(inputs.count) inputs ended")
+        }
+    }
+}
+
+extension EndOfPlaybackTests {
+    /// Video that outlasts its sound (the sound track ends a second early; at 4x the tempo filter's tail ends it
+    /// early too): the last pictures play on the monotonic clock and the file ends, at every speed.
+    @Test(arguments: ["1", "4"])
+    func videoLongerThanItsSoundEnds(speed: String) throws {
+        let clip = try Fixtures.make(
+            "video-outlasts-sound.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=4", "-f", "lavfi", "-i",
+                "sine=frequency=440:duration=3:sample_rate=48000", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a",
+                "aac", "-ac", "2",
+            ])
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "--speed=\(speed)", clip.path], timeout: 15)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let expected = 4 / (Double(speed) ?? 1)
+        #expect(r.seconds > expected - 0.3 && r.seconds < expected + 2, "took \(r.seconds) s at \(speed)x")
+    }
+}
