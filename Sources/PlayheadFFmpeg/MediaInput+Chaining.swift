@@ -32,6 +32,19 @@ extension MediaInput {
     func openNextPart() throws(FFmpegError) -> Bool {
         guard chain != nil, let bridge, let source = bridge.source as? any ChainedByteSource, source.beginNextPart()
         else { return false }
+        return try openPartInPlace(bridge)
+    }
+
+    /// Starts reading a chained source again where it now stands (it moved itself, for a seek) as a new part,
+    /// opened in place with the first part's streams: the demuxer is not probed again and the decoders are kept.
+    /// False when the input is not chained or the new part cannot stand in for the first. On the thread that owns
+    /// the input.
+    public func restartPart() throws(FFmpegError) -> Bool {
+        guard chain != nil, let bridge, bridge.source is any ChainedByteSource else { return false }
+        return try openPartInPlace(bridge)
+    }
+
+    private func openPartInPlace(_ bridge: ByteSourceBridge) throws(FFmpegError) -> Bool {
         closeContext()
         let size: Int32 = 64 * 1024
         guard let buffer = av_malloc(Int(size)) else {

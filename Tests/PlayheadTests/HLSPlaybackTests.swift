@@ -185,6 +185,54 @@ import Testing
     }
 }
 
+extension HLSSeekTests {
+    /// Seeks in MPEG-TS and fMP4 streams restart the same input at the target's segment: no new open or probe,
+    /// no new decoder, the target's segment (and, for fMP4, its init section) asked for first, and the first
+    /// picture after each seek is the target's.
+    @Test(arguments: ["ts", "fmp4"])
+    func seeksOpenAndProbeNothingAgain(_ format: String) async throws {
+        let path =
+            format == "ts"
+            ? try HLSFixtures.tsLadder()
+            : try HLSFixtures.stream(
+                "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
+        let capture = CaptureVideoOutput()
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: try HLSFixtures.url(path))
+        item.add(capture)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        // Everything is buffered by then: each seek fetches only what it needs.
+        try await Task.sleep(for: .milliseconds(1500))
+        let (opens, decoders) = (PlaybackCounters.mediaOpens, PlaybackCounters.decoderCreations)
+        for target in [5.0, 1.0, 6.5] {
+            // Paused, the first picture after the seek is shown at once and no picture from before it follows.
+            player.pause()
+            try await Task.sleep(for: .milliseconds(100))
+            let before = try HLSFixtures.requestCount()
+            capture.reset()
+            let done = await player.seek(
+                to: MediaTime(seconds: target, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero)
+            #expect(done, "\(format) seek to \(target)")
+            let asked = try HLSFixtures.requests(since: before).filter { !$0.hasSuffix(".m3u8") }
+            let segment = Int(target / 2)
+            let first = asked.first { !$0.hasSuffix("init.mp4") } ?? ""
+            #expect(
+                first.hasSuffix("\(segment).ts") || first.hasSuffix("\(segment).m4s"), "\(format) \(target): \(asked)")
+            #expect(await eventually { !capture.frames.isEmpty })
+            let shown = capture.frames.first?.time.seconds ?? -1
+            #expect(abs(shown - target) < 0.05, "\(format): first picture at \(shown) after a seek to \(target)")
+            player.play()
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        #expect(PlaybackCounters.mediaOpens == opens, "\(format): a seek opened the stream again")
+        #expect(PlaybackCounters.decoderCreations == decoders, "\(format): a seek created decoders")
+        player.close()
+    }
+}
+
 /// Adaptive bitrate on a paced origin (4 Mb/s): up-switches once buffer and measurements allow, obeys caps.
 @MainActor @Suite(.serialized) struct HLSAdaptiveTests {
     func play(_ configure: (PlayerItem) -> Void) async throws -> (samples: [Float], switches: [Int], item: PlayerItem) {

@@ -70,7 +70,7 @@ extension PlaybackEngine {
     }
 
     private func readLoop(_ opened: MediaInput, _ media: MediaInfo) {
-        var input = opened
+        let input = opened
         let forward = config.forwardBuffer
         var atEnd = false
         /// The streams whose packets have passed the item's end time (each gets its end of stream then).
@@ -108,7 +108,7 @@ extension PlaybackEngine {
                 if control.withLock({ $0.active }) { config.audioOutput?.interruptWrite() }
                 frameQueue.wakeAll()
                 wake()
-                if let reopened = performSeek(seek, input: input, media: media) { input = reopened }
+                performSeek(seek, input: input, media: media)
                 atEnd = false
                 pastEnd.removeAll()
                 continue
@@ -238,47 +238,35 @@ extension PlaybackEngine {
         return result
     }
 
-    /// Carries out a seek; returns a new input when the seek reopened the stream (HLS starts again at the segment
-    /// that holds the target, and fetches that one first).
-    private func performSeek(_ seek: SeekRequest, input: MediaInput, media: MediaInfo) -> MediaInput? {
+    /// Carries out a seek on the input in place: a file seeks to the keyframe before the target; an HLS source
+    /// restarts at the segment that holds the target (fetched first) as a new part of the same input, so nothing
+    /// is opened or probed again and the decoders are kept.
+    private func performSeek(_ seek: SeekRequest, input: MediaInput, media: MediaInfo) {
         input.resume()
         audioQueue.flush()
         videoQueue.flush()
         frameQueue.flush()
         clock.reset(to: seek.seconds)
-        var replacement: MediaInput?
         do {
             if let hls = input.byteSource as? HLSSource {
-                replacement = try reopen(hls, at: seek.seconds, like: input)
+                hls.reposition(at: seek.seconds)
+                guard try input.restartPart() else {
+                    throw PlaybackError(.parsing, source: input.name, reason: "the stream changed its tracks")
+                }
             } else {
                 try input.seek(toSeconds: seek.seconds + media.startSeconds)
             }
         } catch {
-            if isStopping { return nil }
+            if isStopping { return }
             // Unseekable inputs keep playing from where they are.
             control.withLock { $0.activeSeek = nil }
             if seek.id >= 0 { sink(.seekDone(id: seek.id, position: clock.seconds, finished: false)) }
-            return nil
+            return
         }
         control.withLock {
             $0.buffering = true
             $0.seekBuffering = true
         }
         applyCork(true)
-        if let replacement { self.input = replacement }
-        return replacement
-    }
-
-    private func reopen(_ hls: HLSSource, at seconds: Double, like old: MediaInput) throws -> MediaInput {
-        let source = hls.restarted(at: seconds)
-        var options = MediaInput.OpenOptions()
-        options.timeout = config.networkTimeout
-        let input = try MediaInput(source: source, name: old.name, options: options)
-        // The decoders stay: the streams must be the same ones in the same places.
-        guard input.streams.map(\.codecName) == old.streams.map(\.codecName) else {
-            throw PlaybackError(.parsing, source: old.name, reason: "the stream changed its tracks")
-        }
-        input.setDuration(old.duration)
-        return input
     }
 }

@@ -186,9 +186,11 @@ extension HLSSource {
         report(.window(start: windowStart, end: seekableEnd, live: live != nil))
     }
 
-    /// A new source over the same variant, live state and adaptive state that starts with the segment holding
-    /// `seconds` (item time; clamped to the seekable window).
-    func restarted(at seconds: Double) -> HLSSource {
+    /// Restarts reading in place at the segment that holds `seconds` (within the seekable window), for a seek: the
+    /// segment is fetched first, its init section before it, and its bytes begin a new part at byte 0 of a new
+    /// I/O context (`MediaInput.restartPart`), so the demuxer and the decoders are kept and nothing is probed.
+    /// The download in flight was dropped when the engine's seek came (`seekPending`). Demux thread.
+    func reposition(at seconds: Double) {
         let target = min(max(seconds, windowStart), seekableEnd)
         var start = windowStart
         var index = 0
@@ -197,6 +199,13 @@ extension HLSSource {
             if target < start + segment.duration { break }
             start += segment.duration
         }
-        return HLSSource(from: self, next: index, start: start)
+        next = index
+        nextStart = start
+        partCursor = 0
+        partsTime = 0
+        abandonTarget = nil
+        jumpPending = nil
+        partBreak = true
+        _ = beginNextPart()
     }
 }

@@ -95,31 +95,6 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// How many times a failed segment download is tried again before the error ends playback.
     static let segmentRetries = 1
 
-    init(from old: HLSSource, next: Int, start: Double) {
-        url = old.url
-        playlist = old.playlist
-        playlistURL = old.playlistURL
-        variant = old.variant
-        fetch = HTTPFetch(timeout: old.fetch.timeout, stopping: old.fetch.stopping)
-        adaptive = old.adaptive
-        multivariantStart = old.multivariantStart
-        windowStart = old.windowStart
-        live = old.live
-        openedAt = old.openedAt
-        fetchedAny = true
-        playbackPosition = old.playbackPosition
-        isPlaying = old.isPlaying
-        currentCaps = old.currentCaps
-        seekPending = old.seekPending
-        onSwitch = old.onSwitch
-        onNotice = old.onNotice
-        onJump = old.onJump
-        partCursor = 0
-        timeline = old.timeline
-        self.next = next
-        nextStart = start
-    }
-
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
     /// `stopping` (polled on the calling thread) gives up a request in flight when it turns true.
