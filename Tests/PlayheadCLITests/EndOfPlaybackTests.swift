@@ -5,6 +5,14 @@ import Testing
 /// Playback always ends: the position reaches the end, the player stops saying "Playing", the queue moves on and
 /// the command exits.
 @Suite(.serialized) struct EndOfPlaybackTests {
+    /// Runs `playhead` with `arguments` on a new test sink; returns how it ended and the seconds of sound heard.
+    func playAndListen(_ arguments: [String], timeout: Double = 20) throws -> (run: Run.Result, heard: Double) {
+        let sink = try TestSink()
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--audio-device=\(sink.name)", "--vo=null"] + arguments, timeout: timeout)
+        return (r, AudioAnalysis.audibleSeconds(sink.stopRecording()))
+    }
+
     /// Video with no sound track, in the three containers users meet it in: the pictures follow the monotonic
     /// clock (there is no sound to follow) and the item ends after its duration.
     @Test(arguments: [
@@ -32,15 +40,9 @@ extension EndOfPlaybackTests {
     func anEndInsideAnFMP4SegmentIsHeardAndExits(_ cut: [String]) throws {
         let path = try HLSFixtures.stream(
             "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
-        let sink = try TestSink()
-        let r = try Run.command(
-            Paths.playheadBinary(),
-            ["--audio-device=\(sink.name)", "--vo=null"] + cut + [try HLSFixtures.url(path).absoluteString],
-            timeout: 20)
-        let samples = sink.stopRecording()
+        let (r, heard) = try playAndListen(cut + [try HLSFixtures.url(path).absoluteString])
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
         #expect(r.seconds < 10, "took \(r.seconds) s")
-        let heard = AudioAnalysis.audibleSeconds(samples)
         #expect(abs(heard - 3) < 0.15, "\(cut): heard \(heard) s of sound, not 3 s")
     }
 }
@@ -60,14 +62,9 @@ extension EndOfPlaybackTests {
         }.joined(separator: "\n")
         let shortURL = source.deletingLastPathComponent().appendingPathComponent("short.m3u8")
         try short.write(to: shortURL, atomically: true, encoding: .utf8)
-        let sink = try TestSink()
-        let r = try Run.command(
-            Paths.playheadBinary(),
-            ["--audio-device=\(sink.name)", "--vo=null", try HLSFixtures.url("understated/short.m3u8").absoluteString],
-            timeout: 25)
-        let samples = sink.stopRecording()
+        let (r, heard) = try playAndListen(
+            [try HLSFixtures.url("understated/short.m3u8").absoluteString], timeout: 25)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
-        let heard = AudioAnalysis.audibleSeconds(samples)
         #expect(abs(heard - 8) < 0.3, "heard \(heard) s of the 8 s of media")
     }
 }
@@ -87,12 +84,8 @@ extension EndOfPlaybackTests {
         try writer.run()
         defer { Run.kill(writer) }
         Thread.sleep(forTimeInterval: 2)
-        let sink = try TestSink()
-        let r = try Run.command(
-            Paths.playheadBinary(), ["--audio-device=\(sink.name)", "--vo=null", file.path], timeout: 20)
-        let samples = sink.stopRecording()
+        let (r, heard) = try playAndListen([file.path])
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
-        let heard = AudioAnalysis.audibleSeconds(samples)
         #expect(abs(heard - 6) < 0.3, "heard \(heard) s of the 6 s recording")
     }
 }
@@ -114,11 +107,8 @@ extension EndOfPlaybackTests {
             bytes.replaceSubrange(p.pos..<(p.pos + p.size), with: repeatElement(0, count: p.size))
         }
         let damaged = Fixtures.file("zeroed.m4a", bytes: bytes)
-        let sink = try TestSink()
-        let r = try Run.command(Paths.playheadBinary(), ["--audio-device=\(sink.name)", damaged.path], timeout: 15)
-        let samples = sink.stopRecording()
+        let (r, heard) = try playAndListen([damaged.path], timeout: 15)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
-        let heard = AudioAnalysis.audibleSeconds(samples)
         #expect(heard > 3.8 && heard < 4.1, "heard \(heard) s of 4 s")
     }
 

@@ -69,16 +69,8 @@ import Testing
 }
 
 extension LifecycleTests {
-    /// The test sink's sink inputs (playback streams) on the server now.
-    nonisolated static func streams(on sink: TestSink) throws -> Int {
-        let sinks = try Run.command("pactl", ["list", "short", "sinks"]).stdout.split(separator: "\n")
-        guard
-            let index = sinks.first(where: { $0.split(separator: "\t").dropFirst().first == Substring(sink.name) })?
-                .split(separator: "\t").first
-        else { throw TestSupportError("sink \(sink.name) is not on the server") }
-        let inputs = try Run.command("pactl", ["list", "short", "sink-inputs"]).stdout.split(separator: "\n")
-        return inputs.filter { $0.split(separator: "\t").dropFirst().first == index }.count
-    }
+    /// How many sink inputs (playback streams) the test sink has now.
+    nonisolated static func streams(on sink: TestSink) throws -> Int { try streamIDs(on: sink).count }
 
     /// This process's threads named by Playhead's engines (and FFmpeg's decoder threads they started), by id.
     nonisolated static func engineThreads() -> Set<Int> {
@@ -118,5 +110,61 @@ extension LifecycleTests {
         try await Task.sleep(for: .milliseconds(300))
         #expect(fired.current == firedThen, "a time observer of the dropped player still fires")
         _ = sink.stopRecording()
+    }
+}
+
+extension LifecycleTests {
+    /// The indices of the sink inputs (playback streams) on the test sink now.
+    nonisolated static func streamIDs(on sink: TestSink) throws -> [String] {
+        let sinks = try Run.command("pactl", ["list", "short", "sinks"]).stdout.split(separator: "\n")
+        guard
+            let index = sinks.first(where: { $0.split(separator: "\t").dropFirst().first == Substring(sink.name) })?
+                .split(separator: "\t").first
+        else { throw TestSupportError("sink \(sink.name) is not on the server") }
+        let inputs = try Run.command("pactl", ["list", "short", "sink-inputs"]).stdout.split(separator: "\n")
+        return inputs.filter { $0.split(separator: "\t").dropFirst().first == index }.map {
+            String($0.split(separator: "\t")[0])
+        }
+    }
+
+    /// Rule 2: one player, items swapped with `replaceCurrentItem`: the same sound server stream plays them all,
+    /// as the server sees it (one sink input, the same one, from the first item to the last).
+    @Test func replacingItemsKeepsTheSoundServerStream() async throws {
+        let sink = try TestSink()
+        let tones = [
+            try Fixtures.tone(seconds: 3), try Fixtures.tone(seconds: 3, frequency: 880),
+            try Fixtures.tone(seconds: 2, frequency: 660),
+        ]
+        let player = Player.onSink(sink)
+        var seen: [[String]] = []
+        for tone in tones {
+            player.replaceCurrentItem(with: PlayerItem(url: tone))
+            player.play()
+            #expect(await eventually { player.timeControlStatus == .playing })
+            try await Task.sleep(for: .milliseconds(400))
+            seen.append(try Self.streamIDs(on: sink))
+        }
+        #expect(seen.allSatisfy { $0.count == 1 } && Set(seen.map { $0.first }).count == 1, "sink inputs: \(seen)")
+        player.close()
+        _ = sink.stopRecording()
+    }
+
+    /// Rule 6: a removed boundary observer never fires, while one left in place does.
+    @Test func aRemovedBoundaryObserverNeverFires() async throws {
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let (kept, removed) = (Locked(0), Locked(0))
+        let times = [
+            MediaTime(seconds: 0.6, preferredTimescale: 600), MediaTime(seconds: 1.2, preferredTimescale: 600),
+        ]
+        let keep = player.addBoundaryTimeObserver(forTimes: times, queue: .global()) { kept.withLock { $0 += 1 } }
+        let drop = player.addBoundaryTimeObserver(forTimes: times, queue: .global()) { removed.withLock { $0 += 1 } }
+        player.removeTimeObserver(drop)
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 3)))
+        player.play()
+        #expect(await eventually(timeout: 5) { kept.current == 2 }, "the kept observer fired \(kept.current) times")
+        #expect(removed.current == 0, "the removed observer fired \(removed.current) times")
+        player.removeTimeObserver(keep)
+        player.close()
     }
 }
