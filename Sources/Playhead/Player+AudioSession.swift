@@ -71,6 +71,13 @@ extension Player {
         case .routeChange(.oldDeviceUnavailable, _):
             audioSessionLink.resumeRate = nil
             applySessionRate(0)
+        case .mediaServicesWereLost:
+            // Nothing is heard and the clock stands until a server answers: time does not move, as after a stall.
+            isWaitingForSoundServer = true
+            updateTimeControlStatus()
+        case .mediaServicesWereReset:
+            isWaitingForSoundServer = false
+            updateTimeControlStatus()
         default:
             break
         }

@@ -210,7 +210,7 @@ extension Player {
             (status, reason) = (.waitingToPlayAtSpecifiedRate, .noItemToPlay)
         } else if !engineReady {
             (status, reason) = (.waitingToPlayAtSpecifiedRate, .evaluatingBufferingRate)
-        } else if stalled {
+        } else if stalled || isWaitingForSoundServer {
             (status, reason) = (.waitingToPlayAtSpecifiedRate, .toMinimizeStalls)
         } else {
             (status, reason) = (.playing, nil)

@@ -123,6 +123,10 @@ public class Player {
     /// Whether the audio session interrupted playback (a call began): the player paused and resumes when the
     /// interruption ends with `.shouldResume`. Linux addition (iOS apps track this from the notification).
     public internal(set) var isInterruptedByAudioSession = false
+    /// Whether the sound server went away and none answers yet (`AudioSession.mediaServicesWereLostNotification`
+    /// until `...WereResetNotification`): nothing is heard and the clock stands, so a playing player waits
+    /// (`.waitingToPlayAtSpecifiedRate`) and Now Playing shows it interrupted. Linux addition. Main actor.
+    public internal(set) var isWaitingForSoundServer = false
     @ObservationIgnored var audioSessionLink = AudioSessionLink()
     /// The clock, readable from any thread (for video outputs and observers on other queues).
     public nonisolated let timebase = Timebase()

@@ -100,7 +100,8 @@ extension NowPlayingSession {
         if center.volume != Double(player.volume) { center.volume = Double(player.volume) }
         if player.timeControlStatus != .paused { isStopped = false }
         let state: NowPlayingPlaybackState =
-            player.timeControlStatus == .paused ? (isStopped ? .stopped : .paused) : .playing
+            player.timeControlStatus == .paused
+            ? (isStopped ? .stopped : .paused) : (player.isWaitingForSoundServer ? .interrupted : .playing)
         if center.playbackState != state { center.playbackState = state }
     }
 
