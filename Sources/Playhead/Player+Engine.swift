@@ -65,7 +65,7 @@ extension Player {
         config.decodeAudio = output != nil
         config.decodeVideo = decodesVideo
         config.untimed = untimed
-        config.networkTimeout = item.asset.options[.networkTimeout] as? Double ?? 10
+        config.networkTimeout = item.asset.networkTimeout
         config.peakBitRate = item.preferredPeakBitRate
         config.maximumResolution = item.preferredMaximumResolution
         config.startsActive = active

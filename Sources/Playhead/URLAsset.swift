@@ -18,7 +18,7 @@ public final class URLAsset: Sendable {
         public init(rawValue: String) { self.rawValue = rawValue }
         /// `Bool`: compute an exact duration even when that costs more reading (FFmpeg's estimate otherwise).
         public static let preferPreciseDurationAndTiming = OptionKey(rawValue: "preferPreciseDurationAndTiming")
-        /// `Double`: seconds any network wait may take (default 10).
+        /// Seconds any network wait may take (default 10), as a `Double` or an `Int`; kept within 0.1 s to a day.
         public static let networkTimeout = OptionKey(rawValue: "networkTimeout")
     }
 
@@ -32,9 +32,19 @@ public final class URLAsset: Sendable {
     public init(url: URL, options: [OptionKey: any Sendable] = [:]) {
         self.url = url
         self.options = options
-        let timeout = options[.networkTimeout] as? Double ?? 10
-        self.loader = AssetLoader(location: URLAsset.location(of: url), timeout: timeout)
+        self.loader = AssetLoader(location: URLAsset.location(of: url), timeout: Self.networkTimeout(in: options))
     }
+
+    /// The `networkTimeout` option in seconds: a `Double` or an `Int`, kept within 0.1 s to a day; 10 when absent
+    /// or not a number.
+    static func networkTimeout(in options: [OptionKey: any Sendable]) -> Double {
+        let value = (options[.networkTimeout] as? Double) ?? (options[.networkTimeout] as? Int).map(Double.init)
+        guard let value, value.isFinite else { return 10 }
+        return min(max(value, 0.1), 86_400)
+    }
+
+    /// The seconds a network wait may take for this asset (its `networkTimeout` option).
+    var networkTimeout: Double { Self.networkTimeout(in: options) }
 
     /// A path for file URLs, the absolute string otherwise: what FFmpeg and error messages use.
     static func location(of url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }

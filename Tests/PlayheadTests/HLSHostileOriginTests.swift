@@ -95,3 +95,24 @@ import Testing
         #expect(await eventually { origin.bodies.contains { $0.hasSuffix("aborted") } }, "\(origin.bodies)")
     }
 }
+
+extension HLSHostileOriginTests {
+    /// The `networkTimeout` option given as an `Int` (as Swift infers `2`) counts as seconds, as a `Double` does; it
+    /// was silently ignored (10 s used) before.
+    @Test func anIntegerNetworkTimeoutIsObeyed() async throws {
+        let dir = try HLSFixtures.badInputs()
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"
+            .write(to: dir.appendingPathComponent("trickle.m3u8"), atomically: true, encoding: .utf8)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(
+            asset: URLAsset(url: origin.url("bad/trickle.m3u8", ["trickle": "1"]), options: [.networkTimeout: 2]))
+        let started = Date()
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 40) { item.status == .failed }, "did not fail")
+        let seconds = Date().timeIntervalSince(started)
+        #expect(seconds > 5.5 && seconds < 9, "failed after \(seconds) s: the 2 s time-out was not used")
+    }
+}
