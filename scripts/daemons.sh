@@ -81,6 +81,7 @@ except Exception: sys.exit(1)"
   local answered=0
   for _ in $(seq 1 50); do
     if python3 -c "$probe" 2>/dev/null; then answered=1; break; fi
+    kill -0 "$(cat "$PLAYHEAD_RUN/nginx.pid")" 2>/dev/null || break  # it exited: no point waiting
     sleep 0.1
   done
   if [ "$answered" != 1 ]; then
