@@ -38,6 +38,8 @@ final class PlaybackEngine: @unchecked Sendable {
         var audioEnded = false
         var videoEnded = false
         var endedPosted = false
+        /// Whether any audio or video frame came out of a decoder: an input that ends without one is not media.
+        var decodedAny = false
         var failed = false
         /// Whether the engine may touch the audio output (write, cork, flush) and present video. A preloaded
         /// engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
@@ -234,13 +236,19 @@ final class PlaybackEngine: @unchecked Sendable {
 
     /// Reports the end once every active stream has ended and been heard.
     func checkEnded() {
-        let post = control.withLock { c -> Bool in
+        let post = control.withLock { c -> (ended: Bool, decodedAny: Bool) in
             let audioDone = c.audioEnded || info?.audioStream == nil || !config.decodeAudio
             let videoDone = c.videoEnded || info?.videoStream == nil || !config.decodeVideo
-            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else { return false }
+            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else { return (false, true) }
             c.endedPosted = true
-            return true
+            return (true, c.decodedAny)
         }
-        if post { sink(.ended) }
+        guard post.ended else { return }
+        if post.decodedAny {
+            sink(.ended)
+        } else {
+            let reason = "not a media file (nothing could be decoded)"
+            fail(PlaybackError(.parsing, source: config.location, reason: reason))
+        }
     }
 }
