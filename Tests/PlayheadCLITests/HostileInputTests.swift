@@ -134,6 +134,17 @@ import Testing
         #expect(lines.first?.contains("\(dir.path)/gone\u{FFFD}.mp3: no such file") == true, "\(r.stderr)")
     }
 
+    @Test(arguments: ["wav", "flac", "mp3"])
+    func nothingToPlayBetweenStartAndEndIsNotAnError(_ ext: String) throws {
+        // Media that decodes nothing because of where it starts or stops is still media: no "not a media file".
+        let tone = try Fixtures.tone(seconds: 1, ext: ext)
+        for range in [["--start=2", "--end=1"], ["--start=100"], ["--length=0"]] {
+            let r = try play(range + [tone.path])
+            #expect(r.status == 0, "\(ext) \(range): exit \(r.status); stderr: \(r.stderr)")
+            #expect(errorLines(r).isEmpty, "\(ext) \(range): \(r.stderr)")
+        }
+    }
+
     @Test func aDamagedButNotMediaFileStillErrsAfterAGoodOne() throws {
         // Not media with an audio name after a good input: the good one plays, the bad one is reported.
         let tone = try Fixtures.tone(seconds: 0.3, ext: "wav")

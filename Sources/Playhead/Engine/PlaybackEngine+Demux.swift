@@ -99,6 +99,7 @@ extension PlaybackEngine {
                 if control.withLock({ $0.active }) { config.audioOutput?.interruptWrite() }
                 frameQueue.wakeAll()
                 wake()
+                control.withLock { $0.cutShort = true }
                 if let reopened = performSeek(seek, input: input, media: media) { input = reopened }
                 atEnd = false
                 continue
@@ -129,6 +130,7 @@ extension PlaybackEngine {
                 return
             }
             guard let packet, !isPastEnd(packet, media) else {
+                if packet != nil { control.withLock { $0.cutShort = true } }
                 atEnd = true
                 let g = control.withLock { $0.generation }
                 audioQueue.put(.endOfStream, generation: g)
