@@ -37,6 +37,17 @@ import Testing
         }
     }
 
+    @Test(arguments: ["03 - wrong bit depth.flac", "11 - incorrect metadata block length.flac"])
+    func corruptFLACTestFilesThatDecodeNothingAreErrors(_ name: String) throws {
+        // Two of the FLAC test bench's faulty files, in which FFmpeg decodes no frame: they exited 0 at once.
+        let path = Paths.corpora.appendingPathComponent("media/flac-test-files/faulty/\(name)").path
+        try #require(FileManager.default.fileExists(atPath: path), "corpus file \(path)")
+        let r = try play(["--untimed", path])
+        #expect(r.status == 1, "\(name): exit \(r.status); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1 && lines[0].contains(path), "\(name): \(r.stderr)")
+    }
+
     @Test func randomBytesDoNotStopTheNextInput() throws {
         let bad = Fixtures.file("noise-9.mp3", bytes: noise(50_000, seed: 9))
         let tone = try Fixtures.tone(seconds: 0.5, ext: "flac")
