@@ -110,7 +110,8 @@ extension PlaybackSession {
     }
 
     /// Whether a position in `location` can be remembered: a URL or a regular file named by its path, not a
-    /// pipe, standard input or a file opened by its bytes (`/proc/self/fd/N` names another file next time).
+    /// pipe, standard input or a file opened by its bytes (`/proc/self/fd/N` names another file next time). Main
+    /// actor.
     func isResumable(_ location: String) -> Bool {
         if location.contains("://") { return true }
         if location.hasPrefix("/proc/self/fd/") { return false }

@@ -112,13 +112,13 @@ final class PlaybackSession {
         return failures > 0 ? 1 : 0
     }
 
-    /// `text` with each input opened by its bytes named by its (lossy) file name.
+    /// `text` with each input opened by its bytes named by its (lossy) file name. Main actor.
     func shown(_ text: String) -> String {
         shownNames.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
     }
 
     /// Whether `item` ended at its own end, not at the stop time of `--end`/`--length` (unless that is past the
-    /// end, within the resume store's margin).
+    /// end, within the resume store's margin). Main actor.
     private func playedToRealEnd(_ item: PlayerItem) -> Bool {
         guard let stop = options.stopTime else { return true }
         guard item.duration.isNumeric else { return false }

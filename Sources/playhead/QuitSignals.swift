@@ -29,7 +29,7 @@ enum QuitSignals {
     }
 
     /// For the commands that do not play (probe, help, device list): a signal exits at once, as by default.
-    /// Starts a reader thread; call once.
+    /// Starts a reader thread; call once, from the main thread.
     static func exitOnSignal() {
         readSignals { number in
             Terminal.restoreAtExit()

@@ -48,7 +48,8 @@ final class ResumeStore {
     }
 
     /// The position of one entry read from disk (untrusted): a number of seconds above 0 and at most
-    /// `Options.maximumSeconds`; nil for anything else (a string, NaN, negative, 1e308, a malformed entry).
+    /// `Options.maximumSeconds`; nil for anything else (a string, NaN, negative, 1e308, a malformed entry). Pure;
+    /// any thread.
     static func validPosition(_ entry: Any) -> Double? {
         guard let entry = entry as? [String: Any], let p = (entry["position"] as? NSNumber)?.doubleValue else {
             return nil
