@@ -37,6 +37,11 @@ daemons_start() {
   fi
   DBUS_SESSION_BUS_ADDRESS=$(head -1 "$PLAYHEAD_RUN/bus.addr")
   export DBUS_SESSION_BUS_ADDRESS
+  if ! dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.GetId >/dev/null 2>&1; then
+    echo "error: dbus-daemon does not answer on $DBUS_SESSION_BUS_ADDRESS (see $PLAYHEAD_RUN/bus.log)" >&2
+    cat "$PLAYHEAD_RUN/bus.log" >&2
+    return 1
+  fi
 }
 
 # nginx serving a folder on 127.0.0.1 with an access log, for HTTP and HLS tests:
@@ -68,10 +73,22 @@ http {
 CONF
   nginx -c "$PLAYHEAD_RUN/nginx/nginx.conf" -p "$PLAYHEAD_RUN/nginx" >"$PLAYHEAD_RUN/nginx/stdout.log" 2>&1 &
   echo $! >"$PLAYHEAD_RUN/nginx.pid"
+  # Answers when an HTTP request gets a status line back (any status: the root may have no index).
+  local probe="import sys, urllib.request, urllib.error
+try: urllib.request.urlopen('http://127.0.0.1:$port/', timeout=0.5)
+except urllib.error.HTTPError: pass
+except Exception: sys.exit(1)"
+  local answered=0
   for _ in $(seq 1 50); do
-    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+    if python3 -c "$probe" 2>/dev/null; then answered=1; break; fi
+    kill -0 "$(cat "$PLAYHEAD_RUN/nginx.pid")" 2>/dev/null || break  # it exited: no point waiting
     sleep 0.1
   done
+  if [ "$answered" != 1 ]; then
+    echo "error: nginx does not answer on 127.0.0.1:$port (see $PLAYHEAD_RUN/nginx/error.log)" >&2
+    cat "$PLAYHEAD_RUN/nginx/stdout.log" "$PLAYHEAD_RUN/nginx/error.log" >&2 2>/dev/null
+    return 1
+  fi
   export PLAYHEAD_NGINX_PORT=$port PLAYHEAD_NGINX_LOG="$PLAYHEAD_RUN/nginx/access.log" PLAYHEAD_NGINX_ROOT="$root"
 }
 

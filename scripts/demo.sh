@@ -3,8 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --product playhead 2>&1 | grep -v "prohibited flag" || true
-test -x .build/release/playhead || { echo "error: the build failed" >&2; exit 1; }
+set +o pipefail
+swift build -c release --product playhead 2>&1 | grep -v "prohibited flag"
+build_status=${PIPESTATUS[0]}
+set -o pipefail
+if [ "$build_status" -ne 0 ]; then
+  echo "error: the build failed (swift build exit $build_status)" >&2
+  exit 1
+fi
 if [ $# -eq 0 ]; then
   mkdir -p .fixtures
   demo=.fixtures/demo.mp4

@@ -12,8 +12,15 @@ echo "== format check (swift format lint)"
 swift format lint --strict --recursive Sources Tests Package.swift
 
 echo "== build"
-swift build --build-tests 2>&1 | grep -v "prohibited flag" || true
-test -x .build/debug/playhead || { echo "error: the build failed" >&2; exit 1; }
+# The build's own status decides (a failed build must not test the binary of an earlier one).
+set +o pipefail
+swift build --build-tests 2>&1 | grep -v "prohibited flag"
+build_status=${PIPESTATUS[0]}
+set -o pipefail
+if [ "$build_status" -ne 0 ]; then
+  echo "error: the build failed (swift build exit $build_status)" >&2
+  exit 1
+fi
 
 # shellcheck source=scripts/daemons.sh
 source scripts/daemons.sh

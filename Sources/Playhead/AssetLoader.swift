@@ -155,8 +155,18 @@ enum LocalFileCheck {
         guard FileManager.default.isReadableFile(atPath: path) else {
             return PlaybackError(.io, source: path, reason: "permission denied")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 { return PlaybackError(.io, source: path, reason: "the file is empty") }
+        // Only a regular file can be empty: a FIFO, standard input or a device has no size and is read as a stream.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
+            return PlaybackError(.io, source: path, reason: "the file is empty")
+        }
         return nil
+    }
+
+    /// Whether `path` is a regular file (following symlinks), so its first bytes may be peeked at before FFmpeg
+    /// opens it: a FIFO or standard input would lose them.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 }

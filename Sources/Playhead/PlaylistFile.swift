@@ -158,7 +158,8 @@ public enum PlaylistFile {
     }
 
     private static func prefix(of path: String, bytes: Int) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // A FIFO or standard input is never a playlist here: peeking at it would eat the media's first bytes.
+        guard LocalFileCheck.isRegularFile(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: bytes) else { return nil }
         return String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)

@@ -107,7 +107,7 @@ public final class MediaInput: @unchecked Sendable {
         }
         var dict: OpaquePointer? = nil
         defer { av_dict_free(&dict) }
-        let micros = String(Int64(options.timeout * 1_000_000))
+        let micros = String(Self.int64(options.timeout * 1_000_000))
         av_dict_set(&dict, "rw_timeout", micros, 0)
         av_dict_set(&dict, "user_agent", options.userAgent, 0)
         av_dict_set(&dict, "reconnect", "1", 0)
@@ -187,7 +187,7 @@ public final class MediaInput: @unchecked Sendable {
         let stream = streams[packet.streamIndex]
         let offset = source.timestampOffset(position: packet.pointer.pointee.pos, seconds: stream.seconds(ts))
         guard offset != 0, stream.timeBase.num > 0 else { return }
-        let delta = Int64((offset * Double(stream.timeBase.den) / Double(stream.timeBase.num)).rounded())
+        let delta = Self.int64((offset * Double(stream.timeBase.den) / Double(stream.timeBase.num)).rounded())
         if packet.pts != nil { packet.pointer.pointee.pts += delta }
         if packet.dts != nil { packet.pointer.pointee.dts += delta }
     }
@@ -195,7 +195,7 @@ public final class MediaInput: @unchecked Sendable {
     /// Seeks so that the next packets start at the keyframe at or before `seconds` (in the container's timeline).
     public func seek(toSeconds seconds: Double) throws(FFmpegError) {
         guard let c = context else { return }
-        let ts = Int64(seconds * Double(ph_time_base()))
+        let ts = Self.int64(seconds * Double(ph_time_base()))
         try check(avformat_seek_file(c, -1, Int64.min, ts, ts, 0), "avformat_seek_file")
     }
 
@@ -204,6 +204,13 @@ public final class MediaInput: @unchecked Sendable {
 
     /// Lets reading go on after the end of the resource was reached, for a file that has grown since.
     public func continueAfterEndOfFile() { context?.pointee.pb?.pointee.eof_reached = 0 }
+
+    /// `value` as an `Int64` for FFmpeg, clamped to ±9.0e18 (NaN is 0), so that no number an API user or a file
+    /// gives can trap the conversion. Pure; any thread.
+    static func int64(_ value: Double) -> Int64 {
+        guard !value.isNaN else { return 0 }
+        return Int64(min(max(value, -9.0e18), 9.0e18))
+    }
 
     /// Whether the input can seek (a file, or an HTTP resource that accepts ranges).
     public var isSeekable: Bool {

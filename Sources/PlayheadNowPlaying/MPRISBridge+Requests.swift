@@ -9,7 +9,10 @@ extension MPRISBridge {
     func handle(_ request: MPRISRequest, commands c: RemoteCommandCenter) {
         switch request {
         case .method("OpenUri", _, _, let uri, _, let reply):
-            bus.reply(reply, error: open(uri) { center?.openURL?($0) })
+            // The handler loads the asset before touching the queue: the reply waits for it.
+            if let problem = uriProblem(uri) { return bus.reply(reply, error: problem) }
+            guard let url = URL(string: uri), let openURL = center?.openURL else { return bus.reply(reply) }
+            Task { @MainActor [bus] in bus.reply(reply, error: await openURL(url)) }
         case .method("AddTrack", _, let after, let uri, let makeCurrent, let reply):
             guard let list = center?.trackList, list.canEdit else { return bus.reply(reply) }  // the spec's no-op
             bus.reply(reply, error: open(uri) { list.add($0, after, makeCurrent) })
@@ -99,6 +102,14 @@ extension MPRISBridge {
 
     /// Checks `uri` against the supported schemes (none without an open handler) before `body` opens it.
     private func open(_ uri: String, _ body: (URL) -> MPRISError??) -> MPRISError? {
+        if let problem = uriProblem(uri) { return problem }
+        guard let url = URL(string: uri) else { return nil }
+        return body(url) ?? nil
+    }
+
+    /// Why `uri` cannot be opened before anything is loaded: an unsupported scheme (all of them without an open
+    /// handler) or a missing file; nil when it may be tried. Main actor.
+    private func uriProblem(_ uri: String) -> MPRISError? {
         let supported = state.supportedURISchemes
         guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), supported.contains(scheme) else {
             return (
@@ -109,7 +120,7 @@ extension MPRISBridge {
         if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
             return ("org.playhead.NowPlaying.Error.NoSuchContent", "\(uri): no such file")
         }
-        return body(url) ?? nil
+        return nil
     }
 
     static func error(_ status: RemoteCommandHandlerStatus) -> MPRISError? {

@@ -48,8 +48,9 @@ public final class NowPlayingInfoCenter {
     /// Whether a queue has an item to go to (false hides `CanGoNext` / `CanGoPrevious`); nil: the commands decide.
     var canGoNext: Bool? { didSet { if oldValue != canGoNext { bridge?.update() } } }
     var canGoPrevious: Bool? { didSet { if oldValue != canGoPrevious { bridge?.update() } } }
-    /// Opens a URI (MPRIS `OpenUri`, `AddTrack`): nil when the scheme is not supported. Set by a session.
-    var openURL: (@MainActor (URL) -> MPRISError?)? { didSet { bridge?.update() } }
+    /// Opens a URI (MPRIS `OpenUri`): nil when the scheme is not supported. Set by a session; it may load the
+    /// asset first (async), and its error is the caller's error reply. Main actor.
+    var openURL: (@MainActor (URL) async -> MPRISError?)? { didSet { bridge?.update() } }
 
     /// The URI schemes and MIME types published while URIs can be opened.
     static let uriSchemes = ["file", "http", "https"]

@@ -99,8 +99,11 @@ extension NowPlayingSession {
     }
 
     private func add(_ url: URL, after: String, makeCurrent: Bool) -> MPRISError? {
+        add(PlayerItem(url: url), after: after, makeCurrent: makeCurrent)
+    }
+
+    private func add(_ item: PlayerItem, after: String, makeCurrent: Bool) -> MPRISError? {
         guard let q = queue else { return nil }
-        let item = PlayerItem(url: url)
         // A queue's current item always comes first: "at the start" (NoTrack) means right after it.
         let afterItem = after == MPRISState.noTrack ? q.currentItem : self.item(withID: after)
         guard after == MPRISState.noTrack || afterItem != nil else {
@@ -154,13 +157,26 @@ extension NowPlayingSession {
         return copy
     }
 
-    /// OpenUri: on a queue the URI plays next, at once; otherwise it replaces the item. Playback starts.
-    func openURL(_ url: URL) -> MPRISError? {
+    /// OpenUri: the asset is loaded first; one that cannot play (not media, unreadable) is the caller's error and
+    /// leaves the player as it was. Else on a queue the URI plays next, at once; otherwise it replaces the item.
+    /// Playback starts. Main actor.
+    func openURL(_ url: URL) async -> MPRISError? {
+        let asset = URLAsset(url: url)
+        let playable: Bool
+        do {
+            playable = try await asset.load(.isPlayable)
+        } catch {
+            return ("org.playhead.NowPlaying.Error.CannotOpen", "\(error)")
+        }
+        guard playable else {
+            return ("org.playhead.NowPlaying.Error.CannotOpen", "\(url.absoluteString): nothing in it can be played")
+        }
+        let item = PlayerItem(asset: asset)
         if let q = queue {
-            if let error = add(url, after: MPRISState.noTrack, makeCurrent: true) { return error }
+            if let error = add(item, after: MPRISState.noTrack, makeCurrent: true) { return error }
             q.play()
         } else {
-            player.replaceCurrentItem(with: PlayerItem(url: url))
+            player.replaceCurrentItem(with: item)
             player.play()
         }
         publish()

@@ -52,7 +52,7 @@ public final class NowPlayingSession {
         remoteCommandCenter = commands
         nowPlayingInfoCenter = NowPlayingInfoCenter(commandCenter: commands, connect: false)
         installDefaultHandlers()
-        nowPlayingInfoCenter.openURL = { [weak self] url in self?.openURL(url) }
+        nowPlayingInfoCenter.openURL = { [weak self] url in await self?.openURL(url) }
         if queue != nil {
             nowPlayingInfoCenter.trackList = queueControl()
             installQueueHandlers()

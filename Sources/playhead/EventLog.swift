@@ -5,16 +5,33 @@ import Playhead
 /// process started on the monotonic clock. Main actor.
 @MainActor
 final class EventLog {
-    private let handle: FileHandle
+    /// The file descriptor written to; closed at exit.
+    private let fd: Int32
+    /// The path as given, for messages.
+    private let path: String
+    /// Set after the first failed write: the log is off from then on (one warning, playback goes on).
+    private var failed = false
     /// Error-log entries already written, per item.
     var errorLogWritten: [ObjectIdentifier: Int] = [:]
 
-    init?(path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let h = FileHandle(forWritingAtPath: path)
-        else { return nil }
-        handle = h
+    /// Why a `--log-json` path cannot be opened: a one-line usage error naming it.
+    struct OpenError: Error, CustomStringConvertible {
+        var description: String
     }
+
+    /// Opens `path` as every Unix tool does (`open(2)` with `O_WRONLY|O_CREAT|O_TRUNC`, mode 0644): an existing
+    /// file is truncated in place, a symlink is followed (never replaced), and a FIFO, a terminal, `/dev/stdout`
+    /// or `/dev/stderr` work. Throws when it cannot be opened.
+    init(path: String) throws(OpenError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw OpenError(description: "--log-json: \(path): \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close(fd) }
 
     func write(_ event: PlayerEvent, input: String) {
         var object: [String: Any] = ["event": event.name, "time": (event.timestamp * 1_000_000).rounded() / 1_000_000]
@@ -43,8 +60,28 @@ final class EventLog {
         write(object)
     }
 
+    /// Writes one JSON line. A failed write (a full disk, a closed pipe) warns once on stderr and turns the log
+    /// off; playback goes on.
     func write(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        handle.write(data + Data("\n".utf8))
+        guard !failed, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return
+        }
+        let line = data + Data("\n".utf8)
+        let error: Int32? = line.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
+        if let error {
+            failed = true
+            printError("--log-json: \(path): \(String(cString: strerror(error))); the event log stops here")
+        }
     }
 }

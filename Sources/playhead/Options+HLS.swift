@@ -22,6 +22,9 @@ struct HLSOptions {
     /// `--network-timeout=SECONDS`: how long a request may wait for a byte.
     var networkTimeout: Double?
 
+    /// The longest `--network-timeout` (a day): a request silent for longer is not coming back.
+    static let maximumNetworkTimeout = 86_400.0
+
     /// Takes `name=value` when it is an HLS option; false when it is not one.
     mutating func parse(_ name: String, _ value: String?) throws(Options.UsageError) -> Bool {
         switch name {
@@ -33,8 +36,10 @@ struct HLSOptions {
             }
             maxResolution = size
         case "--network-timeout":
-            guard let value, let seconds = Double(value), seconds > 0, seconds.isFinite else {
-                throw Options.UsageError(description: "--network-timeout: expected seconds above 0")
+            guard let value, let seconds = Double(value), seconds > 0, seconds <= Self.maximumNetworkTimeout else {
+                throw Options.UsageError(
+                    description:
+                        "--network-timeout: expected seconds above 0 and at most \(Int(Self.maximumNetworkTimeout))")
             }
             networkTimeout = seconds
         default:
@@ -59,7 +64,7 @@ struct HLSOptions {
                 scale = 1e6
                 digits = digits.dropLast()
             }
-            if let n = Double(digits), n > 0, n.isFinite { return .cap(n * scale) }
+            if let n = Double(digits), n > 0, (n * scale) <= 1e12 { return .cap(n * scale) }
             fallthrough
         default:
             throw Options.UsageError(
@@ -69,7 +74,9 @@ struct HLSOptions {
 
     private static func size(_ text: String) -> Size? {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0 else { return nil }
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w <= 65_536,
+            h <= 65_536
+        else { return nil }
         return Size(width: w, height: h)
     }
 

@@ -133,13 +133,22 @@ struct Options {
         return d
     }
 
-    /// Seconds, as a number or `[[hh:]mm:]ss[.fff]`.
+    /// The largest time `--start`, `--end` and `--length` take (about 31 years): beyond it the engine's integer
+    /// time stamps would overflow.
+    static let maximumSeconds = 1e9
+
+    /// Seconds, as a number or `[[hh:]mm:]ss[.fff]`, from 0 to `maximumSeconds`.
     private static func seconds(_ name: String, _ value: String?) throws(UsageError) -> Double {
         let v = try need(name, value)
         var total = 0.0
         for part in v.split(separator: ":", omittingEmptySubsequences: false) {
-            guard let d = Double(part), d >= 0 else { throw UsageError(description: "\(name): '\(v)' is not a time") }
+            guard let d = Double(part), d >= 0, d.isFinite else {
+                throw UsageError(description: "\(name): '\(v)' is not a time")
+            }
             total = total * 60 + d
+        }
+        guard total <= maximumSeconds else {
+            throw UsageError(description: "\(name): '\(v)' is out of range (0 to \(Int(maximumSeconds)) seconds)")
         }
         return total
     }

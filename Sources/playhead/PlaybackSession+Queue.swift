@@ -39,7 +39,7 @@ extension PlaybackSession {
         }
         if let start = options.start {
             item.seek(to: MediaTime(seconds: start, preferredTimescale: 48_000))
-        } else if slot.repeatIndex == 0, let position = resume?.position(for: location) {
+        } else if slot.repeatIndex == 0, isResumable(location), let position = resume?.position(for: location) {
             item.seek(to: MediaTime(seconds: position, preferredTimescale: 48_000))
             resumedAt[ObjectIdentifier(item)] = position
         }
@@ -62,9 +62,9 @@ extension PlaybackSession {
         if !options.reallyQuiet {
             if let position = resumedAt.removeValue(forKey: ObjectIdentifier(item)) {
                 terminal.message(
-                    "Resuming \(location(of: slot)) at \(clockString(position)) (--no-resume to start over)")
+                    "Resuming \(shown(location(of: slot))) at \(clockString(position)) (--no-resume to start over)")
             } else if Terminal.isInteractive {
-                terminal.message("Playing\(indexLabel(slot)): \(location(of: slot))")
+                terminal.message("Playing\(indexLabel(slot)): \(shown(location(of: slot)))")
             }
         }
         if player.items().count < 2, let cursor, let next = cursor.next(after: slot) { enqueue(next) }
@@ -109,9 +109,19 @@ extension PlaybackSession {
         player.advanceToNextItem()
     }
 
+    /// Whether a position in `location` can be remembered: a URL or a regular file named by its path, not a
+    /// pipe, standard input or a file opened by its bytes (`/proc/self/fd/N` names another file next time). Main
+    /// actor.
+    func isResumable(_ location: String) -> Bool {
+        if location.contains("://") { return true }
+        if location.hasPrefix("/proc/self/fd/") { return false }
+        var info = stat()
+        return stat(location, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Saves where a long unfinished item was left (on quit).
     func saveResumePoint() {
-        guard let resume, let c = current else { return }
+        guard let resume, let c = current, isResumable(location(of: c.slot)) else { return }
         let duration = c.item.duration.isNumeric ? c.item.duration.seconds : .infinity
         resume.save(player.currentTime().seconds, duration: duration, for: location(of: c.slot))
     }

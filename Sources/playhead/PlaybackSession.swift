@@ -23,10 +23,13 @@ final class PlaybackSession {
     var current: (item: PlayerItem, slot: PlaylistCursor.Slot)?
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
-    private var signalSources: [DispatchSourceSignal] = []
 
-    init(options: Options) {
+    /// The name to show for an input opened by its bytes (`/proc/self/fd/N`: a file name that is not UTF-8).
+    let shownNames: [String: String]
+
+    init(options: Options, shownNames: [String: String] = [:]) {
         self.options = options
+        self.shownNames = shownNames
         resume = options.playlist.noResume ? nil : ResumeStore()
         switch options.audioOutput {
         case _ where options.noAudio: player.audioOutputChoice = .disabled
@@ -46,11 +49,18 @@ final class PlaybackSession {
 
     /// Plays the queue; returns the exit status.
     func run() async -> Int32 {
+        // A signal caught since launch (or during the set-up below) quits as soon as the main actor is free.
+        QuitSignals.onSignal { [weak self] _ in self?.requestQuit() }
         if let path = options.logJSON {
-            log = EventLog(path: path)
-            if log == nil { printError("\(path): cannot write the event log") }
+            do {
+                log = try EventLog(path: path)
+            } catch {
+                printError(error.description)
+                return 2
+            }
         }
-        let expansion = PlaylistFile.expand(options.inputs)
+        // `-` is standard input, as in mpv.
+        let expansion = PlaylistFile.expand(options.inputs.map { $0 == "-" ? "/dev/stdin" : $0 })
         for problem in expansion.problems { printError(problem) }
         failures = expansion.problems.count
         entries = expansion.entries
@@ -72,7 +82,6 @@ final class PlaybackSession {
         defer { audioSession.finish() }
         terminal.start { [weak self] key in self?.handle(key) }
         defer { terminal.restore() }
-        signalSources = Self.quitOnSignals { [weak self] in self?.requestQuit() }
 
         let (stream, continuation) = AsyncStream<PlayerEvent?>.makeStream()
         wake = continuation
@@ -81,6 +90,10 @@ final class PlaybackSession {
             for await e in events { continuation.yield(e) }
         }
         defer { forward.cancel() }
+        if quitRequested {
+            player.close()
+            return failures > 0 ? 1 : 0
+        }
         enqueue(first)
         player.play()
         // The status line moves 20 times a second while playing; paused, it changes only with an event or a key
@@ -103,6 +116,19 @@ final class PlaybackSession {
         if quitRequested { saveResumePoint() }
         player.close()
         return failures > 0 ? 1 : 0
+    }
+
+    /// `text` with each input opened by its bytes named by its (lossy) file name. Main actor.
+    func shown(_ text: String) -> String {
+        shownNames.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+    }
+
+    /// Whether `item` ended at its own end, not at the stop time of `--end`/`--length` (unless that is past the
+    /// end, within the resume store's margin). Main actor.
+    private func playedToRealEnd(_ item: PlayerItem) -> Bool {
+        guard let stop = options.stopTime else { return true }
+        guard item.duration.isNumeric else { return false }
+        return stop >= item.duration.seconds - ResumeStore.endMargin
     }
 
     /// Stops playback and ends the session (the `q` key, SIGINT/SIGTERM, MPRIS `Quit`); the position of a long
@@ -144,40 +170,16 @@ final class PlaybackSession {
         switch event.kind {
         case .currentItemChanged: currentItemChanged()
         case .ended:
-            if let c = current { resume?.forget(location(of: c.slot)) }
+            // Stopping at --end or --length is not the item's end: its saved position stays.
+            if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.slot)) }
         case .error(let e):
-            printError(e.description)
+            printError(shown(e.description))
             failures += 1
             // The queue goes on with the next entry, as players do with a broken playlist entry.
             if player.items().count > 1 { player.advanceToNextItem() } else { finish() }
         default: break
         }
         tick()
-    }
-
-    /// Quits on SIGINT and SIGTERM through the main actor (so the resume position is saved and the terminal
-    /// restored); a second signal exits at once. The handlers run on a global queue.
-    nonisolated private static func quitOnSignals(_ quit: @escaping @MainActor @Sendable () -> Void)
-        -> [DispatchSourceSignal]
-    {
-        let count = Locked(0)
-        return [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                let n = count.withLock { c -> Int in
-                    c += 1
-                    return c
-                }
-                if n > 1 {
-                    Terminal.restoreAtExit()
-                    _exit(128 + number)
-                }
-                Task { @MainActor in quit() }
-            }
-            source.resume()
-            return source
-        }
     }
 }
 

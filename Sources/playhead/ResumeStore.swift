@@ -33,11 +33,28 @@ final class ResumeStore {
             warning = "\(file.path): the resume state is damaged; ignored (it will be rewritten)"
             return
         }
+        var rejected: [String] = []
         for (key, value) in object {
-            if let entry = value as? [String: Any], let p = entry["position"] as? Double, p.isFinite, p > 0 {
+            if let p = Self.validPosition(value) {
                 positions[key] = p
+            } else {
+                rejected.append(key)
             }
         }
+        if let first = rejected.min() {
+            let more = rejected.count > 1 ? " and \(rejected.count - 1) more" : ""
+            warning = "\(file.path): ignored the resume position of \(first)\(more): not a time in range"
+        }
+    }
+
+    /// The position of one entry read from disk (untrusted): a number of seconds above 0 and at most
+    /// `Options.maximumSeconds`; nil for anything else (a string, NaN, negative, 1e308, a malformed entry). Pure;
+    /// any thread.
+    static func validPosition(_ entry: Any) -> Double? {
+        guard let entry = entry as? [String: Any], let p = (entry["position"] as? NSNumber)?.doubleValue else {
+            return nil
+        }
+        return p.isFinite && p > 0 && p <= Options.maximumSeconds ? p : nil
     }
 
     /// The key of an input: an absolute path for files, the URL as written otherwise.

@@ -26,11 +26,9 @@ final class Terminal: @unchecked Sendable {
         }
         tcsetattr(STDIN_FILENO, TCSANOW, &t)
         raw = true
-        // Ctrl-C or a kill must not leave the shell without echo.
+        // Ctrl-C or a kill must not leave the shell without echo (`QuitSignals` restores it on a forced exit).
         terminalAtStart = saved
         terminalSaved = true
-        signal(SIGINT, restoreTerminalAndExit)
-        signal(SIGTERM, restoreTerminalAndExit)
         let thread = Thread { Self.readKeys(onKey) }
         thread.name = "playhead.keys"
         thread.start()
@@ -96,16 +94,11 @@ nonisolated(unsafe) private var terminalAtStart = termios()
 /// Whether `terminalAtStart` holds settings to put back.
 nonisolated(unsafe) private var terminalSaved = false
 
-/// Restores the terminal and exits with the signal's status; only async-signal-safe calls.
-private let restoreTerminalAndExit: @convention(c) (Int32) -> Void = { signal in
-    tcsetattr(STDIN_FILENO, TCSANOW, &terminalAtStart)
-    _exit(128 + signal)
-}
-
-/// Formats seconds as `h:mm:ss` or `mm:ss`.
+/// Formats seconds as `h:mm:ss` or `mm:ss`; any value (NaN, infinite, 1e308) gives a string, never a trap.
+/// Pure; any thread.
 func clockString(_ seconds: Double) -> String {
     guard seconds.isFinite else { return "--:--" }
-    let s = Int(max(0, seconds))
+    let s = Int(min(max(0, seconds), 1e15))
     return s >= 3600
         ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%02d:%02d", s / 60, s % 60)
 }

@@ -4,8 +4,11 @@ import PlayheadFFmpeg
 
 /// The `playhead` command: `playhead [options] FILE|URL...` or `playhead probe ...`.
 @MainActor
-func runCommand(_ arguments: [String]) async -> Int32 {
-    if arguments.first == "probe" { return ProbeCommand.run(Array(arguments.dropFirst())) }
+func runCommand(_ arguments: [String], shownNames: [String: String]) async -> Int32 {
+    if arguments.first == "probe" {
+        QuitSignals.exitOnSignal()
+        return ProbeCommand.run(Array(arguments.dropFirst()))
+    }
     let options: Options
     do {
         options = try Options.parse(arguments)
@@ -21,12 +24,18 @@ func runCommand(_ arguments: [String]) async -> Int32 {
         print("playhead 0.1.0 (FFmpeg libavformat \(FFmpegLibrary.versionString))")
         return 0
     }
-    if options.listAudioDevices { return AudioSessionCLI.listDevices() }
+    if options.listAudioDevices {
+        QuitSignals.exitOnSignal()
+        return AudioSessionCLI.listDevices()
+    }
     FFmpegLibrary.setVerbose(options.verbose)
     signal(SIGPIPE, SIG_IGN)
-    return await PlaybackSession(options: options).run()
+    return await PlaybackSession(options: options, shownNames: shownNames).run()
 }
 
+// First: a SIGINT or SIGTERM from now on quits cleanly, however early it comes.
+QuitSignals.install()
 _ = MonotonicClock.processStart
-let status = await runCommand(Array(CommandLine.arguments.dropFirst()))
+let commandLine = CommandLineBytes.arguments()
+let status = await runCommand(commandLine.arguments, shownNames: commandLine.shownNames)
 exit(status)

@@ -28,6 +28,7 @@ extension PlaybackEngine {
         var p = AudioPipeline(resampler: Resampler(outputRate: format.sampleRate, outputChannels: format.channels))
         p.samples.reserveCapacity(16_384)
         var firstAudioPosted = false
+        var decodedAny = false
         while !isStopping {
             syncGeneration(&p, decoder, output)
             if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving() }
@@ -41,6 +42,7 @@ extension PlaybackEngine {
             case .packet(let packet, _):
                 do {
                     try decoder.decode(packet) { frame in
+                        noteDecoded(&decodedAny)
                         trimPadding(frame, decoder.stream, media)
                         let t = frame.pts.map { decoder.stream.seconds($0) - media.startSeconds }
                         try p.resampler.convert(frame, into: &p.samples)
@@ -60,6 +62,7 @@ extension PlaybackEngine {
                 }
             case .endOfStream:
                 try? decoder.decode(nil) { frame in
+                    noteDecoded(&decodedAny)
                     try p.resampler.convert(frame, into: &p.samples)
                     return true
                 }
@@ -96,6 +99,13 @@ extension PlaybackEngine {
             output.flush()
             output.resumeWrites()
         }
+    }
+
+    /// Records, once per thread (`done`), that a decoder gave a frame. On the audio or video decode thread.
+    func noteDecoded(_ done: inout Bool) {
+        guard !done else { return }
+        done = true
+        control.withLock { $0.decodedAny = true }
     }
 
     private func noteStarving() {

@@ -108,6 +108,7 @@ extension PlaybackEngine {
                 if control.withLock({ $0.active }) { config.audioOutput?.interruptWrite() }
                 frameQueue.wakeAll()
                 wake()
+                control.withLock { $0.cutShort = true }
                 performSeek(seek, input: input, media: media)
                 atEnd = false
                 pastEnd.removeAll()
@@ -164,6 +165,7 @@ extension PlaybackEngine {
             if isPastEnd(packet, media) {
                 // This stream is done; the others go on until their own packets pass the end (a container may
                 // store a segment's video before its sound: fMP4 HLS).
+                control.withLock { $0.cutShort = true }
                 let index = packet.streamIndex
                 if pastEnd.insert(index).inserted, let queue = queue(for: index, media) {
                     queue.put(.endOfStream, generation: g)

@@ -8,6 +8,7 @@ extension PlaybackEngine {
     func runVideoDecode(_ decoder: Decoder) {
         guard let media = info else { return }
         var generation = -1
+        var decodedAny = false
         while !isStopping {
             let g = control.withLock { $0.generation }
             if g != generation {
@@ -30,13 +31,19 @@ extension PlaybackEngine {
             switch tagged.item {
             case .packet(let packet, _):
                 do {
-                    try decoder.decode(packet) { queueFrame($0, decoder.stream, media, generation) }
+                    try decoder.decode(packet) {
+                        noteDecoded(&decodedAny)
+                        return queueFrame($0, decoder.stream, media, generation)
+                    }
                 } catch {
                     if isStopping { return }
                     // A damaged packet is skipped; the next keyframe recovers.
                 }
             case .endOfStream:
-                try? decoder.decode(nil) { queueFrame($0, decoder.stream, media, generation) }
+                try? decoder.decode(nil) {
+                    noteDecoded(&decodedAny)
+                    return queueFrame($0, decoder.stream, media, generation)
+                }
                 _ = frameQueue.put(.end(generation: generation))
             }
         }

@@ -40,6 +40,10 @@ final class PlaybackEngine: @unchecked Sendable {
         var audioEnded = false
         var videoEnded = false
         var endedPosted = false
+        /// Whether any audio or video frame came out of a decoder, and whether a seek or the end time may have
+        /// cut the input short: read from its start to its end without one frame, an input is not media.
+        var decodedAny = false
+        var cutShort = false
         var failed = false
         /// Whether the engine may touch the audio output (write, cork, flush) and present video. A preloaded
         /// engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
@@ -271,13 +275,19 @@ final class PlaybackEngine: @unchecked Sendable {
     func checkEnded() {
         wake()
         let media = info
-        let post = control.withLock { c -> Bool in
+        let post = control.withLock { c -> (ended: Bool, decoded: Bool) in
             let audioDone = c.audioEnded || media?.audioStream == nil || !config.decodeAudio
             let videoDone = c.videoEnded || media?.videoStream == nil || !config.decodeVideo
-            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else { return false }
+            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else { return (false, true) }
             c.endedPosted = true
-            return true
+            return (true, c.decodedAny || c.cutShort)
         }
-        if post { sink(.ended) }
+        guard post.ended else { return }
+        if post.decoded {
+            sink(.ended)
+        } else {
+            let reason = "not a media file (nothing could be decoded)"
+            fail(PlaybackError(.parsing, source: config.location, reason: reason))
+        }
     }
 }

@@ -66,7 +66,10 @@ enum MediaOpener {
             if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return url }
             head = r.body
         } else {
-            guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+            // Sniffing a FIFO or standard input would eat the bytes FFmpeg needs: only regular files are peeked at.
+            guard LocalFileCheck.isRegularFile(url.path), let handle = FileHandle(forReadingAtPath: url.path) else {
+                return nil
+            }
             head = handle.readData(ofLength: 4096)
             handle.closeFile()
         }

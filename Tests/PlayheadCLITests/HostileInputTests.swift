@@ -1,0 +1,167 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// Issue 18, wrong answers to bad or unusual input: random bytes with a media name played "nothing" with exit 0,
+/// a FIFO was "empty", standard input did not play, `/dev/zero` was "empty", and a file name that is not UTF-8
+/// was "no such file".
+@Suite(.serialized) struct HostileInputTests {
+    /// `playhead ARGS` with the options every test here uses.
+    func play(_ arguments: [String], timeout: Double = 30) throws -> Run.Result {
+        try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "--no-mpris"] + arguments, timeout: timeout)
+    }
+
+    func errorLines(_ r: Run.Result) -> [Substring] {
+        r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+    }
+
+    /// Deterministic noise (a fixed seed), so a failure can be replayed.
+    func noise(_ count: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+    }
+
+    @Test(arguments: ["mp3", "flac", "m4a", "ogg", "wav"])
+    func randomBytesWithAMediaNameAreAnError(_ ext: String) throws {
+        for seed in [UInt64(1), 2, 3] {
+            let file = Fixtures.file("noise-\(seed).\(ext)", bytes: noise(100_000, seed: seed))
+            let r = try play([file.path])
+            #expect(r.status == 1, "\(file.lastPathComponent): exit \(r.status); stderr: \(r.stderr)")
+            let lines = errorLines(r)
+            #expect(lines.count == 1, "\(file.lastPathComponent): expected one error line, got: \(r.stderr)")
+            #expect(lines.first?.contains(file.path) == true, "the error does not name \(file.path): \(r.stderr)")
+        }
+    }
+
+    @Test(arguments: ["03 - wrong bit depth.flac", "11 - incorrect metadata block length.flac"])
+    func corruptFLACTestFilesThatDecodeNothingAreErrors(_ name: String) throws {
+        // Two of the FLAC test bench's faulty files, in which FFmpeg decodes no frame: they exited 0 at once.
+        let path = Paths.corpora.appendingPathComponent("media/flac-test-files/faulty/\(name)").path
+        try #require(FileManager.default.fileExists(atPath: path), "corpus file \(path)")
+        let r = try play(["--untimed", path])
+        #expect(r.status == 1, "\(name): exit \(r.status); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1 && lines[0].contains(path), "\(name): \(r.stderr)")
+    }
+
+    @Test func randomBytesDoNotStopTheNextInput() throws {
+        let bad = Fixtures.file("noise-9.mp3", bytes: noise(50_000, seed: 9))
+        let tone = try Fixtures.tone(seconds: 0.5, ext: "flac")
+        let log = Paths.scratch("noise").appendingPathComponent("e.jsonl")
+        let r = try play(["--log-json=\(log.path)", bad.path, tone.path])
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("\"event\":\"ended\",\"input\":\"\\/"), "the tone did not play to its end: \(text)")
+    }
+
+    @Test(arguments: ["flac", "mp3", "m4a", "wav"])
+    func aFIFOPlays(_ ext: String) throws {
+        let tone = try Fixtures.tone(seconds: 1, ext: ext)
+        let fifo = Paths.scratch("fifo").appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let log = fifo.deletingLastPathComponent().appendingPathComponent("e.jsonl")
+        // `cat song > p & playhead p`, as the issue has it.
+        let r = try Run.command(
+            "bash",
+            [
+                "-c",
+                "cat '\(tone.path)' > '\(fifo.path)' & exec '\(try Paths.playheadBinary())' --ao=null --no-mpris "
+                    + "--log-json='\(log.path)' '\(fifo.path)'",
+            ], timeout: 30)
+        #expect(r.status == 0, "\(ext) through a FIFO: exit \(r.status); stderr: \(r.stderr)")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(text.contains("\"first-audio\"") && text.contains("\"ended\""), "\(ext): \(text)")
+        #expect(r.seconds > 0.8, "\(ext): a 1 s tone ended after \(r.seconds) s")
+    }
+
+    @Test(arguments: ["-", "/dev/stdin"])
+    func standardInputPlays(_ name: String) throws {
+        let tone = try Fixtures.tone(seconds: 1, ext: "flac")
+        let log = Paths.scratch("stdin").appendingPathComponent("e.jsonl")
+        let r = try Run.command(
+            "bash",
+            [
+                "-c",
+                "cat '\(tone.path)' | '\(try Paths.playheadBinary())' --ao=null --no-mpris --log-json='\(log.path)' "
+                    + "'\(name)'",
+            ], timeout: 30)
+        #expect(r.status == 0, "\(name): exit \(r.status); stderr: \(r.stderr)")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(text.contains("\"first-audio\"") && text.contains("\"ended\""), "\(name): \(text)")
+        #expect(r.seconds > 0.8, "\(name): a 1 s tone ended after \(r.seconds) s")
+    }
+
+    @Test func devZeroIsAnHonestOneLineError() throws {
+        let r = try play(["/dev/zero"], timeout: 30)
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1, "expected one error line, got: \(r.stderr)")
+        #expect(lines.first?.contains("/dev/zero") == true, "\(r.stderr)")
+        #expect(lines.first?.contains("empty") == false, "/dev/zero is not empty: \(r.stderr)")
+        #expect(lines.first?.contains("not a media file") == true, "\(r.stderr)")
+        #expect(r.seconds < 15, "took \(r.seconds) s")
+    }
+
+    /// A scratch file whose name has the byte 0xE9 (Latin-1 "é"), which is not UTF-8.
+    func latin1Name(_ stem: String, in dir: URL) -> [CChar] {
+        Array((dir.path + "/" + stem).utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0]
+    }
+
+    @Test func aFileNameThatIsNotUTF8Plays() throws {
+        let tone = try Fixtures.tone(seconds: 0.5, ext: "flac")
+        let dir = Paths.scratch("bytes")
+        let name = latin1Name("caf", in: dir)
+        let data = try Data(contentsOf: tone)
+        let fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0)
+        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        // The name goes through the shell as bytes ($'...\xe9').
+        let log = dir.appendingPathComponent("e.jsonl")
+        let r = try Run.command(
+            "bash",
+            [
+                "-c",
+                "exec '\(try Paths.playheadBinary())' --ao=null --no-mpris --log-json='\(log.path)' "
+                    + "$'\(dir.path)/caf\\xe9'",
+            ], timeout: 30)
+        #expect(r.status == 0, "exit \(r.status); stderr: \(r.stderr)")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(text.contains("\"ended\""), "\(text)")
+    }
+
+    @Test func aMissingFileNameThatIsNotUTF8IsReportedLossily() throws {
+        let dir = Paths.scratch("bytes")
+        let r = try Run.command(
+            "bash", ["-c", "exec '\(try Paths.playheadBinary())' --ao=null --no-mpris $'\(dir.path)/gone\\xe9.mp3'"],
+            timeout: 30)
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1, "\(r.stderr)")
+        #expect(lines.first?.contains("\(dir.path)/gone\u{FFFD}.mp3: no such file") == true, "\(r.stderr)")
+    }
+
+    @Test(arguments: ["wav", "flac", "mp3"])
+    func nothingToPlayBetweenStartAndEndIsNotAnError(_ ext: String) throws {
+        // Media that decodes nothing because of where it starts or stops is still media: no "not a media file".
+        let tone = try Fixtures.tone(seconds: 1, ext: ext)
+        for range in [["--start=2", "--end=1"], ["--start=100"], ["--length=0"]] {
+            let r = try play(range + [tone.path])
+            #expect(r.status == 0, "\(ext) \(range): exit \(r.status); stderr: \(r.stderr)")
+            #expect(errorLines(r).isEmpty, "\(ext) \(range): \(r.stderr)")
+        }
+    }
+
+    @Test func aDamagedButNotMediaFileStillErrsAfterAGoodOne() throws {
+        // Not media with an audio name after a good input: the good one plays, the bad one is reported.
+        let tone = try Fixtures.tone(seconds: 0.3, ext: "wav")
+        let bad = Fixtures.file("noise-5.flac", bytes: noise(30_000, seed: 5))
+        let r = try play([tone.path, bad.path])
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        #expect(errorLines(r).count == 1 && r.stderr.contains(bad.path), "\(r.stderr)")
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// Issue 18, crashes: numbers from the command line and from `resume.json` that trapped the Swift runtime (exit
+/// 132), and `--log-json` on a full file system. Each must end in a clear line, or be ignored with a warning.
+@Suite(.serialized) struct HostileNumberTests {
+    /// `playhead ARGS`, with the playing options every test here uses.
+    func play(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) throws -> Run.Result {
+        try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "--no-mpris"] + arguments, environment: environment,
+            timeout: timeout)
+    }
+
+    /// The `playhead:` lines of stderr.
+    func errorLines(_ r: Run.Result) -> [Substring] {
+        r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+    }
+
+    @Test(arguments: [
+        "--start=1e16", "--start=1e300", "--start=inf", "--end=1e16", "--length=1e19", "--start=99999999999:00:00",
+        "--network-timeout=1e300", "--network-timeout=inf", "--hls-bitrate=1e308M", "--hls-max-resolution=1e300x1e300",
+    ])
+    func outOfRangeOptionIsAUsageError(_ option: String) throws {
+        let tone = try Fixtures.tone(seconds: 1)
+        let r = try play([option, tone.path])
+        let name = String(option.prefix { $0 != "=" })
+        #expect(r.status == 2, "\(option): exit \(r.status) (132 is a trap); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1, "\(option): expected one usage line, got: \(r.stderr)")
+        #expect(lines.first?.contains(name) == true, "\(option): the error does not name \(name): \(r.stderr)")
+    }
+
+    @Test func largestAcceptedStartPlaysNothingAndEnds() throws {
+        // At the limit the option is accepted: the start is past the end, so nothing plays; no trap.
+        let tone = try Fixtures.tone(seconds: 1)
+        let r = try play(["--start=1000000000", tone.path])
+        #expect(r.status == 0 || r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+    }
+
+    /// A private state folder whose `resume.json` gives `position` (a JSON value, as text) for `file`.
+    func stateHome(position: String, for file: URL) throws -> (env: [String: String], file: URL) {
+        let home = Paths.scratch("state")
+        let json = home.appendingPathComponent("playhead/resume.json")
+        try FileManager.default.createDirectory(at: json.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let key = try JSONSerialization.data(withJSONObject: [file.path], options: [.withoutEscapingSlashes])
+        let keyText = String(decoding: key, as: UTF8.self).dropFirst().dropLast()
+        try Data("{\(keyText): {\"position\": \(position)}}".utf8).write(to: json)
+        return (["XDG_STATE_HOME": home.path], json)
+    }
+
+    @Test(arguments: ["1e16", "1e308", "-5", "\"ten\"", "9.3e18", "[]"])
+    func untrustedResumePositionIsIgnoredWithOneWarning(_ position: String) throws {
+        // A long file (over 3 minutes, so it is resumable), stopped at 2 s with --end: resume.json is read at start.
+        let chirp = try GaplessFixtures.positionChirp()
+        let (env, json) = try stateHome(position: position, for: chirp)
+        let r = try play(["--untimed", "--end=2", chirp.path], environment: env)
+        #expect(r.status == 0, "position \(position): exit \(r.status) (132 is a trap); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1, "position \(position): expected one warning, got: \(r.stderr)")
+        #expect(lines.first?.contains(json.path) == true, "the warning does not name \(json.path): \(r.stderr)")
+        #expect(!r.stdout.contains("Resuming"), "resumed at an untrusted position: \(r.stdout)")
+    }
+
+    @Test func validResumeEntriesSurviveABadOne() throws {
+        let chirp = try GaplessFixtures.positionChirp()
+        let (env, json) = try stateHome(position: "1e308", for: chirp)
+        // Add a good entry for another long file beside the bad one.
+        let other = try Fixtures.make(
+            "silence-200s.mp3", ["-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono:d=200", "-c:a", "libmp3lame"])
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        object[other.path] = ["position": 42.0]
+        try JSONSerialization.data(withJSONObject: object).write(to: json)
+        let r = try play(["--untimed", "--end=43", other.path], environment: env)
+        #expect(r.status == 0, "exit \(r.status); stderr: \(r.stderr)")
+        #expect(r.stdout.contains("Resuming \(other.path) at 00:42"), "stdout: \(r.stdout); stderr: \(r.stderr)")
+    }
+
+    @Test func logJSONOnAFullFileSystemWarnsOnceAndKeepsPlaying() throws {
+        // A file size limit of 1 KiB makes the log's writes fail (EFBIG, SIGXFSZ ignored) after a few events, as
+        // a full disk (ENOSPC) does; the old `FileHandle.write` trapped.
+        // 20 plays of a 0.1 s tone: a few hundred bytes of events each, so the limit is hit in the third.
+        let tone = try Fixtures.tone(seconds: 0.1)
+        let log = Paths.scratch("full").appendingPathComponent("events.jsonl")
+        let command =
+            try "trap '' XFSZ; ulimit -f 1; exec '\(Paths.playheadBinary())' --ao=null --no-mpris "
+            + "--loop-file=19 --log-json='\(log.path)' '\(tone.path)'"
+        let r = try Run.command("bash", ["-c", command], timeout: 30)
+        #expect(r.status == 0, "exit \(r.status) (132 is a trap); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1, "expected one warning, got: \(r.stderr)")
+        #expect(lines.first?.contains("--log-json") == true && lines.first?.contains(log.path) == true, "\(r.stderr)")
+        // It played on to the end of the twentieth play (2 s, paced, as --ao=null is).
+        #expect(r.seconds > 1.8, "ended after \(r.seconds) s")
+        let size = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+        #expect(size > 0 && size <= 1024, "log size \(size)")
+    }
+}
