@@ -55,6 +55,9 @@ import Testing
         item.add(capture)
         player.replaceCurrentItem(with: item)
         #expect(await eventually { item.status == .readyToPlay })
+        // The paused item shows its first picture (at 0 s) once, possibly just after it reports ready: wait for it,
+        // so the first picture captured after the reset is the seek's.
+        #expect(await eventually { !capture.frames.isEmpty })
         capture.reset()
         let done = await player.seek(
             to: MediaTime(value: 11, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
