@@ -134,10 +134,10 @@ final class AssetLoader: Sendable {
 
 extension AssetInfo {
     init(input: MediaInput) {
-        let media = MediaInfo(input: input)
+        let media = MediaInfo(source: DemuxerSource(input: input, location: input.name))
         self.media = media
         duration = media.duration.isNumeric ? media.duration : .indefinite
-        tracks = input.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)
+        tracks = media.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)
         metadata = MetadataItem.items(from: input.metadata)
     }
 }

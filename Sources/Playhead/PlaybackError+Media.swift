@@ -54,13 +54,13 @@ extension PlaybackError {
     }
 
     /// The error for an input with no audio or video Playhead can decode.
-    static func noPlayableStream(in input: MediaInput) -> PlaybackError {
-        let codecs = input.streams.filter { $0.mediaType == .audio || $0.mediaType == .video }
+    static func noPlayableStream(in source: any MediaSource) -> PlaybackError {
+        let codecs = source.tracks.map(\.stream).filter { $0.mediaType == .audio || $0.mediaType == .video }
         if let s = codecs.first(where: { !$0.isDecodable }) {
             return PlaybackError(
-                .unsupported, source: input.name,
+                .unsupported, source: source.name,
                 reason: "unsupported \(s.mediaType.rawValue) codec '\(s.codecName)': no decoder in this FFmpeg")
         }
-        return PlaybackError(.parsing, source: input.name, reason: "no audio or video stream to play")
+        return PlaybackError(.parsing, source: source.name, reason: "no audio or video stream to play")
     }
 }

@@ -25,36 +25,42 @@ enum EngineEvent: Sendable {
     case hls(HLSNotice)
 }
 
-/// What an opened input holds, as the player needs it. A value type, safe on any thread.
+/// What an opened source holds, as the player needs it, and the tracks chosen to play. A value type, safe on any
+/// thread.
 struct MediaInfo: Sendable {
     var name: String
     var duration: MediaTime
-    var streams: [StreamInfo]
+    /// The source's tracks (audio, video, text).
+    var tracks: [MediaTrack]
     var metadata: MediaMetadata
     var isSeekable: Bool
-    var audioStream: Int?
-    var videoStream: Int?
-    var startSeconds: Double
+    /// The tracks that play: the source's default ones, unless the item does not decode that kind.
+    var audio: MediaTrack?
+    var video: MediaTrack?
     var formatName: String
 
-    init(input: MediaInput, wantAudio: Bool = true, wantVideo: Bool = true) {
-        name = input.name
-        duration = input.duration
-        streams = input.streams
-        metadata = input.metadata
-        isSeekable = input.isSeekable
-        audioStream = wantAudio ? input.bestStream(.audio) : nil
-        videoStream = wantVideo ? input.bestStream(.video) : nil
-        startSeconds = input.startSeconds
-        formatName = input.formatName
+    init(source: any MediaSource, wantAudio: Bool = true, wantVideo: Bool = true) {
+        name = source.name
+        duration = source.duration
+        tracks = source.tracks
+        metadata = source.metadata
+        isSeekable = source.isSeekable
+        audio = wantAudio ? source.track(source.defaultTrack(.audio)) : nil
+        video = wantVideo ? source.track(source.defaultTrack(.video)) : nil
+        formatName = source.formatName
     }
+
+    /// The streams of the tracks, in the source's order.
+    var streams: [StreamInfo] { tracks.map(\.stream) }
+    var audioStream: Int? { audio?.id }
+    var videoStream: Int? { video?.id }
 
     /// Whether the container is MP4/QuickTime (whose last audio packet's duration marks the encoder padding).
     var isMP4Family: Bool { formatName.contains("mp4") || formatName.contains("mov") }
 
     var presentationSize: (width: Int, height: Int) {
-        guard let v = videoStream else { return (0, 0) }
-        return (streams[v].width, streams[v].height)
+        guard let v = video else { return (0, 0) }
+        return (v.stream.width, v.stream.height)
     }
 }
 

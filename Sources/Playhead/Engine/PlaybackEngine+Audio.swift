@@ -22,7 +22,7 @@ extension PlaybackEngine {
 
     /// The audio thread: decode, resample to the output format, drop what an exact seek skips, time-stretch,
     /// apply volume, and write to the output, leaving clock marks.
-    func runAudio(_ decoder: Decoder) {
+    func runAudio(_ decoder: Decoder, track: MediaTrack) {
         guard let output = config.audioOutput, let media = info else { return }
         let format = config.format
         var p = AudioPipeline(resampler: Resampler(outputRate: format.sampleRate, outputChannels: format.channels))
@@ -43,8 +43,8 @@ extension PlaybackEngine {
                 do {
                     try decoder.decode(packet) { frame in
                         noteDecoded(&decodedAny)
-                        trimPadding(frame, decoder.stream, media)
-                        let t = frame.pts.map { decoder.stream.seconds($0) - media.startSeconds }
+                        trimPadding(frame, track.stream, media)
+                        let t = frame.pts.map { track.seconds($0) }
                         try p.resampler.convert(frame, into: &p.samples)
                         if p.nextInputTime == nil || (t.map { abs($0 - p.nextInputTime!) > 0.2 } ?? false) {
                             // First frame, or a jump in time stamps: follow the stream's clock.

@@ -33,53 +33,52 @@ extension PlaybackEngine {
                 return
             }
         }
-        input = opened
-        if let hls = opened.byteSource as? HLSSource { attach(hls) }
+        let source = DemuxerSource(input: opened, location: config.location)
+        self.source = source
+        source.attach(makeHost())
         if isStopping { return }
-        let media = MediaInfo(input: opened, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo)
-        if media.audioStream == nil && media.videoStream == nil {
-            fail(PlaybackError.noPlayableStream(in: opened))
+        let media = MediaInfo(source: source, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo)
+        if media.audio == nil && media.video == nil {
+            fail(PlaybackError.noPlayableStream(in: source))
             return
         }
         info = media
         // Without sound the pictures follow the monotonic clock, not an output that never plays anything.
-        if media.audioStream == nil { clock.followSystemClock() }
+        if media.audio == nil { clock.followSystemClock() }
         if let end = config.endSeconds { clock.setLimit(end) }
         if media.duration.isNumeric { clock.setDeclaredEnd(media.duration.seconds) }
         sink(.opened(media))
-        if let a = media.audioStream {
+        if let a = media.audio {
             do {
-                let decoder = try Decoder(input: opened, stream: a, threads: 1)
-                spawn("playhead.audio") { $0.runAudio(decoder) }
+                let decoder = try source.makeDecoder(track: a.id, threads: 1)
+                spawn("playhead.audio") { $0.runAudio(decoder, track: a) }
             } catch {
-                fail(PlaybackError(decoding: opened.name, stream: media.streams[a], error: error))
+                fail(PlaybackError(decoding: source.name, stream: a.stream, error: error))
                 return
             }
         }
-        if let v = media.videoStream {
+        if let v = media.video {
             do {
-                let decoder = try Decoder(input: opened, stream: v, threads: 2)
-                spawn("playhead.video-decode") { $0.runVideoDecode(decoder) }
+                let decoder = try source.makeDecoder(track: v.id, threads: 2)
+                spawn("playhead.video-decode") { $0.runVideoDecode(decoder, track: v) }
                 spawn("playhead.video") { $0.runVideoPresent() }
             } catch {
-                fail(PlaybackError(decoding: opened.name, stream: media.streams[v], error: error))
+                fail(PlaybackError(decoding: source.name, stream: v.stream, error: error))
                 return
             }
         }
-        readLoop(opened, media)
+        readLoop(source, media)
     }
 
-    private func readLoop(_ opened: MediaInput, _ media: MediaInfo) {
-        let input = opened
+    private func readLoop(_ source: any MediaSource, _ media: MediaInfo) {
         let forward = config.forwardBuffer
         var atEnd = false
-        /// The streams whose packets have passed the item's end time (each gets its end of stream then).
+        /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
         var pastEnd = Set<Int>()
-        let follower = FileFollower(location: config.location)
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
-            takeIdleJump(input)
+            source.deliverPendingJump()
             if control.withLock({ $0.pendingSeek != nil }) {
                 // Empty the queues before the generation changes: a decode thread that adopts the new generation
                 // must not find packets of the old one.
@@ -109,7 +108,7 @@ extension PlaybackEngine {
                 frameQueue.wakeAll()
                 wake()
                 control.withLock { $0.cutShort = true }
-                performSeek(seek, input: input, media: media)
+                performSeek(seek, source: source)
                 atEnd = false
                 pastEnd.removeAll()
                 continue
@@ -125,87 +124,63 @@ extension PlaybackEngine {
             }
             if !hasRoom(media, forward: forward, hysteresis: false) {
                 if !wasWaiting { sink(.bufferFilled) }
-                // Full: sleep until the decoders have taken enough (`noteTaken`) or a command comes; a live
-                // playlist keeps reloading on its schedule meanwhile.
-                if !reloadIdleLive(input) { return }
-                let reload = (input.byteSource as? HLSSource)?.idleReloadDeadline.map { $0 - MonotonicClock.now() }
-                waitForWake(since: token, seconds: reload.map { max($0, 0.001) })
+                // Full: sleep until the decoders have taken enough (`noteTaken`) or a command comes; the source
+                // does what is due meanwhile (a live playlist keeps reloading on its schedule).
+                let (ok, deadline) = source.idle()
+                if !ok { return }
+                waitForWake(since: token, seconds: deadline.map { max($0 - MonotonicClock.now(), 0.001) })
                 continue
             }
             control.withLock { $0.demuxWaitsForRoom = false }
-            let packet: Packet?
+            let read: SourceRead
             do {
-                packet = try input.readPacket()
+                read = try source.read()
             } catch {
-                if isStopping { return }
-                if error.code == FFmpegError.exit {
-                    // Interrupted for a seek (possibly one already taken): read again.
-                    input.resume()
-                    continue
-                }
-                fail(PlaybackError(reading: input.name, error: error))
+                if !isStopping { fail(error) }
                 return
             }
             let g = control.withLock { $0.generation }
-            guard let packet else {
+            switch read {
+            case .interrupted:
+                // For a command (possibly one already taken): look at the state, then read again.
+                if isStopping { return }
+                continue
+            case .end:
                 // A file still being written: wait for more while the buffer plays (never so long that playback
                 // would stall for it), then read on.
                 let idle = min(1, bufferedSeconds(media) - 0.5)
-                if let follower, idle > 0, isPlayingOrBuffering,
-                    follower.waitForMore(beyond: input.bytesRead, idle: idle, cancelled: { hasCommand })
-                {
-                    input.continueAfterEndOfFile()
+                if idle > 0, isPlayingOrBuffering, source.waitForMore(idle: idle, cancelled: { hasCommand }) {
                     continue
                 }
                 atEnd = true
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
-                continue
-            }
-            if isPastEnd(packet, media) {
-                // This stream is done; the others go on until their own packets pass the end (a container may
-                // store a segment's video before its sound: fMP4 HLS).
-                control.withLock { $0.cutShort = true }
-                let index = packet.streamIndex
-                if pastEnd.insert(index).inserted, let queue = queue(for: index, media) {
-                    queue.put(.endOfStream, generation: g)
+            case .sample(let sample):
+                guard let queue = queue(for: sample.track, media) else { continue }
+                if let end = config.endSeconds, let t = sample.seconds, t > end + 0.5 {
+                    // This track is done (with room for reordered video frames); the others go on until their own
+                    // samples pass the end (a container may store a segment's video before its sound: fMP4 HLS).
+                    control.withLock { $0.cutShort = true }
+                    if pastEnd.insert(sample.track).inserted { queue.put(.endOfStream, generation: g) }
+                    if [media.audio, media.video].allSatisfy({ $0 == nil || pastEnd.contains($0!.id) }) {
+                        atEnd = true
+                        setBuffering(false)
+                    }
+                    continue
                 }
-                if [media.audioStream, media.videoStream].allSatisfy({ $0 == nil || pastEnd.contains($0!) }) {
-                    atEnd = true
+                queue.put(.packet(sample.packet, seconds: sample.seconds), generation: g)
+                if control.withLock({ $0.buffering }),
+                    bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward)
+                {
                     setBuffering(false)
                 }
-                continue
-            }
-            route(packet, media, generation: g)
-            if control.withLock({ $0.buffering }),
-                bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward)
-            {
-                setBuffering(false)
             }
         }
     }
 
-    /// Whether `packet` lies wholly after the item's end time (with room for reordered video frames).
-    private func isPastEnd(_ packet: Packet, _ media: MediaInfo) -> Bool {
-        guard let end = config.endSeconds, media.streams.indices.contains(packet.streamIndex),
-            let ts = packet.pts ?? packet.dts
-        else { return false }
-        return media.streams[packet.streamIndex].seconds(ts) - media.startSeconds > end + 0.5
-    }
-
-    /// Queues a packet of the audio or video stream chosen at open; packets of other streams are dropped, including
-    /// those of streams the container added after the open (an MPEG-TS program map that grows mid-file), which
-    /// the item's stream list does not hold.
-    private func route(_ packet: Packet, _ media: MediaInfo, generation: Int) {
-        let index = packet.streamIndex
-        guard let queue = queue(for: index, media), media.streams.indices.contains(index) else { return }
-        let seconds = (packet.pts ?? packet.dts).map { media.streams[index].seconds($0) }
-        queue.put(.packet(packet, seconds: seconds), generation: generation)
-    }
-
-    /// The queue of the chosen audio or video stream `index`; nil for any other stream.
-    private func queue(for index: Int, _ media: MediaInfo) -> PacketQueue? {
-        index == media.audioStream ? audioQueue : index == media.videoStream ? videoQueue : nil
+    /// The queue of the chosen audio or video track `id`; nil for any other track (its samples are dropped).
+    private func queue(for id: Int, _ media: MediaInfo) -> PacketQueue? {
+        id == media.audio?.id ? audioQueue : id == media.video?.id ? videoQueue : nil
     }
 
     /// Whether a seek or a stop waits for the demux thread.
@@ -235,29 +210,21 @@ extension PlaybackEngine {
     /// Seconds buffered ahead in the stream that has the least.
     func bufferedSeconds(_ media: MediaInfo) -> Double {
         var result = Double.infinity
-        if media.audioStream != nil { result = min(result, audioQueue.reachedEnd ? .infinity : audioQueue.seconds) }
-        if media.videoStream != nil { result = min(result, videoQueue.reachedEnd ? .infinity : videoQueue.seconds) }
+        if media.audio != nil { result = min(result, audioQueue.reachedEnd ? .infinity : audioQueue.seconds) }
+        if media.video != nil { result = min(result, videoQueue.reachedEnd ? .infinity : videoQueue.seconds) }
         return result
     }
 
-    /// Carries out a seek on the input in place: a file seeks to the keyframe before the target; an HLS source
-    /// restarts at the segment that holds the target (fetched first) as a new part of the same input, so nothing
-    /// is opened or probed again and the decoders are kept.
-    private func performSeek(_ seek: SeekRequest, input: MediaInput, media: MediaInfo) {
-        input.resume()
+    /// Carries out a seek on the source in place: a file seeks to the keyframe before the target; an HLS source
+    /// restarts at the segment that holds the target (fetched first), so nothing is opened or probed again and the
+    /// decoders are kept.
+    private func performSeek(_ seek: SeekRequest, source: any MediaSource) {
         audioQueue.flush()
         videoQueue.flush()
         frameQueue.flush()
         clock.reset(to: seek.seconds)
         do {
-            if let hls = input.byteSource as? HLSSource {
-                hls.reposition(at: seek.seconds)
-                guard try input.restartPart() else {
-                    throw PlaybackError(.parsing, source: input.name, reason: "the stream changed its tracks")
-                }
-            } else {
-                try input.seek(toSeconds: seek.seconds + media.startSeconds)
-            }
+            try source.seek(to: seek.seconds)
         } catch {
             if isStopping { return }
             // Unseekable inputs keep playing from where they are.
@@ -270,5 +237,25 @@ extension PlaybackEngine {
             $0.seekBuffering = true
         }
         applyCork(true)
+    }
+
+    /// What the source may ask of this engine and how it reports (demux thread, before the first read).
+    private func makeHost() -> SourceHost {
+        SourceHost(
+            position: { [weak self] in self?.clock.seconds ?? 0 },
+            caps: { [weak self] in self?.hlsCaps ?? AdaptiveBitratePolicy.Caps() },
+            isPlaying: { [weak self] in
+                self?.control.withLock { $0.readyPosted && $0.rate > 0 && !$0.buffering } ?? false
+            },
+            mayJump: { [weak self] in self?.control.withLock { $0.rate > 0 && $0.pendingSeek == nil } ?? false },
+            seekPending: { [weak self] in self?.control.withLock { $0.pendingSeek != nil } ?? false },
+            requestJump: { [weak self] seconds in
+                self?.control.withLock { c in
+                    if c.pendingSeek == nil { c.pendingSeek = SeekRequest(id: -2, seconds: seconds, exact: false) }
+                }
+            },
+            post: { [weak self] event in self?.sink(event) },
+            fail: { [weak self] error in self?.fail(error) },
+            forwardBufferSeconds: config.forwardBufferSeconds)
     }
 }

@@ -5,7 +5,7 @@ import PlayheadVideo
 
 extension PlaybackEngine {
     /// The video decode thread: decodes packets into the frame queue, skipping frames before an exact seek's target.
-    func runVideoDecode(_ decoder: Decoder) {
+    func runVideoDecode(_ decoder: Decoder, track: MediaTrack) {
         guard let media = info else { return }
         var generation = -1
         var decodedAny = false
@@ -15,7 +15,7 @@ extension PlaybackEngine {
                 generation = g
                 decoder.flush()
             }
-            if videoQueue.isEmpty && !videoQueue.reachedEnd && info?.audioStream == nil {
+            if videoQueue.isEmpty && !videoQueue.reachedEnd && info?.audio == nil {
                 let (buffering, seeking) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
                 if !buffering && !seeking { setBuffering(true) }
             }
@@ -33,7 +33,7 @@ extension PlaybackEngine {
                 do {
                     try decoder.decode(packet) {
                         noteDecoded(&decodedAny)
-                        return queueFrame($0, decoder.stream, media, generation)
+                        return queueFrame($0, track, generation)
                     }
                 } catch {
                     if isStopping { return }
@@ -42,16 +42,16 @@ extension PlaybackEngine {
             case .endOfStream:
                 try? decoder.decode(nil) {
                     noteDecoded(&decodedAny)
-                    return queueFrame($0, decoder.stream, media, generation)
+                    return queueFrame($0, track, generation)
                 }
                 _ = frameQueue.put(.end(generation: generation))
             }
         }
     }
 
-    private func queueFrame(_ frame: Frame, _ stream: StreamInfo, _ media: MediaInfo, _ generation: Int) -> Bool {
-        let seconds = frame.pts.map { stream.seconds($0) - media.startSeconds } ?? 0
-        let frameDuration = stream.frameRate > 0 ? 1 / stream.frameRate : 0.04
+    private func queueFrame(_ frame: Frame, _ track: MediaTrack, _ generation: Int) -> Bool {
+        let seconds = frame.pts.map { track.seconds($0) } ?? 0
+        let frameDuration = track.stream.frameRate > 0 ? 1 / track.stream.frameRate : 0.04
         let target = control.withLock { $0.generation == generation ? $0.exactTarget : nil }
         if let target, seconds + frameDuration / 2 < target { return true }
         if let end = config.endSeconds, seconds >= end { return true }
@@ -65,8 +65,8 @@ extension PlaybackEngine {
 
     /// The video thread: shows each frame when the clock reaches it, dropping frames that are already late.
     func runVideoPresent() {
-        guard let media = info, let v = media.videoStream else { return }
-        let frameDuration = media.streams[v].frameRate > 0 ? 1 / media.streams[v].frameRate : 0.04
+        guard let media = info, let v = media.video else { return }
+        let frameDuration = v.stream.frameRate > 0 ? 1 / v.stream.frameRate : 0.04
         var shownGeneration = -1
         var lastShown = 0.0
         var firstPosted = false

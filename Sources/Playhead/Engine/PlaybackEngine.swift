@@ -80,13 +80,13 @@ final class PlaybackEngine: @unchecked Sendable {
         set { openedInfo.withLock { $0 = newValue } }
     }
     private let openedInfo = Locked<MediaInfo?>(nil)
-    /// The input being read: set on the demux thread (at open, and when a seek reopens an HLS stream), used from
-    /// any thread to interrupt or cancel it.
-    var input: MediaInput? {
-        get { currentInput.current }
-        set { currentInput.withLock { $0 = newValue } }
+    /// The source being read: set on the demux thread once it is open, used from any thread to interrupt or
+    /// cancel it.
+    var source: (any MediaSource)? {
+        get { currentSource.current }
+        set { currentSource.withLock { $0 = newValue } }
     }
-    private let currentInput = Locked<MediaInput?>(nil)
+    private let currentSource = Locked<(any MediaSource)?>(nil)
 
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration
@@ -146,8 +146,7 @@ final class PlaybackEngine: @unchecked Sendable {
         }
         sink(.seekStarted(id: id, target: seconds))
         // The demux thread may be blocked reading; it carries out the seek and wakes the decode threads.
-        input?.interrupt()
-        wakeSourceForSeek()
+        source?.interrupt()
         wake()
     }
 
@@ -167,7 +166,7 @@ final class PlaybackEngine: @unchecked Sendable {
             c.successor = nil
             return c.active && !c.handedOff
         }
-        input?.cancel()
+        source?.cancel()
         audioQueue.abort()
         videoQueue.abort()
         frameQueue.abort()
@@ -187,13 +186,12 @@ final class PlaybackEngine: @unchecked Sendable {
     /// How far media has been read ahead, in seconds of the item's timeline.
     var bufferedUntil: Double {
         let media = info
-        let offset = media?.startSeconds ?? 0
-        let a = media?.audioStream != nil ? audioQueue.newestSeconds : nil
-        let v = media?.videoStream != nil ? videoQueue.newestSeconds : nil
+        let a = media?.audio != nil ? audioQueue.newestSeconds : nil
+        let v = media?.video != nil ? videoQueue.newestSeconds : nil
         switch (a, v) {
-        case let (a?, v?): return min(a, v) - offset
-        case let (a?, nil): return a - offset
-        case let (nil, v?): return v - offset
+        case let (a?, v?): return min(a, v)
+        case let (a?, nil): return a
+        case let (nil, v?): return v
         default: return clock.seconds
         }
     }

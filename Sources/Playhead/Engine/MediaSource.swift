@@ -1,0 +1,113 @@
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadHLS
+
+/// The kind of media a track carries.
+enum TrackKind: Sendable, Hashable {
+    case audio, video, text
+}
+
+/// One track of a media source: what its decoder needs and how its time stamps map to the item's timeline.
+/// A value type, safe on any thread.
+struct MediaTrack: Sendable {
+    /// The track's identifier in its source (samples name it).
+    var id: Int
+    var kind: TrackKind
+    /// The codec, time base and format of the samples.
+    var stream: StreamInfo
+    /// Seconds subtracted from a time stamp's seconds to place it on the item's timeline (the container's start
+    /// time, or where the first HLS segment fetched plays).
+    var timelineOffset: Double
+
+    /// The item time of time stamp `ts` (in the track's time base).
+    func seconds(_ ts: Int64) -> Double { stream.seconds(ts) - timelineOffset }
+}
+
+/// A compressed sample read from a source, with its track and its item time.
+struct MediaSample: @unchecked Sendable {
+    var track: Int
+    var packet: Packet
+    /// The sample's presentation (or decoding) time on the item's timeline; nil when the container gives none.
+    var seconds: Double?
+}
+
+/// What reading a source gave.
+enum SourceRead {
+    case sample(MediaSample)
+    /// The end of the media (for now: a live source may add more after a seek or a reload).
+    case end
+    /// A command (`interrupt()`) ended the read; nothing was lost: read again.
+    case interrupted
+}
+
+/// What a source may ask of the engine that plays it, and how it reports. Closures are called on the source's
+/// loading thread (the engine's demux thread) unless they say otherwise; each is safe on any thread.
+struct SourceHost: Sendable {
+    /// The item time heard or seen now.
+    var position: @Sendable () -> Double
+    /// The caps (bit rate, picture size, window size) variants are chosen within now.
+    var caps: @Sendable () -> AdaptiveBitratePolicy.Caps
+    /// Whether the item plays (ready, a non-zero rate, not stalled): only then is a slow download given up.
+    var isPlaying: @Sendable () -> Bool
+    /// Whether time is meant to move (a non-zero rate) and no seek waits: a jump found while paused is taken then.
+    var mayJump: @Sendable () -> Bool
+    /// Whether a seek waits: a wait for a reload or a download ends at once.
+    var seekPending: @Sendable () -> Bool
+    /// Asks the engine to restart reading at an item time (the play head fell out of a live window).
+    var requestJump: @Sendable (Double) -> Void
+    /// Reports an event (variant switches, segments, HLS notices).
+    var post: @Sendable (EngineEvent) -> Void
+    /// Ends the item with the source's own error (an HTTP status, a bad playlist).
+    var fail: @Sendable (PlaybackError) -> Void
+    /// The item's forward buffer when it set one (0: automatic); the ABR policy fits its thresholds to it.
+    var forwardBufferSeconds: Double
+}
+
+/// What an item plays, as tracks with time stamps on the item's timeline: read the next sample, seek, work while
+/// the buffer is full, end. The engine's demux thread owns a source from its open to its close and calls
+/// everything on it there, except `interrupt()` and `cancel()`, which may come from any thread.
+///
+/// `DemuxerSource` demuxes a file, a URL or (for now) the byte stream of Playhead's HLS client with FFmpeg.
+protocol MediaSource: AnyObject, Sendable {
+    /// The file or URL, as errors name it.
+    var name: String { get }
+    var tracks: [MediaTrack] { get }
+    var duration: MediaTime { get }
+    var metadata: MediaMetadata { get }
+    var isSeekable: Bool { get }
+    /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2", "mpegts", ...).
+    var formatName: String { get }
+    /// The track of `kind` to play when the item does not choose (FFmpeg's best stream); nil when there is none.
+    func defaultTrack(_ kind: TrackKind) -> Int?
+    /// Makes a decoder for a track; `threads` is a hint (0: FFmpeg decides).
+    func makeDecoder(track: Int, threads: Int) throws(FFmpegError) -> Decoder
+    /// Connects the engine: called once before the first read.
+    func attach(_ host: SourceHost)
+    /// Before the engine looks at its commands: a jump the source found while idle (the play head fell out of a
+    /// live window while paused) becomes a seek request through the host once the host allows it.
+    func deliverPendingJump()
+    /// Reads the next sample of any track, blocking while data is loaded. Throws the error that ended reading.
+    func read() throws(PlaybackError) -> SourceRead
+    /// Restarts reading at the item time `seconds` (a file at the keyframe before it, HLS at the segment that
+    /// holds it, fetched first); nothing is opened or probed again and decoders are kept.
+    func seek(to seconds: Double) throws(PlaybackError)
+    /// While the forward buffer is full: work that is due (a live playlist reloads on its schedule) and the
+    /// monotonic time when more will be (nil: nothing until a command). False when the work failed (the source
+    /// has reported the error through its host).
+    func idle() -> (ok: Bool, nextDeadline: Double?)
+    /// At the end of what could be read: waits, while the playing buffer lasts (`idle` seconds at most), for a
+    /// file that is still being written to grow; true when there is more to read. `cancelled` ends the wait.
+    func waitForMore(idle: Double, cancelled: () -> Bool) -> Bool
+    /// Ends a blocking read, a download or a wait for a reload at once, so a command is taken (any thread).
+    func interrupt()
+    /// Ends all reading for good: the engine stops (any thread).
+    func cancel()
+}
+
+extension MediaSource {
+    /// The track with `id`, if any.
+    func track(_ id: Int?) -> MediaTrack? {
+        guard let id else { return nil }
+        return tracks.first { $0.id == id }
+    }
+}
