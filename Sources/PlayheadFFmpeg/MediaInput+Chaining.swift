@@ -61,6 +61,9 @@ extension MediaInput {
         ioContext = io
         try open(url: nil, options: openOptions, readingInfo: false)
         guard let c = context else { return false }
+        // The extradata each stream's decoder has now: a part that brings the same (an fMP4 stream demuxed segment
+        // by segment) refreshes nothing.
+        let known = chain?.extradata ?? [:]
         var state = ChainState(refreshing: [])
         var used = Set<Int>()
         for i in 0..<Int(c.pointee.nb_streams) {
@@ -76,9 +79,9 @@ extension MediaInput {
             state.streamMap[i] = match.index
             state.timeBases[i] = s.pointee.time_base
             if let data = par.pointee.extradata, par.pointee.extradata_size > 0 {
-                state.extradata[match.index] = Array(
-                    UnsafeBufferPointer(start: data, count: Int(par.pointee.extradata_size)))
-                state.refreshing.insert(match.index)
+                let bytes = Array(UnsafeBufferPointer(start: data, count: Int(par.pointee.extradata_size)))
+                state.extradata[match.index] = bytes
+                if known[match.index] != bytes { state.refreshing.insert(match.index) }
             }
         }
         guard !state.streamMap.isEmpty else { return false }

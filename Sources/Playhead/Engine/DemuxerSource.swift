@@ -2,28 +2,33 @@ import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
 
-/// A media source FFmpeg demuxes: a local file (followed while it is still being written), a URL through FFmpeg's
-/// own protocols, or the byte stream of Playhead's HLS client (`HLSSource`, whose loading, ABR and live reloads
-/// still run under FFmpeg's read callback; `DemuxerSource+HLS.swift`).
+/// A media source FFmpeg demuxes: a local file (followed while it is still being written) or a URL through
+/// FFmpeg's own protocols. `HLSMediaSource` extends it for Playhead's HLS client.
 ///
 /// Tracks are the input's audio, video and subtitle streams, identified by stream index; streams a container adds
 /// after the open (an MPEG-TS program map that grows) are not tracks and their packets are skipped.
 ///
 /// Threads: owned by the engine's demux thread; `interrupt()` and `cancel()` may come from any thread.
-final class DemuxerSource: MediaSource, @unchecked Sendable {
+class DemuxerSource: MediaSource, @unchecked Sendable {
     let input: MediaInput
-    /// The HLS client feeding the input, when it is an HLS stream.
-    let hls: HLSSource?
     let tracks: [MediaTrack]
     private let follower: FileFollower?
-    /// Whether a jump found while paused may be taken now (set by `attachHLS`; demux thread).
-    var jumpAllowed: @Sendable () -> Bool = { true }
+
+    /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it.
+    static func make(input: MediaInput, location: String) -> DemuxerSource {
+        if let hls = input.byteSource as? HLSSource { return HLSMediaSource(input: input, hls: hls) }
+        return DemuxerSource(input: input, location: location)
+    }
 
     /// Wraps an opened input; `location` is what was opened (a local file is followed while it grows).
-    init(input: MediaInput, location: String) {
+    convenience init(input: MediaInput, location: String) {
+        self.init(input: input, follower: FileFollower(location: location))
+    }
+
+    /// Wraps an opened input; `follower` follows a local file while it grows.
+    init(input: MediaInput, follower: FileFollower?) {
         self.input = input
-        hls = input.byteSource as? HLSSource
-        follower = FileFollower(location: location)
+        self.follower = follower
         let offset = input.startSeconds
         tracks = input.streams.compactMap { stream in
             let kind: TrackKind
@@ -55,15 +60,17 @@ final class DemuxerSource: MediaSource, @unchecked Sendable {
         try Decoder(input: input, stream: track, threads: threads)
     }
 
-    func attach(_ host: SourceHost) {
-        if let hls { attachHLS(hls, host) }
-    }
+    func attach(_ host: SourceHost) {}
 
-    func deliverPendingJump() {
-        if let hls { _ = takeJump(hls) }
-    }
+    func deliverPendingJump() {}
 
     func read() throws(PlaybackError) -> SourceRead {
+        try readFed() ?? .end
+    }
+
+    /// The next sample of what the input holds; nil at its end (for now: more may be fed to it, or be written to
+    /// the file). `.interrupted` when a command ended the read.
+    final func readFed() throws(PlaybackError) -> SourceRead? {
         while true {
             let packet: Packet?
             do {
@@ -76,7 +83,7 @@ final class DemuxerSource: MediaSource, @unchecked Sendable {
                 }
                 throw PlaybackError(reading: input.name, error: error)
             }
-            guard let packet else { return .end }
+            guard let packet else { return nil }
             // Streams added after the open have no track (and no decoder): skipped.
             guard let track = track(packet.streamIndex) else { continue }
             let seconds = (packet.pts ?? packet.dts).map { track.seconds($0) }
@@ -87,28 +94,13 @@ final class DemuxerSource: MediaSource, @unchecked Sendable {
     func seek(to seconds: Double) throws(PlaybackError) {
         input.resume()
         do {
-            if let hls {
-                hls.reposition(at: seconds)
-                if try input.restartPart() { return }
-            } else {
-                try input.seek(toSeconds: seconds + input.startSeconds)
-                return
-            }
+            try input.seek(toSeconds: seconds + input.startSeconds)
         } catch {
             throw PlaybackError(reading: input.name, error: error)
         }
-        throw PlaybackError(.parsing, source: input.name, reason: "the stream changed its tracks")
     }
 
-    func idle() -> (ok: Bool, nextDeadline: Double?) {
-        guard let hls else { return (true, nil) }
-        do {
-            try hls.reloadWhileIdle()
-        } catch {
-            return (false, nil)
-        }
-        return (true, hls.idleReloadDeadline)
-    }
+    func idle() -> (ok: Bool, nextDeadline: Double?) { (true, nil) }
 
     func waitForMore(idle: Double, cancelled: () -> Bool) -> Bool {
         guard let follower, follower.waitForMore(beyond: input.bytesRead, idle: idle, cancelled: cancelled) else {
@@ -118,11 +110,7 @@ final class DemuxerSource: MediaSource, @unchecked Sendable {
         return true
     }
 
-    func interrupt() {
-        input.interrupt()
-        // A wait for a live reload ends too (the HLS source's semaphore; its downloads see `seekPending`).
-        hls?.wakeup.signal()
-    }
+    func interrupt() { input.interrupt() }
 
     func cancel() { input.cancel() }
 }

@@ -33,7 +33,7 @@ extension PlaybackEngine {
                 return
             }
         }
-        let source = DemuxerSource(input: opened, location: config.location)
+        let source = DemuxerSource.make(input: opened, location: config.location)
         self.source = source
         source.attach(makeHost())
         if isStopping { return }

@@ -49,8 +49,10 @@ extension HLSSource {
             if let map = segment.map, !Self.isSame(map, lastMap), let mapURL = map.url {
                 let response = try download(mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
                 data.append(response?.body ?? Data())
+                mapBytes = response?.body ?? Data()
                 lastMap = map
             }
+            let fetchedInit = !data.isEmpty
             guard let segmentURL = segment.url else {
                 next += 1
                 nextStart += segment.duration
@@ -85,6 +87,7 @@ extension HLSSource {
             }
             fetchedAny = true
             data.append(response.body)
+            data = withInit(data, fetchedInit: fetchedInit)
             mark(segment: next, itemStart: segmentStart, bytes: data.count)
             next += 1
             nextStart += segment.duration

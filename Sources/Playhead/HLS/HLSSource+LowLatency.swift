@@ -62,7 +62,7 @@ extension HLSSource {
                 if !rest.isEmpty {
                     var data = Data()
                     for part in rest { data.append(try fetchPart(part)) }
-                    deliver(data, domain: domain(of: next), itemStart: nextStart)
+                    deliver(data, fetchedInit: false, domain: domain(of: next), itemStart: nextStart)
                 }
                 next += 1
                 nextStart = start + segment.duration
@@ -82,16 +82,19 @@ extension HLSSource {
             if partCursor < parts.count {
                 let part = parts[partCursor]
                 var data = Data()
+                var lastMapFetched = false
                 if partCursor == 0, let map = playlist.trailingMap, !Self.isSame(map, lastMap) {
                     if lastMap != nil {
                         partBreak = true
                         return .partBreak
                     }
                     data = try fetchMap(map)
+                    lastMapFetched = true
                 }
                 data.append(try fetchPart(part))
                 let sequence = playlist.segments.last?.discontinuitySequence ?? playlist.discontinuitySequence
-                deliver(data, domain: HLSTimeline.Domain(discontinuity: sequence, gaps: 0), itemStart: nextStart)
+                let domain = HLSTimeline.Domain(discontinuity: sequence, gaps: 0)
+                deliver(data, fetchedInit: lastMapFetched, domain: domain, itemStart: nextStart)
                 partCursor += 1
                 partsTime += part.duration
                 nextStart += part.duration
@@ -106,8 +109,9 @@ extension HLSSource {
         guard let url = map.url else { return Data() }
         let response = try download(url, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
         lastMap = map
+        mapBytes = response?.body ?? Data()
         partSeconds += response?.seconds ?? 0
-        return response?.body ?? Data()
+        return mapBytes
     }
 
     /// Downloads one part and notes its throughput for the policy (demux thread).
@@ -126,15 +130,16 @@ extension HLSSource {
         return response?.body ?? Data()
     }
 
-    /// Hands `data` (parts, after an init section when there is one) to FFmpeg, marked as starting at item time
-    /// `itemStart` in `domain`, and reports it (demux thread).
-    private func deliver(_ data: Data, domain: HLSTimeline.Domain, itemStart: Double) {
+    /// Hands `data` (parts, after an init section when one was fetched for them, or when every part carries it)
+    /// to FFmpeg, marked as starting at item time `itemStart` in `domain`, and reports it (demux thread).
+    private func deliver(_ data: Data, fetchedInit: Bool, domain: HLSTimeline.Domain, itemStart: Double) {
+        let bytes = withInit(data, fetchedInit: fetchedInit)
         marks.append(SegmentMark(start: produced, domain: domain, itemStart: itemStart))
         if marks.count > 16 { marks.removeFirst(marks.count - 16) }
-        produced += Int64(data.count)
+        produced += Int64(bytes.count)
         report(.segment(bytes: data.count, seconds: partSeconds, estimate: adaptive?.estimator.estimate ?? 0))
         partSeconds = 0
-        buffer = data
+        buffer = bytes
         position = 0
     }
 

@@ -29,6 +29,14 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var buffer = Data()
     var position = 0
     var lastMap: MediaInitializationSection?
+    /// The bytes of `lastMap`, put before every segment or part while `repeatsInit` (each is then demuxed as a
+    /// part of its own).
+    var mapBytes = Data()
+    /// Whether every segment or part handed out starts with its init section (fMP4 demuxed segment by segment).
+    var repeatsInit = false
+    /// Whether FFmpeg's reads load the next segment when the bytes run out (while the input opens and probes);
+    /// afterwards `HLSMediaSource` loads segments itself, outside FFmpeg, and reads end at the bytes loaded.
+    var loadsOnRead = true
     /// Adaptive state: the ladder, its loaded media playlists, the estimator and the policy.
     var adaptive: HLSAdaptiveState?
     /// The multivariant playlist's `EXT-X-START`, for live start positions.
@@ -172,7 +180,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
 
     func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {
         while position == buffer.count {
-            guard try loadNext() else { return 0 }
+            guard loadsOnRead, try loadNext() else { return 0 }
         }
         let n = min(out.count, buffer.count - position)
         buffer.withUnsafeBytes { src in
@@ -197,12 +205,22 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         guard partBreak else { return false }
         partBreak = false
         lastMap = nil
+        startOver()
+        return true
+    }
+
+    /// Forgets the bytes handed out: the next ones start a new part of the input at byte 0.
+    func startOver() {
         marks.removeAll()
         produced = 0
         lastMark = nil
         buffer = Data()
         position = 0
-        return true
+    }
+
+    /// `data`, after the current init section when every segment must carry it and `data` was loaded without it.
+    func withInit(_ data: Data, fetchedInit: Bool) -> Data {
+        repeatsInit && !fetchedInit && lastMap != nil ? mapBytes + data : data
     }
 
     func seek(to offset: Int64) -> Bool { false }

@@ -1,0 +1,142 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadHLS
+
+/// An HLS stream as a media source: Playhead's HLS client (`HLSSource`) loads playlists and segments and chooses
+/// variants in this source's own reading loop, on the engine's demux thread, outside FFmpeg; FFmpeg demuxes each
+/// segment from memory once it is loaded. MPEG-TS and packed audio continue in one demuxer from segment to
+/// segment; fMP4 segments (and low-latency parts) are each demuxed as a part of their own after their init
+/// section, with the first part's streams, so nothing is probed again and the decoders are kept. A seek moves the
+/// client to the segment that holds the target and fetches it first.
+///
+/// Waits (a download, a live reload, a blocking low-latency reload) end at once for a seek (`interrupt`, and the
+/// client's `seekPending`) or a stop (`cancel`). Threads: as `MediaSource`.
+final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
+    let hls: HLSSource
+    /// Whether a jump found while paused may be taken now (from the host; demux thread).
+    private var jumpAllowed: @Sendable () -> Bool = { false }
+
+    /// Takes over `input`, opened (and probed) over `hls`: from now on segments are loaded by `read`.
+    init(input: MediaInput, hls: HLSSource) {
+        self.hls = hls
+        super.init(input: input, follower: nil)
+        hls.loadsOnRead = false
+        // The fMP4 demuxer does not go on after the end of its bytes: each segment is a part with its init.
+        hls.repeatsInit = input.formatName.contains("mp4")
+    }
+
+    override func attach(_ host: SourceHost) {
+        hls.playbackPosition = host.position
+        hls.currentCaps = host.caps
+        // A short forward buffer bounds the buffer the policy can hope for, as a live edge does.
+        if host.forwardBufferSeconds > 0 { hls.fitPolicy(toBuffer: host.forwardBufferSeconds) }
+        hls.isPlaying = host.isPlaying
+        hls.seekPending = host.seekPending
+        if let v = hls.variant { host.post(Self.switchEvent(v)) }
+        hls.onSwitch = { v in host.post(Self.switchEvent(v)) }
+        hls.onJump = host.requestJump
+        hls.onNotice = { notice in
+            switch notice {
+            case .segment(let bytes, let seconds, let estimate):
+                host.post(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate))
+            case .failed(let error):
+                if !error.reason.hasSuffix("cancelled") { host.fail(error) }
+            default:
+                host.post(.hls(notice))
+            }
+        }
+        jumpAllowed = host.mayJump
+    }
+
+    override func deliverPendingJump() {
+        guard hls.jumpPending != nil, jumpAllowed() else { return }
+        _ = hls.handOverPendingJump()
+    }
+
+    override func read() throws(PlaybackError) -> SourceRead {
+        while true {
+            if let read = try readFed() { return read }
+            // FFmpeg has demuxed every byte loaded: load the next segment here, then demux it.
+            do {
+                guard try loadSegment() else { return .end }
+            } catch is ByteSourceInterruption {
+                // A seek came in during a download or a live wait, or a jump out of the live window.
+                return .interrupted
+            } catch let error as PlaybackError {
+                throw error
+            } catch let error as FFmpegError {
+                throw PlaybackError(reading: input.name, error: error)
+            } catch {
+                throw PlaybackError(.network, source: input.name, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Loads the next segment (or low-latency part) and hands it to the demuxer: as more bytes of the running
+    /// demuxer, or as a new part (fMP4, a new init section). False at the end of the stream. Demux thread.
+    private func loadSegment() throws -> Bool {
+        if hls.repeatsInit { hls.startOver() }
+        if try hls.loadNext() {
+            try continueDemuxing()
+            return true
+        }
+        // A new init section (an fMP4 variant switch) ends the part: the next one starts with it.
+        guard hls.beginNextPart(), try hls.loadNext() else { return false }
+        try openPart()
+        return true
+    }
+
+    private func continueDemuxing() throws {
+        if hls.repeatsInit {
+            try openPart()
+        } else {
+            input.continueAfterEndOfFile()
+        }
+    }
+
+    private func openPart() throws {
+        guard try input.restartPart() else {
+            throw PlaybackError(.parsing, source: input.name, reason: "the stream changed its tracks")
+        }
+    }
+
+    override func seek(to seconds: Double) throws(PlaybackError) {
+        input.resume()
+        hls.reposition(at: seconds)
+        do {
+            // The segment that holds the target is fetched first, and demuxed as a new part.
+            guard try hls.loadNext() else { return }
+            try openPart()
+        } catch is ByteSourceInterruption {
+            // A newer seek: the engine takes it next.
+        } catch let error as PlaybackError {
+            throw error
+        } catch let error as FFmpegError {
+            throw PlaybackError(reading: input.name, error: error)
+        } catch {
+            throw PlaybackError(.network, source: input.name, reason: "\(error)")
+        }
+    }
+
+    override func idle() -> (ok: Bool, nextDeadline: Double?) {
+        do {
+            try hls.reloadWhileIdle()
+        } catch {
+            return (false, nil)
+        }
+        return (true, hls.idleReloadDeadline)
+    }
+
+    override func waitForMore(idle: Double, cancelled: () -> Bool) -> Bool { false }
+
+    override func interrupt() {
+        input.interrupt()
+        // A wait for a live reload ends too; downloads end when they see the seek (`seekPending`).
+        hls.wakeup.signal()
+    }
+
+    static func switchEvent(_ v: Variant) -> EngineEvent {
+        .variantSwitch(bitRate: v.bandwidth ?? 0, width: v.resolution?.width ?? 0, height: v.resolution?.height ?? 0)
+    }
+}
