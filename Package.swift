@@ -40,7 +40,9 @@ let package = Package(
         // The public player.
         .target(
             name: "Playhead",
-            dependencies: ["PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo", "PlayheadHLS"]
+            dependencies: [
+                "PlayheadCore", "PlayheadFFmpeg", "PlayheadAudio", "PlayheadVideo", "PlayheadHLS", "PlayheadSubtitles",
+            ]
         ),
         .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS", "PlayheadNowPlaying"]),
 

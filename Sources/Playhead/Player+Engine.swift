@@ -61,6 +61,7 @@ extension Player {
         var config = EngineConfiguration(
             location: URLAsset.location(of: item.asset.url), assetLoader: item.asset.loader,
             audioOutput: output, videoOutputs: decodesVideo ? item.outputs : [])
+        config.textOutputs = item.legibleOutputs
         config.forwardBufferSeconds = item.preferredForwardBufferDuration
         config.decodeAudio = output != nil
         config.decodeVideo = decodesVideo

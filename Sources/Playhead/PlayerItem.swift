@@ -69,6 +69,8 @@ public final class PlayerItem {
     public var forwardPlaybackEndTime: MediaTime = .invalid
     /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.
     public private(set) var outputs: [any VideoOutput] = []
+    /// Subtitle outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemLegibleOutput`.
+    public internal(set) var legibleOutputs: [any LegibleOutput] = []
 
     /// When a player last started the item (seconds since process start), for the access log's start-up time.
     var engineStartedAt: Double?

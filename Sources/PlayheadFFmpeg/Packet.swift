@@ -31,6 +31,11 @@ public final class Packet: @unchecked Sendable {
     public var dts: Int64? { pointer.pointee.dts == ph_nopts_value() ? nil : pointer.pointee.dts }
     /// The duration in stream time-base units (0 when unknown).
     public var duration: Int64 { pointer.pointee.duration }
+    /// A copy of the payload (a subtitle packet's text, for instance).
+    public var payload: [UInt8] {
+        guard let data = pointer.pointee.data, size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
 }
 
 /// One decoded frame, owning its `AVFrame` (reference counted buffers).

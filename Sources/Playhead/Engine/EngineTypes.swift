@@ -37,6 +37,9 @@ struct MediaInfo: Sendable {
     /// The tracks that play: the source's default ones, unless the item does not decode that kind.
     var audio: MediaTrack?
     var video: MediaTrack?
+    /// The subtitle track whose cues reach the item's legible outputs: the source's default text track, when it
+    /// is text (not bitmaps).
+    var text: MediaTrack?
     var formatName: String
 
     init(source: any MediaSource, wantAudio: Bool = true, wantVideo: Bool = true) {
@@ -47,6 +50,9 @@ struct MediaInfo: Sendable {
         isSeekable = source.isSeekable
         audio = wantAudio ? source.track(source.defaultTrack(.audio)) : nil
         video = wantVideo ? source.track(source.defaultTrack(.video)) : nil
+        text = source.track(source.defaultTrack(.text)).flatMap {
+            TextCueReader.supports($0.stream.codecName) ? $0 : nil
+        }
         formatName = source.formatName
     }
 
@@ -72,6 +78,7 @@ struct EngineConfiguration: Sendable {
     var assetLoader: AssetLoader?
     var audioOutput: (any AudioOutput)?
     var videoOutputs: [any VideoOutput]
+    var textOutputs: [any LegibleOutput] = []
     /// Seconds of media to read ahead; 0 picks the default.
     var forwardBufferSeconds: Double = 0
     var maxBufferBytes = 48 << 20

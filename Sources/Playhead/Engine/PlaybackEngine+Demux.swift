@@ -67,6 +67,7 @@ extension PlaybackEngine {
                 return
             }
         }
+        if media.text != nil { spawn("playhead.text") { $0.runText() } }
         readLoop(source, media)
     }
 
@@ -75,6 +76,7 @@ extension PlaybackEngine {
         var atEnd = false
         /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
         var pastEnd = Set<Int>()
+        let textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
@@ -156,6 +158,10 @@ extension PlaybackEngine {
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
             case .sample(let sample):
+                if let text = media.text, sample.track == text.id, let textReader {
+                    takeText(sample, reader: textReader, track: text)
+                    continue
+                }
                 guard let queue = queue(for: sample.track, media) else { continue }
                 if let end = config.endSeconds, let t = sample.seconds, t > end + 0.5 {
                     // This track is done (with room for reordered video frames); the others go on until their own

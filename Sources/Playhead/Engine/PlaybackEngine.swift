@@ -72,6 +72,8 @@ final class PlaybackEngine: @unchecked Sendable {
     let clock: MediaClock
     /// The outputs that show the item's pictures, attachable at any moment, and the picture shown now.
     let video: VideoRenderer
+    /// The outputs that show the item's subtitles, and the cues read so far.
+    let text: TextRenderer
     private let threadsDone = DispatchGroup()
     /// What the open input holds: set once on the demux thread when the input is open, read from any thread (the
     /// decode threads, the player's buffer monitor on the main actor, a predecessor's hand-off), under a lock.
@@ -97,6 +99,7 @@ final class PlaybackEngine: @unchecked Sendable {
             c.maximumResolution = configuration.maximumResolution
         }
         video = VideoRenderer(outputs: configuration.videoOutputs)
+        text = TextRenderer(outputs: configuration.textOutputs)
         clock = MediaClock(
             output: configuration.decodeAudio ? configuration.audioOutput : nil,
             sampleRate: configuration.format.sampleRate)

@@ -1,0 +1,41 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+
+extension PlaybackEngine {
+    /// Demux thread: keeps the cue a text sample carries; a new cue wakes the text thread, which may have to show
+    /// it sooner than it planned.
+    func takeText(_ sample: MediaSample, reader: TextCueReader, track: MediaTrack) {
+        guard let start = sample.seconds else { return }
+        let duration = sample.packet.duration > 0 ? track.stream.seconds(sample.packet.duration) : 0
+        guard let cue = reader.cue(payload: sample.packet.payload, start: start, duration: duration) else { return }
+        if let end = config.endSeconds, cue.startTime >= end { return }
+        if text.add(cue) { wake() }
+    }
+
+    /// The text thread: shows the cues active at the clock's time on the text outputs, sleeping until the active
+    /// set next changes while time moves, and until a command (play, seek, activation) or a new cue while it
+    /// stands.
+    func runText() {
+        while !isStopping {
+            let token = wakeToken()
+            let (active, running, rate) = control.withLock { c in
+                (c.active, c.rate != 0 && !c.buffering, c.rate)
+            }
+            // A preloaded item shows nothing before it plays.
+            guard active else {
+                waitForWake(since: token)
+                continue
+            }
+            let now = clock.seconds
+            let next = text.update(at: now)
+            if running, let next {
+                // Media time passes at the rate; waking early only looks again (at most 50 times a second while the
+                // clock stands without a stall: before the first sound is heard, or while the server is away).
+                waitForWake(since: token, seconds: max((next - now) / abs(rate), 0.02))
+            } else {
+                waitForWake(since: token)
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import PlayheadFFmpeg
+import PlayheadSubtitles
+
+/// Turns the samples of a text track into cues: SubRip, WebVTT, MP4 timed text (`mov_text`) and ASS/SSA events
+/// (their text, with line breaks and `{\anN}` alignment kept; other override tags dropped). Bitmap subtitles
+/// (DVD, PGS) are not text and are not read. A value type, safe on any thread.
+struct TextCueReader: Sendable {
+    let codec: String
+
+    /// The text codecs a reader understands.
+    static func supports(_ codecName: String) -> Bool {
+        ["subrip", "srt", "webvtt", "mov_text", "ass", "ssa", "text"].contains(codecName)
+    }
+
+    /// The cue a sample carries, from `start` for `duration` seconds (a sample without a duration shows for 5 s
+    /// at most); nil for an empty sample.
+    func cue(payload: [UInt8], start: Double, duration: Double) -> SubtitleCue? {
+        var bytes = payload[...]
+        if codec == "mov_text" {
+            // A 16-bit big-endian text length, then the text, then style boxes.
+            guard bytes.count >= 2 else { return nil }
+            let length = Int(bytes[bytes.startIndex]) << 8 | Int(bytes[bytes.startIndex + 1])
+            bytes = bytes.dropFirst(2).prefix(length)
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        while text.last == "\0" || text.last == "\n" || text.last == "\r" { text.removeLast() }
+        if codec == "ass" || codec == "ssa" { text = Self.assText(text) }
+        text = text.replacingOccurrences(of: "\r\n", with: "\n")
+        guard !text.isEmpty else { return nil }
+        let end = start + (duration > 0 ? duration : 5)
+        return SubtitleCue(
+            id: "", startTime: start, endTime: end, text: text, markup: codec == "webvtt" ? .webVTT : .subRip)
+    }
+
+    /// The text of an ASS event ("ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text" in Matroska,
+    /// or a whole "Dialogue:" line): `\N` and `\n` become line breaks, `\h` a space, override blocks are dropped
+    /// but an alignment `{\anN}` is kept (SubRip markup reads it).
+    static func assText(_ event: String) -> String {
+        var fields = event.hasPrefix("Dialogue:") ? 9 : 8
+        var index = event.startIndex
+        while fields > 0, let comma = event[index...].firstIndex(of: ",") {
+            index = event.index(after: comma)
+            fields -= 1
+        }
+        var raw = String(event[index...])
+        raw = raw.replacingOccurrences(of: "\\N", with: "\n").replacingOccurrences(of: "\\n", with: "\n")
+        raw = raw.replacingOccurrences(of: "\\h", with: " ")
+        var out = ""
+        var rest = raw[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                rest = rest[open...]
+                break
+            }
+            let block = rest[rest.index(after: open)..<close]
+            if let an = block.range(of: #"\\an[1-9]"#, options: .regularExpression) {
+                out += "{\(block[an])}"
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return out
+    }
+}

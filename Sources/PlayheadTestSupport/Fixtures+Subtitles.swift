@@ -1,0 +1,34 @@
+import Foundation
+
+extension Fixtures {
+    /// The cues of the `subtitled` fixtures: start, end (seconds) and text as SubRip writes it.
+    public static let subtitleCues: [(start: Double, end: Double, text: String)] = [
+        (1.0, 2.0, "One"), (2.5, 3.5, "Two\nlines"), (4.0, 5.0, "<i>Three</i>"),
+    ]
+
+    /// 6 s of a 440 Hz AAC tone with a subtitle track holding `subtitleCues`, in `container` ("mkv", "mp4") with
+    /// the subtitle codec `codec` ("srt", "webvtt", "ass" in Matroska; "mov_text" in MP4).
+    public static func subtitled(container: String, codec: String) throws -> URL {
+        let srt = Paths.fixtures.appendingPathComponent("cues.srt")
+        if !FileManager.default.fileExists(atPath: srt.path) {
+            let text = subtitleCues.enumerated().map { i, cue in
+                "\(i + 1)\n\(srtTime(cue.start)) --> \(srtTime(cue.end))\n\(cue.text)\n"
+            }.joined(separator: "\n")
+            let tmp = Paths.fixtures.appendingPathComponent(".\(UUID().uuidString).srt")
+            try Data(text.utf8).write(to: tmp)
+            _ = try? FileManager.default.removeItem(at: srt)
+            try FileManager.default.moveItem(at: tmp, to: srt)
+        }
+        return try make(
+            "subtitled-\(codec).\(container)",
+            [
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=6:sample_rate=48000", "-i", srt.path,
+                "-ac", "2", "-c:a", "aac", "-c:s", codec,
+            ])
+    }
+
+    private static func srtTime(_ seconds: Double) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+}

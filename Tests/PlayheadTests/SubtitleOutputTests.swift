@@ -1,0 +1,113 @@
+import Foundation
+import Playhead
+import PlayheadSubtitles
+import PlayheadTestSupport
+import Testing
+
+/// What a subtitle output was told: the plain text of each cue, the media time the engine gave, and the
+/// player's own position when the call came (what the listener hears then).
+final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
+    struct Change {
+        var texts: [String]
+        var time: Double
+        var heard: Double
+    }
+
+    private let changes = Locked([Change]())
+    private let timebase: Timebase
+
+    init(_ player: Player) { timebase = player.timebase }
+
+    func show(_ cues: [SubtitleCue], at time: MediaTime) {
+        let change = Change(texts: cues.map(\.parsedText.plainText), time: time.seconds, heard: timebase.time.seconds)
+        changes.withLock { $0.append(change) }
+    }
+
+    var all: [Change] { changes.current }
+}
+
+/// The subtitle track of local media reaches the item's legible outputs: each cue shows while the sound of its
+/// time plays and clears at its end, whatever the container and text format; an output attached while paused
+/// gets what shows at once; a seek shows the cues of its target.
+@MainActor @Suite(.serialized) struct SubtitleOutputTests {
+    nonisolated static let formats = [("mkv", "srt"), ("mkv", "webvtt"), ("mkv", "ass"), ("mp4", "mov_text")]
+
+    @Test(arguments: formats) func cuesShowAndClearAtTheirTimes(container: String, codec: String) async throws {
+        let media = try Fixtures.subtitled(container: container, codec: codec)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: media)
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 15) { ended.value }, "the item did not play to its end")
+        player.close()
+        _ = sink.stopRecording()
+
+        let changes = output.all
+        let expected = Fixtures.subtitleCues.flatMap { cue in
+            [
+                (
+                    cue.start,
+                    [cue.text.replacingOccurrences(of: "<i>", with: "").replacingOccurrences(of: "</i>", with: "")]
+                ), (cue.end, []),
+            ]
+        }
+        #expect(
+            changes.map(\.texts) == expected.map(\.1),
+            "\(codec) in \(container): the outputs were told \(changes.map(\.texts))")
+        for (change, (boundary, _)) in zip(changes, expected) {
+            // Matroska shifts every stream by the AAC priming (21 ms); a cue's change may come at most a frame of
+            // video (40 ms) after its time, never before it.
+            #expect(
+                change.heard >= boundary - 0.01 && change.heard <= boundary + 0.07,
+                "\(codec): \(change.texts) shown when \(change.heard) s was heard, due at \(boundary) s")
+            #expect(abs(change.time - change.heard) < 0.03, "\(codec): told \(change.time) s at \(change.heard) s")
+        }
+    }
+
+    @Test func anOutputAttachedWhilePausedGetsTheCuesAtOnceAndASeekShowsItsTarget() async throws {
+        let media = try Fixtures.subtitled(container: "mkv", codec: "srt")
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: media)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        #expect(
+            await player.seek(
+                to: MediaTime(seconds: 2.8, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero))
+        let early = CaptureLegibleOutput(player)
+        item.add(early)
+        #expect(await eventually { !early.all.isEmpty }, "the cue at the seek's target was not shown")
+        #expect(early.all.map(\.texts) == [["Two\nlines"]])
+
+        // Paused: a new output gets the cue showing at once, on the attaching thread, and nothing more.
+        for round in 0..<20 {
+            let late = CaptureLegibleOutput(player)
+            item.add(late)
+            #expect(late.all.map(\.texts) == [["Two\nlines"]], "round \(round): \(late.all.map(\.texts))")
+            item.remove(late)
+        }
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(early.all.count == 1, "told \(early.all.map(\.texts)) while paused")
+
+        // A seek shows the cues of its target: clear between cues, then the third.
+        #expect(
+            await player.seek(
+                to: MediaTime(seconds: 3.8, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(await eventually(timeout: 2) { early.all.last?.texts == [] })
+        #expect(
+            await player.seek(
+                to: MediaTime(seconds: 4.5, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(await eventually(timeout: 2) { early.all.last?.texts == ["Three"] })
+        item.remove(early)
+        let told = early.all.count
+        player.play()
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(early.all.count == told, "a removed output was told \(early.all.suffix(from: told).map(\.texts))")
+        player.close()
+        _ = sink.stopRecording()
+    }
+}
