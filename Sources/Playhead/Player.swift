@@ -132,6 +132,8 @@ public class Player {
     public nonisolated let timebase = Timebase()
     /// The engines and output that end with this player when it goes away without `close()`.
     nonisolated let resources = PlayerResources()
+    /// The outputs that show whatever the player plays (`add(_:)`), and the picture shown now.
+    nonisolated let videoRenderer = VideoRenderer(outputs: [])
 
     /// A player with no item.
     public init() {}

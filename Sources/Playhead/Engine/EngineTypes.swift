@@ -79,6 +79,8 @@ struct EngineConfiguration: Sendable {
     var audioOutput: (any AudioOutput)?
     var videoOutputs: [any VideoOutput]
     var textOutputs: [any LegibleOutput] = []
+    /// The player's own video outputs, which show every item it plays (its `PlayerLayer`s).
+    var playerVideo: VideoRenderer?
     /// Seconds of media to read ahead; 0 picks the default.
     var forwardBufferSeconds: Double = 0
     var maxBufferBytes = 48 << 20

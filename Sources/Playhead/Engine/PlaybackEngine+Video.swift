@@ -103,6 +103,7 @@ extension PlaybackEngine {
                 shownGeneration = g
                 lastShown = t
                 video.present(frame)
+                config.playerVideo?.present(frame)
                 if !firstPosted {
                     firstPosted = true
                     sink(.firstVideo)

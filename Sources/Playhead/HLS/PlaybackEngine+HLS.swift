@@ -8,7 +8,12 @@ extension PlaybackEngine {
     /// the largest video output that shows the picture (its window), when video is decoded.
     var hlsCaps: AdaptiveBitratePolicy.Caps {
         let (peak, maximum) = control.withLock { ($0.peakBitRate, $0.maximumResolution) }
-        let window = config.decodeVideo ? video.displaySize : .zero
+        var window = CGSize.zero
+        if config.decodeVideo {
+            // The largest window among the item's outputs and the player's.
+            let (item, player) = (video.displaySize, config.playerVideo?.displaySize ?? .zero)
+            window = CGSize(width: max(item.width, player.width), height: max(item.height, player.height))
+        }
         return AdaptiveBitratePolicy.Caps(
             peakBitRate: peak, maximumResolution: CGSize(width: maximum.width, height: maximum.height),
             windowSize: window)
