@@ -110,4 +110,38 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
         player.close()
         _ = sink.stopRecording()
     }
+
+    @Test func theTextThreadWakesForChangesOnlyAndSleepsWhilePaused() async throws {
+        let media = try Fixtures.subtitled(container: "mkv", codec: "srt")
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: media)
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(300))
+        player.pause()
+        try await Task.sleep(for: .seconds(1))
+        var before = ThreadActivity.sample()
+        try await Task.sleep(for: .seconds(5))
+        var activity = ThreadActivity.difference(before, ThreadActivity.sample())
+        let paused = activity.filter { $0.thread.hasPrefix("playhead.text#") }
+        #expect(paused.count == 1, "no text thread: \(ThreadActivity.describe(activity))")
+        #expect(paused.allSatisfy { $0.wakeups <= 2 }, "paused: \(ThreadActivity.describe(paused))")
+
+        // Playing the remaining 5.7 s: six changes of the cues shown, each woken for once or twice (early by the
+        // clock's start, a new cue read), never on a timer.
+        let ended = endedFlag(player)
+        before = ThreadActivity.sample()
+        player.play()
+        #expect(await eventually(timeout: 15) { ended.value })
+        activity = ThreadActivity.difference(before, ThreadActivity.sample())
+        let playing = activity.filter { $0.thread.hasPrefix("playhead.text#") }
+        #expect(playing.allSatisfy { $0.wakeups <= 25 }, "playing: \(ThreadActivity.describe(playing))")
+        #expect(output.all.count == 6, "\(output.all.map(\.texts))")
+        player.close()
+        _ = sink.stopRecording()
+    }
 }
