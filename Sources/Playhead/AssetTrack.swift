@@ -19,7 +19,7 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     public var mediaType: MediaType
     /// The codec's short name ("aac", "h264").
     public var codecName: String
-    /// Whether Playhead can decode it here.
+    /// Whether Playhead can play it here: decode its sound or pictures, read its subtitles (text formats).
     public var isPlayable: Bool
     /// Pixel size of video, zero otherwise.
     public var naturalSize: Size
@@ -43,7 +43,8 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
         trackID = s.index
         mediaType = s.mediaType == .audio ? .audio : (s.mediaType == .video ? .video : .subtitle)
         codecName = s.codecName
-        isPlayable = s.isDecodable && s.mediaType != .subtitle
+        // Subtitles play (reach legible outputs) in the text formats Playhead reads.
+        isPlayable = s.mediaType == .subtitle ? TextCueReader.supports(s.codecName) : s.isDecodable
         naturalSize = Size(width: Double(s.width), height: Double(s.height))
         nominalFrameRate = Float(s.frameRate)
         estimatedDataRate = Float(s.bitRate)

@@ -62,6 +62,7 @@ extension Player {
             location: URLAsset.location(of: item.asset.url), assetLoader: item.asset.loader,
             audioOutput: output, videoOutputs: decodesVideo ? item.outputs : [])
         config.textOutputs = item.legibleOutputs
+        config.trackSelection = item.trackSelection
         config.playerVideo = decodesVideo ? videoRenderer : nil
         config.forwardBufferSeconds = item.preferredForwardBufferDuration
         config.decodeAudio = output != nil

@@ -69,6 +69,10 @@ public final class PlayerItem {
     public var forwardPlaybackEndTime: MediaTime = .invalid
     /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.
     public private(set) var outputs: [any VideoOutput] = []
+    /// Which of the media's tracks play (sound, picture, subtitles), like a media selection: the media's own
+    /// choice by default; `LanguageTrackSelection` picks by language. Applies from the next time the item starts
+    /// playing. Main actor.
+    public var trackSelection: any TrackSelectionPolicy = DefaultTrackSelection()
     /// Subtitle outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemLegibleOutput`.
     public internal(set) var legibleOutputs: [any LegibleOutput] = []
 

@@ -95,7 +95,9 @@ extension AssetProperty where Value == [AssetTrack] {
 
 extension AssetProperty where Value == Bool {
     /// Whether Playhead can play the resource: it has an audio or video track it can decode.
-    public static var isPlayable: AssetProperty<Bool> { AssetProperty { $0.tracks.contains { $0.isPlayable } } }
+    public static var isPlayable: AssetProperty<Bool> {
+        AssetProperty { $0.tracks.contains { $0.isPlayable && $0.mediaType != .subtitle } }
+    }
 }
 
 extension AssetProperty where Value == [MetadataItem] {

@@ -31,4 +31,31 @@ extension Fixtures {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
     }
+
+    /// 6 s of sound in two languages with subtitles in two languages, in Matroska: English 440 Hz and French
+    /// 880 Hz AAC tracks (in that order), then English ("Hello") and French ("Bonjour") SubRip tracks, each with
+    /// one cue from 1 s to 5 s.
+    public static func bilingual() throws -> URL {
+        var srts: [String] = []
+        for (language, text) in [("en", "Hello"), ("fr", "Bonjour")] {
+            let srt = Paths.fixtures.appendingPathComponent("cue-\(language).srt")
+            if !FileManager.default.fileExists(atPath: srt.path) {
+                let tmp = Paths.fixtures.appendingPathComponent(".\(UUID().uuidString).srt")
+                try Data("1\n00:00:01,000 --> 00:00:05,000\n\(text)\n".utf8).write(to: tmp)
+                _ = try? FileManager.default.removeItem(at: srt)
+                try FileManager.default.moveItem(at: tmp, to: srt)
+            }
+            srts.append(srt.path)
+        }
+        return try make(
+            "bilingual.mkv",
+            [
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=6:sample_rate=48000",
+                "-f", "lavfi", "-i", "sine=frequency=880:duration=6:sample_rate=48000",
+                "-i", srts[0], "-i", srts[1], "-map", "0", "-map", "1", "-map", "2", "-map", "3",
+                "-ac", "2", "-c:a", "aac", "-c:s", "srt",
+                "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre",
+                "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre",
+            ])
+    }
 }

@@ -42,18 +42,43 @@ struct MediaInfo: Sendable {
     var text: MediaTrack?
     var formatName: String
 
-    init(source: any MediaSource, wantAudio: Bool = true, wantVideo: Bool = true) {
+    init(
+        source: any MediaSource, wantAudio: Bool = true, wantVideo: Bool = true,
+        selection: any TrackSelectionPolicy = DefaultTrackSelection()
+    ) {
         name = source.name
         duration = source.duration
         tracks = source.tracks
         metadata = source.metadata
         isSeekable = source.isSeekable
-        audio = wantAudio ? source.track(source.defaultTrack(.audio)) : nil
-        video = wantVideo ? source.track(source.defaultTrack(.video)) : nil
-        text = source.track(source.defaultTrack(.text)).flatMap {
-            TextCueReader.supports($0.stream.codecName) ? $0 : nil
-        }
         formatName = source.formatName
+        audio = wantAudio ? Self.choose(.audio, source, selection) : nil
+        video = wantVideo ? Self.choose(.video, source, selection) : nil
+        text = Self.choose(.text, source, selection)
+    }
+
+    /// The track of `kind` the policy picks among the playable ones, suggesting the source's default.
+    private static func choose(
+        _ kind: TrackKind, _ source: any MediaSource, _ selection: any TrackSelectionPolicy
+    ) -> MediaTrack? {
+        let playable = source.tracks.filter { track in
+            guard track.kind == kind else { return false }
+            switch kind {
+            case .audio: return track.stream.isDecodable
+            case .video: return track.stream.isDecodable && !track.stream.isAttachedPicture
+            case .text: return TextCueReader.supports(track.stream.codecName)
+            }
+        }
+        let fallback = source.track(source.defaultTrack(kind))
+        // The source's default when it is playable; else, for subtitles, the first text track.
+        let suggested =
+            fallback.flatMap { f in playable.contains { $0.id == f.id } ? f : nil }
+            ?? (kind == .text ? playable.first : fallback)
+        let type: AssetTrack.MediaType = kind == .audio ? .audio : kind == .video ? .video : .subtitle
+        let chosen = selection.select(
+            type, among: playable.map { AssetTrack($0.stream) }, suggested: suggested.map { AssetTrack($0.stream) })
+        guard let chosen else { return nil }
+        return source.track(chosen.trackID) ?? suggested
     }
 
     /// The streams of the tracks, in the source's order.
@@ -81,6 +106,8 @@ struct EngineConfiguration: Sendable {
     var textOutputs: [any LegibleOutput] = []
     /// The player's own video outputs, which show every item it plays (its `PlayerLayer`s).
     var playerVideo: VideoRenderer?
+    /// The item's track selection.
+    var trackSelection: any TrackSelectionPolicy = DefaultTrackSelection()
     /// Seconds of media to read ahead; 0 picks the default.
     var forwardBufferSeconds: Double = 0
     var maxBufferBytes = 48 << 20

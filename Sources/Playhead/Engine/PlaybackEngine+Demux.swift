@@ -37,7 +37,9 @@ extension PlaybackEngine {
         self.source = source
         source.attach(makeHost())
         if isStopping { return }
-        let media = MediaInfo(source: source, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo)
+        let media = MediaInfo(
+            source: source, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo,
+            selection: config.trackSelection)
         if media.audio == nil && media.video == nil {
             fail(PlaybackError.noPlayableStream(in: source))
             return

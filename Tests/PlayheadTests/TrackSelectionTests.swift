@@ -1,0 +1,57 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Which tracks an item plays is the item's policy: by default the media's own choice, by language with
+/// `LanguageTrackSelection`, or none of a type. What is heard at the sink and what the subtitle output is told
+/// follow it.
+@MainActor @Suite(.serialized) struct TrackSelectionTests {
+    /// Plays the bilingual fixture from 0.5 s to 3 s with `selection`: the dominant frequency heard and the texts
+    /// the subtitle output was told.
+    func play(_ selection: (any TrackSelectionPolicy)?) async throws -> (hertz: Double, texts: [[String]]) {
+        let media = try Fixtures.bilingual()
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: media)
+        if let selection { item.trackSelection = selection }
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        item.forwardPlaybackEndTime = MediaTime(seconds: 3, preferredTimescale: 1000)
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 10) { ended.value }, "\(String(describing: item.error))")
+        player.close()
+        let samples = sink.stopRecording()
+        return (AudioAnalysis.frequency(samples), output.all.map(\.texts))
+    }
+
+    @Test func theMediaChoosesByDefault() async throws {
+        let (hertz, texts) = try await play(nil)
+        #expect(abs(hertz - 440) < 10, "heard \(hertz) Hz")
+        #expect(texts == [["Hello"]], "\(texts)")
+    }
+
+    @Test func aLanguageSelectionPicksTheSoundAndTheSubtitles() async throws {
+        // Matroska says "fre": "fr" and "fr-CA" name it as well.
+        let (hertz, texts) = try await play(
+            LanguageTrackSelection(audioLanguages: ["de", "fr"], subtitleLanguages: ["fr-CA"]))
+        #expect(abs(hertz - 880) < 10, "heard \(hertz) Hz")
+        #expect(texts == [["Bonjour"]], "\(texts)")
+    }
+
+    @Test func subtitlesOnlyInAPreferredLanguageOrNone() async throws {
+        let selection = LanguageTrackSelection(subtitleLanguages: ["ja"], subtitlesOnlyInPreferredLanguages: true)
+        let (hertz, texts) = try await play(selection)
+        #expect(abs(hertz - 440) < 10, "heard \(hertz) Hz")
+        #expect(texts.isEmpty, "subtitles shown: \(texts)")
+    }
+
+    @Test func languageTagsCompareByLanguage() {
+        let french = ["fr", "fra", "fre", "FR-ca", "fr_FR"].map(LanguageTrackSelection.language)
+        #expect(Set(french) == ["fr"], "\(french)")
+        #expect(LanguageTrackSelection.language("ger") == LanguageTrackSelection.language("de"))
+        #expect(LanguageTrackSelection.language("eng") != LanguageTrackSelection.language("fre"))
+    }
+}
