@@ -82,7 +82,7 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
             return true
         }
         // A new init section (an fMP4 variant switch) ends the part: the next one starts with it.
-        guard hls.beginNextPart(), try hls.loadNext() else { return false }
+        guard hls.takePartBreak(), try hls.loadNext() else { return false }
         try openPart()
         return true
     }

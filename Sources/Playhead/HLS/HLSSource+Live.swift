@@ -206,6 +206,6 @@ extension HLSSource {
         abandonTarget = nil
         jumpPending = nil
         partBreak = true
-        _ = beginNextPart()
+        _ = takePartBreak()
     }
 }

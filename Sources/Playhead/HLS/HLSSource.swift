@@ -202,6 +202,14 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
 
     /// After a part break: the next part starts with the new init section, at byte 0 of a new I/O context.
     func beginNextPart() -> Bool {
+        // Once `HLSMediaSource` loads the segments, it opens the parts itself (`takePartBreak`).
+        guard loadsOnRead else { return false }
+        return takePartBreak()
+    }
+
+    /// Starts the next part when the bytes handed out so far end one (`partBreak`): its init section goes first,
+    /// at byte 0 of a new I/O context. False when there is no part break.
+    func takePartBreak() -> Bool {
         guard partBreak else { return false }
         partBreak = false
         lastMap = nil
