@@ -96,8 +96,10 @@ extension PlaybackEngine {
         p.wroteSinceSeek = false
         // A preloaded engine must not disturb the sound of the item playing before it.
         if control.withLock({ $0.active }) {
-            output.flush()
-            output.resumeWrites()
+            withOutput {
+                output.flush()
+                output.resumeWrites()
+            }
         }
     }
 
@@ -193,9 +195,13 @@ extension PlaybackEngine {
             if !current { return false }
             let n: Int
             do {
-                n = try out.withUnsafeBufferPointer {
-                    try output.write(UnsafeBufferPointer(rebasing: $0[(offset * ch)...]))
+                let written = try withOutput {
+                    try out.withUnsafeBufferPointer {
+                        try output.write(UnsafeBufferPointer(rebasing: $0[(offset * ch)...]))
+                    }
                 }
+                guard let written else { return false }
+                n = written
             } catch let error as PlaybackError {
                 fail(error)
                 return false
@@ -207,7 +213,7 @@ extension PlaybackEngine {
             if n == 0 {
                 // Interrupted by a seek or stop, or a spurious wake: look again.
                 if isStopping || control.withLock({ $0.generation }) != p.generation { return false }
-                output.resumeWrites()
+                withOutput { output.resumeWrites() }
             }
         }
         if !p.wroteSinceSeek {
@@ -239,8 +245,12 @@ extension PlaybackEngine {
             let token = wakeToken()
             let playing = control.withLock { $0.rate != 0 && !$0.buffering }
             if playing {
-                if output.drain() { break }
-                output.resumeWrites()
+                let drained = withOutput {
+                    if output.drain() { return true }
+                    output.resumeWrites()
+                    return false
+                }
+                if drained != false { break }
             }
             // A drain interrupted by a pause (or a seek) waits for the command that ends the pause.
             waitForWake(since: token, seconds: playing ? 0.01 : nil)

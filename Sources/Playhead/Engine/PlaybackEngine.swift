@@ -75,6 +75,8 @@ final class PlaybackEngine: @unchecked Sendable {
     /// The outputs that show the item's subtitles, and the cues read so far.
     let text: TextRenderer
     private let threadsDone = DispatchGroup()
+    /// Held by the audio thread around every call into the audio output (`withOutput`) and passed by `stop()`.
+    private let outputGate = NSLock()
     /// What the open input holds: set once on the demux thread when the input is open, read from any thread (the
     /// decode threads, the player's buffer monitor on the main actor, a predecessor's hand-off), under a lock.
     var info: MediaInfo? {
@@ -161,8 +163,10 @@ final class PlaybackEngine: @unchecked Sendable {
         }
     }
 
-    /// Stops the threads and waits (at most a few seconds) for them to end; the audio output is flushed and
-    /// left paused for the next item.
+    /// Stops the threads and returns at once: the audio thread leaves the output (a write or drain in progress is
+    /// interrupted) and never touches it again, the output is flushed and left paused for the next item, and the
+    /// threads end on their own (waited for 20 ms at most: a decoder inside a long frame does not hold the caller).
+    /// Any thread.
     func stop() {
         let ownsOutput = control.withLock { c -> Bool in
             c.stopping = true
@@ -175,7 +179,10 @@ final class PlaybackEngine: @unchecked Sendable {
         frameQueue.abort()
         if ownsOutput { config.audioOutput?.interruptWrite() }
         wake()
-        _ = threadsDone.wait(timeout: .now() + 5)
+        // Past the gate, the audio thread has left the output for good (it looks at `stopping` inside it).
+        outputGate.lock()
+        outputGate.unlock()
+        _ = threadsDone.wait(timeout: .now() + 0.02)
         if ownsOutput, let out = config.audioOutput, config.decodeAudio {
             out.setPaused(true)
             out.flush()
@@ -200,6 +207,21 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     var isStopping: Bool { control.withLock { $0.stopping } }
+
+    /// Audio thread: runs `body` (a call into the audio output) unless the engine is stopping; nil when it is.
+    /// Once `stop()` has passed the gate, the output is never touched by this engine again.
+    @discardableResult
+    func withOutput<T>(_ body: () throws -> T) rethrows -> T? {
+        outputGate.lock()
+        defer { outputGate.unlock() }
+        guard !isStopping else { return nil }
+        return try body()
+    }
+
+    /// Waits until the engine's threads have ended, at most `seconds`; true when they have. Any thread but theirs.
+    func waitUntilStopped(seconds: Double) -> Bool {
+        threadsDone.wait(timeout: .now() + seconds) == .success
+    }
 
     /// Wakes every engine thread that waits for something to change (a command, room in the queues, the end of
     /// a stream). Any thread.
