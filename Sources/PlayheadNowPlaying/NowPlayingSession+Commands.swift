@@ -50,6 +50,7 @@ extension NowPlayingSession {
     }
 
     private func act(_ body: (Player) -> Void) -> RemoteCommandHandlerStatus {
+        followPlayingPlayer()
         guard player.currentItem != nil else { return .noActionableNowPlayingItem }
         body(player)
         publish()
@@ -59,6 +60,7 @@ extension NowPlayingSession {
     /// Seeks exactly (a remote asks for a position and `Seeked` reports where playback went on); a live item
     /// cannot seek.
     private func seek(to seconds: Double) -> RemoteCommandHandlerStatus {
+        followPlayingPlayer()
         guard let item = player.currentItem else { return .noActionableNowPlayingItem }
         guard !isLive(item) else { return .commandFailed }
         var target = max(0, seconds)
