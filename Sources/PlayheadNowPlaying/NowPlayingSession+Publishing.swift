@@ -105,6 +105,12 @@ extension NowPlayingSession {
         info.mediaType = item.tracks.contains { $0.mediaType == .video } ? .video : .audio
         info.isLiveStream = isLive(item)
         if item.duration.isNumeric { info.playbackDuration = item.duration.seconds }
+        // The item's ads: the desktop sees the duration and elapsed time without them (MPRIS `Position`).
+        if !item.interstitialTimeRanges.isEmpty {
+            info.adTimeRanges = item.interstitialTimeRanges.map {
+                AdTimeRange(timeRange: $0.timeRange, adIdentifier: $0.identifier)
+            }
+        }
         if let app = item.nowPlayingInfo { info.overlay(Self.info(app)) }
         // During a seek the clock still reads the old position for a moment: the target is where playback goes.
         info.elapsedPlaybackTime = elapsed ?? seekTarget ?? player.currentTime().seconds
