@@ -46,6 +46,19 @@ extension Player {
         }
     }
 
+    /// Activates `AudioSession.shared` for playback unless it is active, when the player's sound goes to the sound
+    /// server: a silent output (null, WAV, none) has nothing to make exclusive or to duck for. The activation runs
+    /// on the session's activation queue (it may talk to the server and to other players over D-Bus). Main actor.
+    func activateAudioSessionForPlayback() {
+        switch audioOutputChoice {
+        case .automatic, .pulse: break
+        case .custom(let output) where output is PulseAudioOutput: break
+        case .custom, .null, .wav, .disabled: return
+        }
+        if case .automatic = audioOutputChoice, audioOutput != nil, !(audioOutput is PulseAudioOutput) { return }
+        AudioSession.shared.activateForPlayback()
+    }
+
     /// A rate change by the app or the user: an interruption's pending resumption is cancelled (a user who
     /// paused during a call stays paused). Main actor.
     func audioSessionUserChangedRate() {

@@ -108,6 +108,7 @@ extension Player {
         self.engine = nil
         timebase.engine = nil
         timebase.frozen = position
+        currentItem?.seekInFlight = nil
         cancelPendingSeeks()
     }
 

@@ -2,6 +2,13 @@ import PlayheadCore
 
 extension Player {
     /// Seeks to `time` quickly: the position may land on the keyframe before it, like `AVPlayer.seek(to:)`.
+    ///
+    /// Every seek follows the current item's `interstitialTimeRanges`: while the play head is in an ad that
+    /// requires linear playback and has not been played, the seek is refused (nothing changes, the completion
+    /// says false, `requiresLinearPlayback` is true); a forward seek that would jump over such an ad, or into it,
+    /// lands exactly at the ad's start instead (the completion says true: read where with `currentTime()`), and
+    /// playback goes on through the ad. An ad counts as played once the play head has been at or past its end;
+    /// seeking back over a played ad, or over any ad that does not require linear playback, is free. Main actor.
     public func seek(to time: MediaTime) {
         startSeek(to: time, exact: false, handler: nil)
     }
@@ -13,7 +20,8 @@ extension Player {
     }
 
     /// Seeks and calls `completionHandler` (on the main actor) with true when the seek finished, false when a later
-    /// seek or item change superseded it.
+    /// seek or item change superseded it or it was refused (a time that is not a number, an unplayed linear ad:
+    /// see `seek(to:)`).
     public func seek(
         to time: MediaTime, toleranceBefore: MediaTime = .positiveInfinity,
         toleranceAfter: MediaTime = .positiveInfinity, completionHandler: @escaping @Sendable (Bool) -> Void
@@ -21,13 +29,13 @@ extension Player {
         startSeek(to: time, exact: isExact(toleranceBefore, toleranceAfter), handler: completionHandler)
     }
 
-    /// Seeks quickly and returns whether the seek finished (false when superseded).
+    /// Seeks quickly and returns whether the seek finished (false when superseded or refused: see `seek(to:)`).
     @discardableResult
     public func seek(to time: MediaTime) async -> Bool {
         await seekAndWait(to: time, exact: false)
     }
 
-    /// Seeks within the tolerances and returns whether the seek finished (false when superseded).
+    /// Seeks within the tolerances and returns whether the seek finished (false when superseded or refused).
     @discardableResult
     public func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) async -> Bool {
         await seekAndWait(to: time, exact: isExact(toleranceBefore, toleranceAfter))
@@ -62,8 +70,19 @@ extension Player {
             seconds = min(seconds, end.seconds)
         }
         seconds = max(0, seconds)
+        var exact = exact
+        if let item = currentItem, !item.interstitialTimeRanges.isEmpty {
+            let position = item.seekInFlight?.seconds ?? currentTime().seconds
+            guard let landing = item.interstitialSeekTarget(from: position, to: seconds) else {
+                handler?(false)
+                return nil
+            }
+            // Landing at an ad's start: exactly there, not on the keyframe before (content already seen).
+            if landing != seconds { (seconds, exact) = (landing, true) }
+        }
         let id = nextSeekID
         nextSeekID += 1
+        currentItem?.seekInFlight = (id, seconds)
         if let handler { seekHandlers[id] = handler }
         // The next item may already be playing in the output after this one's last sample: it must go.
         if let next = preloaded, next.engine.isActive { discardPreloaded() }
@@ -72,6 +91,7 @@ extension Player {
     }
 
     func finishSeek(id: Int, finished: Bool) {
+        if currentItem?.seekInFlight?.id == id { currentItem?.seekInFlight = nil }
         seekWaiters.removeValue(forKey: id)?.resume(returning: finished)
         seekHandlers.removeValue(forKey: id)?(finished)
     }

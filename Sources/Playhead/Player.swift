@@ -77,13 +77,15 @@ public class Player {
     public internal(set) var timeControlStatus: TimeControlStatus = .paused
     /// Why playback waits, when `timeControlStatus` is `.waitingToPlayAtSpecifiedRate`.
     public internal(set) var reasonForWaitingToPlay: WaitingReason?
-    /// The rate asked for: 0 is paused, 1 normal speed; setting a non-zero rate plays at it. Negative rates are not
-    /// supported and are treated as 0. Rates are clamped to 0.25...4.
+    /// The rate asked for: 0 is paused, 1 normal speed; setting a non-zero rate plays at it (and activates
+    /// `AudioSession.shared` when the player plays through the sound server and the session is not active, as
+    /// AVPlayer does). Negative rates are not supported and are treated as 0. Rates are clamped to 0.25...4.
     public var rate: Float {
         get { storedRate }
         set {
             audioSessionUserChangedRate()
             applyRate(newValue)
+            if storedRate > 0 { activateAudioSessionForPlayback() }
         }
     }
     /// The rate `play()` uses, like `AVPlayer.defaultRate`.
@@ -146,7 +148,10 @@ public class Player {
         if let item { replaceCurrentItem(with: item) }
     }
 
-    /// Plays at `defaultRate`.
+    /// Plays at `defaultRate`. Like AVPlayer, it activates `AudioSession.shared` (with the category the app chose,
+    /// `.soloAmbient` when none) if the session is not active and the player's sound goes to the sound server
+    /// (`audioOutputChoice` `.automatic`, `.pulse` or a custom `PulseAudioOutput`), so exclusive audio and ducking
+    /// work without app code; the activation runs off the main actor.
     public func play() { rate = defaultRate }
 
     /// Pauses (rate 0).

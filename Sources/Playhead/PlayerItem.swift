@@ -67,6 +67,13 @@ public final class PlayerItem {
     /// to the end of the media; a numeric time ends the item there, to the sample. Applies from the next time the
     /// item starts playing.
     public var forwardPlaybackEndTime: MediaTime = .invalid
+    /// The ads (or other interstitial content) on the item's time line, like AVKit's
+    /// `AVPlayerItem.interstitialTimeRanges`, with the seeking policy of each: one that `requiresLinearPlayback`
+    /// cannot be skipped. A seek of the current item that would jump over (or into) such an ad that has not been
+    /// played lands at the ad's start, and a seek while one plays is refused (see `Player.seek(to:)`). A
+    /// `NowPlayingSession` publishes them all as ad time ranges: the desktop sees durations and positions without
+    /// them, and cannot seek during one. Set by the app; main actor.
+    public var interstitialTimeRanges: [InterstitialTimeRange] = []
     /// Video outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemVideoOutput`.
     public private(set) var outputs: [any VideoOutput] = []
     /// Which of the media's tracks play (sound, picture, subtitles), like a media selection: the media's own
@@ -87,6 +94,11 @@ public final class PlayerItem {
     var hasBeenEnqueued = false
     /// The queue player holding the item.
     weak var queueOwner: Player?
+    /// The interstitials played through (or left behind), which seeks may skip from now on.
+    @ObservationIgnored var playedInterstitials: Set<TimeRange> = []
+    /// Where the seek in flight goes (its id and target), for the interstitial policy while the clock still reads
+    /// the old position.
+    @ObservationIgnored var seekInFlight: (id: Int, seconds: Double)?
     /// The completion of a `seek(to:)` made before the item played.
     var pendingStartHandler: (@Sendable (Bool) -> Void)?
 

@@ -43,6 +43,12 @@ public final class AudioSession: @unchecked Sendable {
     let state = Locked(State())
     let queue = DispatchQueue(label: "playhead.audiosession")
     private let monitorLock = NSLock()
+    /// Held through each activation or deactivation, so two at once (the app's and a player's) do not both pause
+    /// the other players.
+    let activationLock = NSLock()
+    /// Where players activate the session when they start playing (`activateForPlayback()`), in order; an app
+    /// that activates and deactivates the session off the main actor may use it too, to stay in order with them.
+    package let activationQueue = DispatchQueue(label: "playhead.audiosession.activation")
     private var monitorStorage: PulseContextMonitor?
 
     init() {}
@@ -53,7 +59,8 @@ public final class AudioSession: @unchecked Sendable {
     public var mode: Mode { state.withLock { $0.mode } }
     /// The category options.
     public var categoryOptions: CategoryOptions { state.withLock { $0.options } }
-    /// Whether `setActive(true)` was called (and not undone).
+    /// Whether the session is active: `setActive(true)` was called, or a player started playing through the sound
+    /// server (`Player.play()` activates the session as AVPlayer does), and `setActive(false)` was not called since.
     public var isActive: Bool { state.withLock { $0.active } }
     /// Whether the sound server is interrupting our streams now (a call).
     public var isInterrupted: Bool { state.withLock { $0.interrupted } }
@@ -87,45 +94,6 @@ public final class AudioSession: @unchecked Sendable {
         if !outputs.isEmpty {
             let route = currentRoute
             queue.async { self.deliver(.routeChange(.categoryChange, previousRoute: route)) }
-        }
-    }
-
-    /// Activates or deactivates the session. Activation needs a category set first (`setCategory`) and a sound
-    /// server; a non-mixable category pauses the other players `otherApplications` finds playing, and
-    /// `.duckOthers` lowers other streams. Deactivation restores ducked streams and, with
-    /// `.notifyOthersOnDeactivation`, resumes exactly the players activation paused.
-    public func setActive(_ active: Bool, options: SetActiveOptions = []) throws(SessionError) {
-        if active {
-            let (set, already) = state.withLock { ($0.categorySet, $0.active) }
-            guard set else {
-                throw SessionError(
-                    "setActive(true) before setCategory(_:mode:options:): choose a category first")
-            }
-            if already { return }
-            guard monitor() != nil else {
-                throw SessionError("setActive(true): no sound server answers (\(Self.serverName))")
-            }
-            let (category, opts, others) = state.withLock { s in
-                s.active = true
-                return (s.category, s.options, s.others)
-            }
-            let mixes = category.mixesByDefault || !opts.isDisjoint(with: [.mixWithOthers, .duckOthers])
-            if !mixes, let others {
-                let paused = others.pausePlayingApplications()
-                state.withLock { $0.pausedOthers = paused }
-            }
-            if opts.contains(.duckOthers) { applyDucking(true) }
-        } else {
-            let (wasActive, paused, others) = state.withLock { s in
-                defer {
-                    s.active = false
-                    s.pausedOthers = []
-                }
-                return (s.active, s.pausedOthers, s.others)
-            }
-            guard wasActive else { return }
-            applyDucking(false)
-            if options.contains(.notifyOthersOnDeactivation), !paused.isEmpty { others?.resumeApplications(paused) }
         }
     }
 

@@ -50,6 +50,7 @@ extension NowPlayingSession {
     }
 
     private func act(_ body: (Player) -> Void) -> RemoteCommandHandlerStatus {
+        followPlayingPlayer()
         guard player.currentItem != nil else { return .noActionableNowPlayingItem }
         body(player)
         publish()
@@ -57,10 +58,12 @@ extension NowPlayingSession {
     }
 
     /// Seeks exactly (a remote asks for a position and `Seeked` reports where playback went on); a live item
-    /// cannot seek.
+    /// cannot seek. The player's ad policy applies (`PlayerItem.interstitialTimeRanges`): in an ad that must be
+    /// watched the command fails, and a seek or skip over one lands at its start.
     private func seek(to seconds: Double) -> RemoteCommandHandlerStatus {
+        followPlayingPlayer()
         guard let item = player.currentItem else { return .noActionableNowPlayingItem }
-        guard !isLive(item) else { return .commandFailed }
+        guard !isLive(item), !player.requiresLinearPlayback else { return .commandFailed }
         var target = max(0, seconds)
         if item.duration.isNumeric { target = min(target, item.duration.seconds) }
         player.seek(

@@ -8,28 +8,42 @@ extension NowPlayingSession {
 
     func startPublishing() {
         nowPlayingInfoCenter.announcesSeeks = true
-        let stream = player.events()
+        // Every player's events, in one stream, each with its player's index: any player may start playing and be
+        // followed. Cancelling the task ends the forwarding too.
+        let streams = players.map { $0.events() }
+        let (merged, continuation) = AsyncStream<(Int, PlayerEvent)>.makeStream()
         events = Task { [weak self] in
-            for await event in stream {
+            let forwarders = streams.enumerated().map { index, stream in
+                Task { for await event in stream { continuation.yield((index, event)) } }
+            }
+            defer { forwarders.forEach { $0.cancel() } }
+            for await (index, event) in merged {
                 guard let self else { return }
-                switch event.kind {
-                case .droppedFrame, .firstVideo, .segmentLoaded: continue
-                case .seekStarted(let target): self.seekTarget = target
-                case .seekDone(_, finished: false): self.seekTarget = nil  // superseded, or the input cannot seek
-                case .seekDone(let position, finished: true):
-                    // The seek is done: the desktop learns where playback went on, once, with `Seeked`.
-                    self.seekTarget = nil
-                    self.publish(elapsed: position)
-                    self.nowPlayingInfoCenter.announceSeek()
-                    continue
-                default: break
-                }
-                self.publish()
-                self.startObserving()
+                self.handle(event, fromPlayerAt: index)
             }
         }
         startObserving()
         publishTracked()
+    }
+
+    /// A player's event: publishes; a seek of the player followed sets the elapsed time and `Seeked`. Main actor.
+    private func handle(_ event: PlayerEvent, fromPlayerAt index: Int) {
+        followPlayingPlayer()
+        let followedSeek = index == followed
+        switch event.kind {
+        case .droppedFrame, .firstVideo, .segmentLoaded: return
+        case .seekStarted(let target) where followedSeek: seekTarget = target
+        case .seekDone(_, finished: false) where followedSeek: seekTarget = nil  // superseded, or cannot seek
+        case .seekDone(let position, finished: true) where followedSeek:
+            // The seek is done: the desktop learns where playback went on, once, with `Seeked`.
+            seekTarget = nil
+            publish(elapsed: position)
+            nowPlayingInfoCenter.announceSeek()
+            return
+        default: break
+        }
+        publish()
+        startObserving()
     }
 
     /// Publishes, and again whenever anything `publish` read of the player or its items changes (an app's
@@ -75,6 +89,7 @@ extension NowPlayingSession {
     /// Publishes what the player shows now; `elapsed` overrides the clock's reading (a seek's landing point).
     func publish(elapsed: Double? = nil) {
         guard automaticallyPublishesNowPlayingInfo else { return }
+        followPlayingPlayer()
         let center = nowPlayingInfoCenter
         let previous = publishedItem
         publishedItem = player.currentItem
@@ -90,6 +105,12 @@ extension NowPlayingSession {
         info.mediaType = item.tracks.contains { $0.mediaType == .video } ? .video : .audio
         info.isLiveStream = isLive(item)
         if item.duration.isNumeric { info.playbackDuration = item.duration.seconds }
+        // The item's ads: the desktop sees the duration and elapsed time without them (MPRIS `Position`).
+        if !item.interstitialTimeRanges.isEmpty {
+            info.adTimeRanges = item.interstitialTimeRanges.map {
+                AdTimeRange(timeRange: $0.timeRange, adIdentifier: $0.identifier)
+            }
+        }
         if let app = item.nowPlayingInfo { info.overlay(Self.info(app)) }
         // During a seek the clock still reads the old position for a moment: the target is where playback goes.
         info.elapsedPlaybackTime = elapsed ?? seekTarget ?? player.currentTime().seconds

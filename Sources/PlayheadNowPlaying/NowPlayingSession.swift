@@ -7,10 +7,17 @@ import Playhead
 /// seek the player finishes (made by the app or the remote) and at no other time. Its `remoteCommandCenter` has
 /// default handlers (play, pause, toggle, stop, seek, skip 15 s, rate) that the app can replace; a live item (no
 /// duration) cannot seek or skip. Only the active session is shown to the desktop and receives remote commands.
+///
+/// Several players (`NowPlayingSession(players: [main, pip])`, the same content in the main view and in Picture
+/// in Picture): the session publishes, and its commands control, the player that plays, as Apple's session
+/// follows its primary player. "Plays" is a `timeControlStatus` other than `.paused` (waiting to play counts). When
+/// several play, the first of them in `players` wins; when none plays, the session stays with the one it published
+/// last (the first player until one plays), so pausing never switches what the desktop shows. Separate sessions
+/// (one for the main view, one for Picture in Picture) take turns with `becomeActiveIfPossible()`.
 /// Main actor.
 @MainActor
 public final class NowPlayingSession {
-    /// The players this session publishes; the first is the one observed and controlled.
+    /// The players this session publishes: the one that plays is shown and controlled (see the type's comment).
     public let players: [Player]
     /// This session's commands (not the shared center's).
     public let remoteCommandCenter: RemoteCommandCenter
@@ -43,6 +50,8 @@ public final class NowPlayingSession {
     /// Set by the stop command: the paused player shows as stopped until it plays again.
     var isStopped = false
     var defaultTargets: [(RemoteCommand, RemoteCommandTarget)] = []
+    /// The index in `players` of the player published and controlled (`followPlayingPlayer()`).
+    var followed = 0
 
     /// A session for `players` (at least one), with default command handlers, not yet active.
     public init(players: [Player]) {
@@ -74,5 +83,11 @@ public final class NowPlayingSession {
         if Self.active === self { Self.active = nil }
     }
 
-    var player: Player { players[0] }
+    /// The player published and controlled now.
+    var player: Player { players[followed] }
+
+    /// Follows the first player that plays, if any; else stays with the one followed. Main actor.
+    func followPlayingPlayer() {
+        if let playing = players.firstIndex(where: { $0.timeControlStatus != .paused }) { followed = playing }
+    }
 }

@@ -2,8 +2,10 @@ import Foundation
 import Playhead
 import PlayheadNowPlaying
 
-/// `playhead`'s use of the audio session: the `.playback` category, `--exclusive-audio`, `--audio-device=help`,
-/// one-line notices and `--log-json` entries for interruptions, route changes and sound server loss. Main actor.
+/// `playhead`'s use of the audio session: the `.playback` category, with the `.moviePlayback` mode while the item
+/// playing has video (the server shows the stream's role as `video`, else `music`), `--exclusive-audio`,
+/// `--audio-device=help`, one-line notices and `--log-json` entries for interruptions, route changes and sound
+/// server loss. Main actor.
 @MainActor
 final class AudioSessionCLI {
     private let options: Options
@@ -11,9 +13,13 @@ final class AudioSessionCLI {
     private let terminal: Terminal
     private let player: Player
     private var token: UUID?
-    /// Activation and deactivation run here, in order, off the main actor: activating connects to the sound
-    /// server (and may pause other players over D-Bus), which need not hold up the start of playback.
-    private let activation = DispatchQueue(label: "playhead.audio-session")
+    /// Whether the mode set is `.moviePlayback` (the item playing has video).
+    private var movie = false
+    /// Activation, deactivation and mode changes run here, in order, off the main actor: activating connects to
+    /// the sound server (and may pause other players over D-Bus), and a mode change updates the open stream on the
+    /// server, which need not hold up playback. The player activates the session on the same queue when it plays,
+    /// so the deactivation at the end comes after it.
+    private var activation: DispatchQueue { AudioSession.shared.activationQueue }
 
     init(options: Options, log: EventLog?, terminal: Terminal, player: Player) {
         self.options = options
@@ -55,6 +61,24 @@ final class AudioSessionCLI {
         activation.async {
             do {
                 try session.setActive(true)
+            } catch {
+                if loud { printError("\(error)") }
+            }
+        }
+    }
+
+    /// Sets the mode for `item`, the item playing: `.moviePlayback` when it has a video track (and `--no-video` is
+    /// not given), the default mode otherwise; nothing until its tracks are known, or when the mode is already
+    /// right.
+    func follow(_ item: PlayerItem?) {
+        guard let item, !item.tracks.isEmpty else { return }
+        let video = !options.noVideo && item.tracks.contains { $0.mediaType == .video }
+        guard video != movie else { return }
+        movie = video
+        let loud = options.verbose
+        activation.async {
+            do {
+                try AudioSession.shared.setCategory(.playback, mode: video ? .moviePlayback : .default)
             } catch {
                 if loud { printError("\(error)") }
             }

@@ -21,6 +21,8 @@ final class PlaybackSession {
     var resumedAt: [ObjectIdentifier: Double] = [:]
     /// The item playing and its slot.
     var current: (item: PlayerItem, slot: PlaylistCursor.Slot)?
+    /// The audio session's part (its mode follows the item playing).
+    var audioSession: AudioSessionCLI?
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
 
@@ -79,6 +81,7 @@ final class PlaybackSession {
         defer { nowPlaying?.invalidate() }
         let audioSession = AudioSessionCLI(options: options, log: log, terminal: terminal, player: player)
         audioSession.start()
+        self.audioSession = audioSession
         defer { audioSession.finish() }
         terminal.start { [weak self] key in self?.handle(key) }
         defer { terminal.restore() }
@@ -168,7 +171,10 @@ final class PlaybackSession {
         if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.slot)) }
         log?.write(event, input: current.map { location(of: $0.slot) } ?? "")
         switch event.kind {
-        case .currentItemChanged: currentItemChanged()
+        case .opened: audioSession?.follow(player.currentItem)
+        case .currentItemChanged:
+            audioSession?.follow(player.currentItem)
+            currentItemChanged()
         case .ended:
             // Stopping at --end or --length is not the item's end: its saved position stays.
             if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.slot)) }

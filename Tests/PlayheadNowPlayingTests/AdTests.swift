@@ -66,4 +66,80 @@ extension PlayerctlTests {
         #expect(after >= 40 && after < 41.5, "position after the ad: \(after)")
         #expect(monitor.positions == [45, 40], "Seeked: \(monitor.positions)")
     }
+
+    /// Rule 31 with a real player: a session publishes the item's ads (`PlayerItem.interstitialTimeRanges`), so the
+    /// desktop's length and position leave them out (the position stands still during an ad), and its skip
+    /// commands follow the player's ad policy: refused in an ad that must be watched, landing at the start of one
+    /// they would jump over.
+    @Test func aSessionLeavesTheItemsAdsOutAndItsSkipsFollowTheAdPolicy() async throws {
+        _ = try freshCenter()
+        let sink = try TestSink()
+        let player = Player()
+        player.audioOutputChoice = .pulse(device: sink.name)
+        let item = PlayerItem(url: try Fixtures.tone(seconds: 20))
+        func linear(_ start: Double, _ end: Double) -> InterstitialTimeRange {
+            InterstitialTimeRange(timeRange: ad(start, end).timeRange, requiresLinearPlayback: true)
+        }
+        item.interstitialTimeRanges = [linear(0, 2), linear(8, 11)]
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        let session = NowPlayingSession(players: [player])
+        defer {
+            session.invalidate()
+            player.close()
+            try? AudioSession.shared.setActive(false)  // play() activated it
+        }
+        session.automaticallyPublishesNowPlayingInfo = true
+        #expect(await session.becomeActiveIfPossible())
+        let name = try name(of: session)
+        let bus = "org.mpris.MediaPlayer2.\(name)"
+        let monitor = try await SeekedMonitor()
+        defer { monitor.stop() }
+        let commands = session.remoteCommandCenter
+        func skip(_ seconds: Double) -> RemoteCommandHandlerStatus {
+            var event = RemoteCommandEvent(command: commands.skipForwardCommand)
+            event.interval = seconds
+            return commands.skipForwardCommand.perform(event)
+        }
+        // 20 s with 5 s of ads: 15 s.
+        #expect(try await playerctl(name, "metadata", "mpris:length") == "15000000")
+        player.play()
+        #expect(try await eventually { try await playerctl(name, "status") == "Playing" })
+        // In the pre-roll: no seeking from the desktop, and the session's skip fails; the player stays in the ad.
+        #expect(try await property(bus, "CanSeek") == "b false")
+        #expect(skip(5) == .commandFailed)
+        let seek = try await dbusSend(bus, "Player.Seek", "int64:5000000")
+        #expect(seek.status != 0, "Seek in the pre-roll: \(seek.stdout)")
+        #expect(player.currentTime().seconds < 2, "the player left the pre-roll: \(player.currentTime())")
+        // After it: the desktop's position leaves it out.
+        #expect(await eventually { player.currentTime().seconds > 2.5 })
+        #expect(try await eventually { try await property(bus, "CanSeek") == "b true" })
+        let before = try #require(Double(try await playerctl(name, "position")))
+        #expect(abs(before - (player.currentTime().seconds - 2)) < 0.3, "\(before) for \(player.currentTime())")
+        // The desktop skips 10 s (Seek with no position command): the player lands at the mid-roll's start, 8 s
+        // into the item, which the desktop sees at 6 s; and there the position stands still.
+        commands.changePlaybackPositionCommand.isEnabled = false
+        _ = try await playerctl(name, "position", "10+")
+        #expect(await eventually { (8..<8.5).contains(player.currentTime().seconds) }, "\(player.currentTime())")
+        #expect(await eventually { monitor.positions.count == 1 }, "Seeked: \(monitor.positions)")
+        #expect(abs((monitor.positions.first ?? 0) - 6) < 0.05, "Seeked: \(monitor.positions)")
+        #expect(try await eventually { try await property(bus, "CanSeek") == "b false" })
+        #expect(skip(15) == .commandFailed)
+        try await Task.sleep(for: .seconds(1))
+        let inAd = try #require(Double(try await playerctl(name, "position")))
+        #expect(abs(inAd - 6) < 0.05, "the desktop's position moved to \(inAd) during the ad")
+        #expect(player.currentTime().seconds > 9 && player.currentTime().seconds < 11, "\(player.currentTime())")
+        // Played through: seeking again, the position moving on from 6 s.
+        #expect(await eventually { player.currentTime().seconds > 11.3 })
+        #expect(try await eventually { try await property(bus, "CanSeek") == "b true" })
+        let after = try #require(Double(try await playerctl(name, "position")))
+        #expect(
+            after > 6 && abs(after - (player.currentTime().seconds - 5)) < 0.3, "\(after) for \(player.currentTime())")
+        // Skipping back over the played mid-roll is free.
+        var back = RemoteCommandEvent(command: commands.skipBackwardCommand)
+        back.interval = 6
+        #expect(commands.skipBackwardCommand.perform(back) == .success)
+        #expect(await eventually { monitor.positions.count == 2 }, "Seeked: \(monitor.positions)")
+        #expect(player.currentTime().seconds > 5 && player.currentTime().seconds < 7, "\(player.currentTime())")
+    }
 }

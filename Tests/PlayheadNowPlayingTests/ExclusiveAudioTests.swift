@@ -33,6 +33,7 @@ import Testing
 
     @Test func othersResumeOnlyWhenDeactivationNotifiesThem() async throws {
         let session = AudioSession.shared
+        try session.setActive(false)  // a player of an earlier test activated it (`play()` does, as AVPlayer's)
         session.otherApplications = MPRISOtherPlayers()
         defer { session.otherApplications = nil }
         try session.setCategory(.playback)

@@ -4,23 +4,6 @@ import PlayheadNowPlaying
 import PlayheadTestSupport
 import Testing
 
-/// A player on the tagged file (silent real-time output: these tests are about the bus, not the sound).
-@MainActor
-private func taggedPlayer() async throws -> Player {
-    let player = Player()
-    player.audioOutputChoice = .null(untimed: false)
-    player.replaceCurrentItem(with: PlayerItem(url: try taggedFile()))
-    #expect(await eventually { player.currentItem?.status == .readyToPlay }, "the tagged file did not load")
-    return player
-}
-
-/// The playerctl name of an active session.
-@MainActor
-private func name(of session: NowPlayingSession) throws -> String {
-    let bus = try #require(session.nowPlayingInfoCenter.mprisBusName, "the session is not on the bus")
-    return String(bus.dropFirst("org.mpris.MediaPlayer2.".count))
-}
-
 extension PlayerctlTests {
     @Test func sessionPublishesItsPlayerAndTheDefaultHandlersControlIt() async throws {
         _ = try freshCenter()

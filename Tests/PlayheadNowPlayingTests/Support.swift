@@ -2,6 +2,7 @@ import Foundation
 import Playhead
 import PlayheadNowPlaying
 import PlayheadTestSupport
+import Testing
 
 /// The private session bus `scripts/daemons.sh` starts; throws a clear error when it is missing.
 func requireSessionBus() throws {
@@ -118,4 +119,21 @@ func info(from url: URL) async throws -> NowPlayingInfo {
     info.elapsedPlaybackTime = 0
     info.playbackRate = 0
     return info
+}
+
+/// A player on the tagged file (silent real-time output: these tests are about the bus, not the sound).
+@MainActor
+func taggedPlayer() async throws -> Player {
+    let player = Player()
+    player.audioOutputChoice = .null(untimed: false)
+    player.replaceCurrentItem(with: PlayerItem(url: try taggedFile()))
+    #expect(await eventually { player.currentItem?.status == .readyToPlay }, "the tagged file did not load")
+    return player
+}
+
+/// The playerctl name of an active session.
+@MainActor
+func name(of session: NowPlayingSession) throws -> String {
+    let bus = try #require(session.nowPlayingInfoCenter.mprisBusName, "the session is not on the bus")
+    return String(bus.dropFirst("org.mpris.MediaPlayer2.".count))
 }

@@ -106,6 +106,59 @@ import Testing
         #expect(await eventually { player.timeControlStatus == .playing })
     }
 
+    /// Rule 45: `play()` activates the session, as AVPlayer does, so the app's category works with no
+    /// `setActive` call: with `.duckOthers` chosen, another program's stream is lowered on the server as soon as
+    /// the player plays, and the player's stream has the category's role. A player whose sound does not go to the
+    /// server (a null output) activates nothing.
+    @Test func playingActivatesTheSessionSoDuckingWorksWithoutAppCode() async throws {
+        let session = AudioSession.shared
+        try session.setActive(false)  // a player of an earlier test activated it
+        try session.setCategory(.playback, options: .duckOthers)
+        defer {
+            try? session.setActive(false)
+            try? session.setCategory(.soloAmbient)
+        }
+        let sink = try TestSink()
+        let otherSink = try TestSink()
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: try Run.which("paplay"))
+        other.arguments = ["--device=\(otherSink.name)", try Fixtures.tone(seconds: 20, ext: "wav").path]
+        try other.run()
+        defer { Run.kill(other) }
+        func otherVolume() -> Double? { (try? SinkInput.of(process: other.processIdentifier))?.first?.volume }
+        #expect(
+            await eventually { otherVolume() == 1 }, "the other program's stream: \(String(describing: otherVolume()))")
+
+        let silent = Player()
+        silent.audioOutputChoice = .null(untimed: false)
+        defer { silent.close() }
+        silent.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 20)))
+        silent.play()
+        #expect(await eventually { silent.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!session.isActive, "a player on a null output activated the session")
+        #expect(otherVolume() == 1, "the other stream at \(String(describing: otherVolume())) with no sound of ours")
+        silent.close()
+
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 20)))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        #expect(await eventually { session.isActive }, "play() did not activate the session")
+        #expect(
+            await eventually { abs((otherVolume() ?? 1) - AudioSession.duckingFactor) < 0.01 },
+            "the other stream at \(String(describing: otherVolume())) while the player plays: not ducked")
+        let ours = try SinkInput.all().filter { $0.sink == sink.name }
+        #expect(ours.map(\.role) == ["music"], "the player's stream: \(ours.map(\.properties))")
+        // Pausing keeps the session active (AVPlayer leaves deactivation to the app); deactivating restores.
+        player.pause()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(session.isActive && abs((otherVolume() ?? 1) - AudioSession.duckingFactor) < 0.01)
+        try session.setActive(false)
+        #expect(otherVolume() == 1, "the other stream at \(String(describing: otherVolume())) after deactivation")
+    }
+
     private func call(on sink: String) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Run.which("pacat"))
