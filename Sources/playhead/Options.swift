@@ -30,6 +30,7 @@ struct Options {
     var exclusiveAudio = false
     var listAudioDevices = false
     var hls = HLSOptions()
+    var tracks = TrackOptions()
     var showHelp = false
     var showVersion = false
 
@@ -102,6 +103,7 @@ struct Options {
             case _ where try parsePlaylistOption(name, value, into: &o): break
             case _ where try o.parseAudioOption(name, value): break
             case _ where try o.hls.parse(name, value): break
+            case _ where try o.tracks.parse(name, value): break
             default: throw UsageError(description: "unknown option '\(name)' (see --help)")
             }
         }
@@ -177,6 +179,7 @@ struct Options {
           --no-resume                    start from the beginning, not where a long item was left
           --untimed                      do not pace: decode as fast as possible
           --no-audio, --no-video         ignore the audio or video track
+        \(TrackOptions.help)
           --really-quiet                 print nothing but errors
           --log-json=PATH                write one JSON object per engine event to PATH
           --no-mpris                     do not export Now Playing and remote control over MPRIS (D-Bus)

@@ -29,6 +29,7 @@ extension PlaybackSession {
             location.contains("://")
             ? (URL(string: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
         let item = options.hls.makeItem(url: url)
+        if let selection = options.tracks.selection { item.trackSelection = selection }
         if !options.noVideo { item.add(NullVideoOutput()) }
         // A playlist's title reaches Now Playing too (over the file's own tag).
         if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
