@@ -1,3 +1,4 @@
+import PlayheadCore
 import PlayheadFFmpeg
 
 /// How many times this process opened media (probing a new input) and created a decoder: a seek, an output
@@ -7,4 +8,8 @@ public enum PlaybackCounters {
     public static var mediaOpens: Int { FFmpegCounters.probes }
     /// Audio and video decoders created so far.
     public static var decoderCreations: Int { FFmpegCounters.decoders }
+    /// HLS segments (or parts) that FFmpeg's own reads had to load: only while a stream opens and FFmpeg probes
+    /// it; afterwards the HLS source loads every segment in its own loop, outside FFmpeg's callbacks.
+    public static var segmentLoadsInsideFFmpeg: Int { loadsInsideFFmpeg.current }
+    static let loadsInsideFFmpeg = Locked(0)
 }

@@ -207,6 +207,7 @@ extension HLSSeekTests {
         // Everything is buffered by then: each seek fetches only what it needs.
         try await Task.sleep(for: .milliseconds(1500))
         let (opens, decoders) = (PlaybackCounters.mediaOpens, PlaybackCounters.decoderCreations)
+        let loadsInsideFFmpeg = PlaybackCounters.segmentLoadsInsideFFmpeg
         for target in [5.0, 1.0, 6.5] {
             // Paused, the first picture after the seek is shown at once and no picture from before it follows.
             player.pause()
@@ -229,6 +230,10 @@ extension HLSSeekTests {
         }
         #expect(PlaybackCounters.mediaOpens == opens, "\(format): a seek opened the stream again")
         #expect(PlaybackCounters.decoderCreations == decoders, "\(format): a seek created decoders")
+        // Seeks and playback load segments in the source's own loop, never from inside FFmpeg's reads.
+        #expect(
+            PlaybackCounters.segmentLoadsInsideFFmpeg == loadsInsideFFmpeg,
+            "\(format): \(PlaybackCounters.segmentLoadsInsideFFmpeg - loadsInsideFFmpeg) segments loaded by FFmpeg")
         player.close()
     }
 }

@@ -181,6 +181,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {
         while position == buffer.count {
             guard loadsOnRead, try loadNext() else { return 0 }
+            PlaybackCounters.loadsInsideFFmpeg.withLock { $0 += 1 }
         }
         let n = min(out.count, buffer.count - position)
         buffer.withUnsafeBytes { src in
