@@ -30,6 +30,12 @@ enum PulseCallbacks {
         pa_threaded_mainloop_signal(o.mainloop, 0)
     }
 
+    /// The server played everything written and found nothing more: the listener hears silence until the
+    /// writer catches up (at the end of a stream, before the drain, this is expected).
+    static let underflow: pa_stream_notify_cb_t = { _, _ in
+        AudioCounters.underflowed()
+    }
+
     static let success: pa_stream_success_cb_t = { _, _, userdata in
         guard let o = output(userdata) else { return }
         pa_threaded_mainloop_signal(o.mainloop, 0)
