@@ -9,6 +9,8 @@ enum PulseCallbacks {
     static let contextState: pa_context_notify_cb_t = { c, userdata in
         guard let o = output(userdata) else { return }
         let s = pa_context_get_state(c)
+        // This callback runs on the mainloop thread: it carries the server's requests to the writer.
+        if s == PA_CONTEXT_READY { RealtimeScheduling.raiseCallingThreadOnce() }
         if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED, o.context == c { o.contextFailed() }
         pa_threaded_mainloop_signal(o.mainloop, 0)
     }
