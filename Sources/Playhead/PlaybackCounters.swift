@@ -1,8 +1,10 @@
+import PlayheadAudio
 import PlayheadCore
 import PlayheadFFmpeg
 
 /// How many times this process opened media (probing a new input) and created a decoder: a seek, an output
-/// attached or a layout change must raise neither. For tests, diagnostics and `--log-json`. Any thread.
+/// attached or a layout change must raise neither; and how many times its sound ran dry. For tests, diagnostics and
+/// `--log-json`. Any thread.
 public enum PlaybackCounters {
     /// Inputs opened and probed so far (files, URLs, HLS streams; a variant switch within a stream is not one).
     public static var mediaOpens: Int { FFmpegCounters.probes }
@@ -12,4 +14,7 @@ public enum PlaybackCounters {
     /// it; afterwards the HLS source loads every segment in its own loop, outside FFmpeg's callbacks.
     public static var segmentLoadsInsideFFmpeg: Int { loadsInsideFFmpeg.current }
     static let loadsInsideFFmpeg = Locked(0)
+    /// Times a PulseAudio stream ran dry so far (`AudioCounters.underflows`): a gap in the middle of a recording
+    /// with none here was not the player's.
+    public static var audioUnderflows: Int { AudioCounters.underflows }
 }

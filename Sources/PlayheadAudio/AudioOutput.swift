@@ -67,4 +67,12 @@ public protocol AudioOutput: AnyObject, Sendable {
     var writePosition: Int64 { get }
     /// Called on an arbitrary thread for events from the sound server; set before `start`.
     var eventHandler: (@Sendable (AudioOutputEvent) -> Void)? { get set }
+    /// Called once on each engine audio thread before its first write (a preloaded engine's too, before it waits
+    /// for its turn): an output paced by a sound server may ask for real-time scheduling for it.
+    func prepareWriterThread()
+}
+
+extension AudioOutput {
+    /// Does nothing: outputs that do not play in real time leave the writer thread as it is. On the writer thread.
+    public func prepareWriterThread() {}
 }

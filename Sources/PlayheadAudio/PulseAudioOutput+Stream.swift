@@ -46,6 +46,7 @@ extension PulseAudioOutput {
         pa_stream_set_write_callback(s, PulseCallbacks.writable, ctx)
         pa_stream_set_event_callback(s, PulseCallbacks.event, ctx)
         pa_stream_set_moved_callback(s, PulseCallbacks.moved, ctx)
+        pa_stream_set_underflow_callback(s, PulseCallbacks.underflow, ctx)
         let bytes = UInt32(Double(format.sampleRate * format.bytesPerFrame) * targetLatency)
         var attr = pa_buffer_attr(
             maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
@@ -67,6 +68,12 @@ extension PulseAudioOutput {
             // `stop()` on another thread may have closed the stream while we waited.
             guard stream == s else { throw serverError("the playback stream was closed") }
         }
+    }
+
+    /// Asks for real-time scheduling for the calling (engine audio) thread where the process may
+    /// (`RealtimeScheduling`). On the engine's audio thread.
+    public func prepareWriterThread() {
+        RealtimeScheduling.raiseCallingThreadOnce()
     }
 
     /// Writes as the server makes room, blocking (on the engine's audio thread) while the buffer is full.
@@ -172,6 +179,7 @@ extension PulseAudioOutput {
         pa_stream_set_write_callback(s, nil, nil)
         pa_stream_set_event_callback(s, nil, nil)
         pa_stream_set_moved_callback(s, nil, nil)
+        pa_stream_set_underflow_callback(s, nil, nil)
         if ph_pa_stream_is_good(pa_stream_get_state(s)) != 0 { pa_stream_disconnect(s) }
         pa_stream_unref(s)
         stream = nil

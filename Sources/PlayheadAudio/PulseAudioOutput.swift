@@ -47,15 +47,19 @@ public final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     /// The sink asked for at `init`, or nil for the session's preferred output or the server's default.
     public let device: String?
     let fixedRole: Bool
-    /// The buffered latency asked of the server, in seconds.
+    /// The buffered latency asked of the server, in seconds: how much written sound the server holds, and so how
+    /// long the writing threads may be held back (a busy machine) before the listener hears a gap. Volume and
+    /// speed changes, applied before writing, are heard this much later; pause, seek and stop act at once.
     public let targetLatency: Double
 
     /// Connects to the sound server (at `PULSE_SERVER` or the default), failing within `timeout` seconds when it
     /// does not answer. The stream itself is created by `start(format:)`. Without `role`, the stream's role follows
-    /// `AudioSession.shared`'s category and mode; without `device`, its preferred output.
+    /// `AudioSession.shared`'s category and mode; without `device`, its preferred output. `targetLatency` is 0.3 s
+    /// by default: at 0.1 s a build running beside the player left its threads waiting for the CPU longer than the
+    /// buffer lasted, and the stream ran dry (`docs/architecture.md`, "Real time under load").
     public init(
         applicationName: String = "Playhead", role: String? = nil, device: String? = nil,
-        targetLatency: Double = 0.1, timeout: Double = 3
+        targetLatency: Double = 0.3, timeout: Double = 3
     ) throws(PlaybackError) {
         self.applicationName = applicationName
         fixedRole = role != nil

@@ -9,6 +9,8 @@ enum PulseCallbacks {
     static let contextState: pa_context_notify_cb_t = { c, userdata in
         guard let o = output(userdata) else { return }
         let s = pa_context_get_state(c)
+        // This callback runs on the mainloop thread: it carries the server's requests to the writer.
+        if s == PA_CONTEXT_READY { RealtimeScheduling.raiseCallingThreadOnce() }
         if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED, o.context == c { o.contextFailed() }
         pa_threaded_mainloop_signal(o.mainloop, 0)
     }
@@ -28,6 +30,12 @@ enum PulseCallbacks {
     static let writable: pa_stream_request_cb_t = { _, _, userdata in
         guard let o = output(userdata) else { return }
         pa_threaded_mainloop_signal(o.mainloop, 0)
+    }
+
+    /// The server played everything written and found nothing more: the listener hears silence until the
+    /// writer catches up (at the end of a stream, before the drain, this is expected).
+    static let underflow: pa_stream_notify_cb_t = { _, _ in
+        AudioCounters.underflowed()
     }
 
     static let success: pa_stream_success_cb_t = { _, _, userdata in

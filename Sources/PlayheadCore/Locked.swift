@@ -1,11 +1,13 @@
 import Foundation
 
-/// A value guarded by a mutex, for state shared between the engine's threads and the main actor.
+/// A value guarded by a mutex, for state shared between the engine's threads and the main actor. The mutex
+/// inherits priority (`PriorityInheritingCondition`): the real-time audio thread waiting for it is not held back
+/// by a normal thread that holds it.
 ///
 /// Hold the lock only to read or update the value: never call out, block or allocate much while inside.
 /// Safe from any thread.
 public final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PriorityInheritingCondition()
     private var value: Value
 
     /// Guards `value`.

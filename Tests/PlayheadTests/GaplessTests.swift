@@ -6,9 +6,11 @@ import Testing
 /// A continuous recording split into three tracks plays back continuous: what reaches the sound server is the
 /// master, sample for sample (lossless) or without gaps, clicks and phase jumps (lossy).
 @MainActor @Suite(.serialized) struct GaplessTests {
-    /// Plays `urls` as a queue on a fresh sink and returns what the sink heard.
-    private func playQueue(_ urls: [URL]) async throws -> (recording: [Float], player: QueuePlayer) {
+    /// Plays `urls` as a queue on a fresh sink and returns what the sink heard, and a note of how many times the
+    /// player's stream ran dry meanwhile (one at the very end is expected), for the messages.
+    private func playQueue(_ urls: [URL]) async throws -> (recording: [Float], player: QueuePlayer, dry: String) {
         let sink = try TestSink()
+        let underflows = PlaybackCounters.audioUnderflows
         let player = QueuePlayer()
         player.audioOutputChoice = .pulse(device: sink.name)
         for url in urls { player.insert(PlayerItem(url: url), after: nil) }
@@ -16,19 +18,20 @@ import Testing
         #expect(await eventually(timeout: 20) { player.currentItem == nil }, "the queue did not finish")
         try await Task.sleep(for: .milliseconds(200))
         player.close()
-        return (sink.stopRecording(), player)
+        let dry = "the stream ran dry \(PlaybackCounters.audioUnderflows - underflows) times"
+        return (sink.stopRecording(), player, dry)
     }
 
     @Test(arguments: ["wav", "flac"]) func losslessIsSampleExact(ext: String) async throws {
         let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
-        let (recording, _) = try await playQueue(try GaplessFixtures.parts(ext))
-        let match = try #require(GaplessFixtures.match(recording, master), "the master is not in the recording")
+        let (recording, _, dry) = try await playQueue(try GaplessFixtures.parts(ext))
+        let match = try #require(GaplessFixtures.match(recording, master), "the master is not in the recording; \(dry)")
         // The monitor may miss the stream's first milliseconds (see `GaplessFixtures.align`); the joins, at 3.1 s
         // and 6.0 s, are far beyond.
         #expect(match.missingStart < 960, "the first \(match.missingStart) samples were not heard")
         #expect(
-            match.mismatches.isEmpty, "\(match.mismatches.count) samples differ, first at \(match.mismatches.prefix(5))"
-        )
+            match.mismatches.isEmpty,
+            "\(match.mismatches.count) samples differ, first at \(match.mismatches.prefix(5)); \(dry)")
         #expect(match.silentAfter, "sound after the end")
     }
 
@@ -45,12 +48,12 @@ import Testing
             urls.append(try HLSFixtures.url("gapless/part\(i + 1).flac"))
         }
         let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
-        let (recording, _) = try await playQueue(urls)
-        let match = try #require(GaplessFixtures.match(recording, master), "the master is not in the recording")
+        let (recording, _, dry) = try await playQueue(urls)
+        let match = try #require(GaplessFixtures.match(recording, master), "the master is not in the recording; \(dry)")
         #expect(match.missingStart < 960)
         #expect(
-            match.mismatches.isEmpty, "\(match.mismatches.count) samples differ, first at \(match.mismatches.prefix(5))"
-        )
+            match.mismatches.isEmpty,
+            "\(match.mismatches.count) samples differ, first at \(match.mismatches.prefix(5)); \(dry)")
         #expect(match.silentAfter)
     }
 
@@ -83,17 +86,17 @@ import Testing
     @Test(arguments: [("m4a", 1024), ("mp3", 1152), ("opus", 960)])
     func lossyHasNoGapOrClick(ext: String, frame: Int) async throws {
         let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
-        let (recording, _) = try await playQueue(try GaplessFixtures.parts(ext))
+        let (recording, _, dry) = try await playQueue(try GaplessFixtures.parts(ext))
         let offset = try #require(GaplessFixtures.align(recording, to: master))
         try #require(offset + master.count <= recording.count + frame, "the recording is too short")
         let heard = Array(recording[offset..<min(recording.count, offset + master.count + 4 * frame)])
         // No inserted silence: the longest gap in a 200 Hz+ chirp is its zero crossings.
         let gap = AudioAnalysis.longestGap(heard, threshold: 0.01)
-        #expect(gap < Double(frame) / 48_000, "a gap of \(gap) s")
+        #expect(gap < Double(frame) / 48_000, "a gap of \(gap) s; \(dry)")
         // The sound lasts as long as the master, within one codec frame.
         let span = AudioAnalysis.soundSpan(heard, threshold: 0.01)
         let length = span.map { $0.upperBound - $0.lowerBound } ?? 0
-        #expect(abs(length - master.count) < frame, "heard \(length) samples of \(master.count)")
+        #expect(abs(length - master.count) < frame, "heard \(length) samples of \(master.count); \(dry)")
         // No click or phase jump: the difference to the master stays at the codec's noise level everywhere,
         // joins included (RMS per millisecond). Measured noise: AAC 160k 0.021-0.040, MP3 192k 0.016, Opus 0.011.
         // A click of 0.1 full scale, or a phase jump of 2 samples at the joins' 500-800 Hz (0.047-0.07 RMS),

@@ -12,6 +12,8 @@ import Testing
         var switches: [(time: Double, bitRate: Int)]
         var stalls: Int
         var item: PlayerItem
+        /// Times the player's stream ran dry (one at the very end is expected).
+        var underflows: Int
     }
 
     func play(
@@ -21,6 +23,7 @@ import Testing
         let player = Player.onSink(sink)
         let item = PlayerItem(url: origin.url(master))
         configure(item)
+        let underflows = PlaybackCounters.audioUnderflows
         let recorder = SwitchRecorder(player)
         let (switches, stalls) = (recorder.switches, recorder.stalls)
         player.replaceCurrentItem(with: item)
@@ -28,7 +31,9 @@ import Testing
         #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
         #expect(await eventually(timeout: 120) { player.timeControlStatus == .paused }, "did not end")
         #expect(item.error == nil, "\(String(describing: item.error))")
-        return Outcome(samples: sink.stopRecording(), switches: switches.current, stalls: stalls.current, item: item)
+        return Outcome(
+            samples: sink.stopRecording(), switches: switches.current, stalls: stalls.current, item: item,
+            underflows: PlaybackCounters.audioUnderflows - underflows)
     }
 
     @Test func stepsDownBeforeTheBufferEmptiesAndBackUpAfterWithinTheCap() async throws {
@@ -49,7 +54,9 @@ import Testing
         #expect(run.stalls == 0, "stalled \(run.stalls) times: \(run.switches)")
         #expect(run.item.accessLog.allSatisfy { $0.numberOfStalls == 0 })
         #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 48) < 0.5)
-        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
+        #expect(
+            AudioAnalysis.longestGap(run.samples) < 0.05,
+            "a gap of \(AudioAnalysis.longestGap(run.samples)) s; the stream ran dry \(run.underflows) times")
         // Never more than one variant's segments at a time: each segment was fetched once.
         let segments = origin.requests.filter { $0.contains(".ts") }.map { $0.split(separator: "/").last! }
         #expect(Set(segments).count == segments.count, "\(origin.requests)")
@@ -72,6 +79,8 @@ import Testing
         #expect(aborted.count == 1, "\(origin.bodies.filter { $0.contains("seg09") })")
         #expect(run.item.accessLog.map(\.downloadOverdue).reduce(0, +) == 1, "\(run.item.accessLog)")
         #expect(run.stalls == 0, "stalled \(run.stalls) times")
-        #expect(AudioAnalysis.longestGap(run.samples) < 0.05)
+        #expect(
+            AudioAnalysis.longestGap(run.samples) < 0.05,
+            "a gap of \(AudioAnalysis.longestGap(run.samples)) s; the stream ran dry \(run.underflows) times")
     }
 }

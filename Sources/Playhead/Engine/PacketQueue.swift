@@ -1,4 +1,5 @@
 import Foundation
+import PlayheadCore
 import PlayheadFFmpeg
 
 /// A blocking FIFO of compressed packets between the demux thread and one decode thread, with the seconds and
@@ -17,7 +18,7 @@ final class PacketQueue: @unchecked Sendable {
         var generation: Int
     }
 
-    private let condition = NSCondition()
+    private let condition = PriorityInheritingCondition()
     private var items: [Tagged] = []
     private var head = 0
     private var aborted = false

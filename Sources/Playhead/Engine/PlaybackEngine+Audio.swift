@@ -24,6 +24,7 @@ extension PlaybackEngine {
     /// apply volume, and write to the output, leaving clock marks.
     func runAudio(_ decoder: Decoder, track: MediaTrack) {
         guard let output = config.audioOutput, let media = info else { return }
+        output.prepareWriterThread()
         let format = config.format
         var p = AudioPipeline(resampler: Resampler(outputRate: format.sampleRate, outputChannels: format.channels))
         p.samples.reserveCapacity(16_384)

@@ -63,7 +63,7 @@ final class PlaybackEngine: @unchecked Sendable {
     let config: EngineConfiguration
     let sink: @Sendable (EngineEvent) -> Void
     let control = Locked(Control())
-    let wakeup = NSCondition()
+    let wakeup = PriorityInheritingCondition()
     /// How many times `wake()` was called; guarded by `wakeup`.
     private var wakeCount = 0
     let audioQueue = PacketQueue()
