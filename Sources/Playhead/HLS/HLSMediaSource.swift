@@ -63,12 +63,8 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
             } catch is ByteSourceInterruption {
                 // A seek came in during a download or a live wait, or a jump out of the live window.
                 return .interrupted
-            } catch let error as PlaybackError {
-                throw error
-            } catch let error as FFmpegError {
-                throw PlaybackError(reading: input.name, error: error)
             } catch {
-                throw PlaybackError(.network, source: input.name, reason: "\(error)")
+                throw playbackError(error)
             }
         }
     }
@@ -110,12 +106,18 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
             try openPart()
         } catch is ByteSourceInterruption {
             // A newer seek: the engine takes it next.
-        } catch let error as PlaybackError {
-            throw error
-        } catch let error as FFmpegError {
-            throw PlaybackError(reading: input.name, error: error)
         } catch {
-            throw PlaybackError(.network, source: input.name, reason: "\(error)")
+            throw playbackError(error)
+        }
+    }
+
+    /// An error met while loading or opening a segment, as the item's error: the client's own, FFmpeg's as a read
+    /// failure of the stream.
+    private func playbackError(_ error: any Error) -> PlaybackError {
+        switch error {
+        case let e as PlaybackError: e
+        case let e as FFmpegError: PlaybackError(reading: input.name, error: e)
+        default: PlaybackError(.network, source: input.name, reason: "\(error)")
         }
     }
 
