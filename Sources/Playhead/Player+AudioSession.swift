@@ -55,7 +55,9 @@ extension Player {
         case .custom(let output) where output is PulseAudioOutput: break
         case .custom, .null, .wav, .disabled: return
         }
-        if case .automatic = audioOutputChoice, audioOutput != nil, !(audioOutput is PulseAudioOutput) { return }
+        if case .automatic = audioOutputChoice, let output = audioRenderer?.output, !(output is PulseAudioOutput) {
+            return
+        }
         AudioSession.shared.activateForPlayback()
     }
 

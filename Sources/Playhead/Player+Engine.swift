@@ -4,8 +4,10 @@ import PlayheadCore
 import PlayheadVideo
 
 extension Player {
-    func makeAudioOutput() -> (any AudioOutput)? {
-        if let audioOutput { return audioOutput }
+    /// The player's sound (its output, opened on first use, and the order its items play in it); nil without
+    /// sound or when the output could not be made (the player failed). Main actor.
+    func makeAudioRenderer() -> AudioRenderer? {
+        if let audioRenderer { return audioRenderer }
         let output: (any AudioOutput)?
         switch audioOutputChoice {
         case .disabled: output = nil
@@ -33,10 +35,11 @@ extension Player {
             fail(error)
             return nil
         }
-        audioOutput = output
+        guard let output else { return nil }
+        audioRenderer = AudioRenderer(output: output)
         resources.setOutput(output)
         attachAudioSession()
-        return output
+        return audioRenderer
     }
 
     func startEngine(for item: PlayerItem) {
@@ -46,6 +49,7 @@ extension Player {
         timebase.engine = engine
         engineReady = false
         stalled = false
+        audioRenderer?.play(engine)
         engine.start(at: item.startSeconds)
         engine.setRate(Double(storedRate))
         startBufferMonitor()
@@ -56,16 +60,16 @@ extension Player {
     func makeEngine(for item: PlayerItem, active: Bool) -> PlaybackEngine? {
         let wantsAudio: Bool
         if case .disabled = audioOutputChoice { wantsAudio = false } else { wantsAudio = true }
-        let output = wantsAudio ? makeAudioOutput() : nil
-        if wantsAudio && output == nil && status == .failed { return nil }
+        let audio = wantsAudio ? makeAudioRenderer() : nil
+        if wantsAudio && audio == nil && status == .failed { return nil }
         var config = EngineConfiguration(
             location: URLAsset.location(of: item.asset.url), assetLoader: item.asset.loader,
-            audioOutput: output, videoOutputs: decodesVideo ? item.outputs : [])
+            audio: audio, videoOutputs: decodesVideo ? item.outputs : [])
         config.textOutputs = item.legibleOutputs
         config.trackSelection = item.trackSelection
         config.playerVideo = decodesVideo ? videoRenderer : nil
         config.forwardBufferSeconds = item.preferredForwardBufferDuration
-        config.decodeAudio = output != nil
+        config.decodeAudio = audio != nil
         config.decodeVideo = decodesVideo
         config.untimed = untimed
         config.networkTimeout = item.asset.networkTimeout

@@ -2,7 +2,8 @@ import Foundation
 import PlayheadCore
 
 /// Preloading for gapless queues: near the end of the current item the next one gets an inactive engine (opened,
-/// read ahead, decoders primed), chained after the current engine, which hands the output over at its last sample.
+/// read ahead, decoders primed), queued in the player's `AudioRenderer` after the current engine, which hands the
+/// output over at its last sample.
 extension Player {
     /// The next item's engine and what it reported while waiting. Main actor.
     struct Preloaded {
@@ -37,7 +38,7 @@ extension Player {
 
     /// Opens the next item when the current one nears its end (called on `.ready` and by the buffer monitor).
     func preloadNextIfNeeded() {
-        guard actionAtItemEnd == .advance, let engine, engineReady, let next = itemAfterCurrent else { return }
+        guard actionAtItemEnd == .advance, engine != nil, engineReady, let next = itemAfterCurrent else { return }
         if let p = preloaded {
             if p.item === next { return }
             discardPreloaded()
@@ -48,7 +49,7 @@ extension Player {
         preloaded = Preloaded(item: next, engine: nextEngine)
         nextEngine.start(at: next.startSeconds)
         nextEngine.setRate(Double(storedRate))
-        engine.chain(nextEngine)
+        audioRenderer?.enqueue(nextEngine)
     }
 
     /// What a preloaded engine reports before its item is current: the item learns its duration and tracks, and
@@ -76,15 +77,13 @@ extension Player {
     }
 
     /// Stops and forgets the preloaded engine. When it had already taken over the output (the current item's last
-    /// sample was followed by its first), the current engine gets the output back and ends at once.
+    /// sample was followed by its first), the renderer gives the output back to the current engine, which ends at
+    /// once.
     func discardPreloaded() {
         guard let p = preloaded else { return }
         preloaded = nil
-        engine?.chain(nil)
-        let tookOver = p.engine.isActive
         p.engine.stop()
         resources.release(p.engine)
-        if tookOver { engine?.revokeHandOff() }
     }
 
     /// Makes the preloaded item current, keeping its engine (which is already playing after a gapless hand-off,
@@ -93,7 +92,6 @@ extension Player {
         guard let p = preloaded else { return }
         preloaded = nil
         if let old = engine {
-            old.chain(nil)
             old.stop()
             resources.release(old)
         }
@@ -107,6 +105,7 @@ extension Player {
         stalled = false
         error = nil
         status = p.ready ? .readyToPlay : .unknown
+        audioRenderer?.play(p.engine)
         p.engine.activate()
         startBufferMonitor()
         if let failure = p.failure { fail(failure) }

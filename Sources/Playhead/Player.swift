@@ -108,7 +108,8 @@ public class Player {
 
     var storedRate: Float = 0
     var engine: PlaybackEngine?
-    var audioOutput: (any AudioOutput)?
+    /// The player's sound: its output for its whole life, and which item's period writes to it.
+    var audioRenderer: AudioRenderer?
     var nextSeekID = 1
     var seekWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var seekHandlers: [Int: @Sendable (Bool) -> Void] = [:]
@@ -185,8 +186,8 @@ public class Player {
         currentItem = nil
         updateTimeControlStatus()
         detachAudioSession()
-        audioOutput?.stop()
-        audioOutput = nil
+        audioRenderer?.output.stop()
+        audioRenderer = nil
         resources.setOutput(nil)
         for c in eventContinuations.values { c.finish() }
         eventContinuations.removeAll()

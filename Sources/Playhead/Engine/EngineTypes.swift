@@ -101,7 +101,8 @@ struct EngineConfiguration: Sendable {
     var location: String
     /// The item's asset loader: the engine takes the input it opened, or shares its own open with it.
     var assetLoader: AssetLoader?
-    var audioOutput: (any AudioOutput)?
+    /// The player's sound: its output, and whose turn it is to write to it.
+    var audio: AudioRenderer?
     var videoOutputs: [any VideoOutput]
     var textOutputs: [any LegibleOutput] = []
     /// The player's own video outputs, which show every item it plays (its `PlayerLayer`s).
@@ -120,8 +121,8 @@ struct EngineConfiguration: Sendable {
     var peakBitRate: Double = 0
     var maximumResolution = Size.zero
     var format = AudioFormat()
-    /// False for a preloaded engine: it opens and primes but stays silent until `activate()` or its
-    /// predecessor's hand-off.
+    /// False for a preloaded engine: it opens and primes but stays silent (shows no picture or subtitle) until
+    /// `activate()` or its predecessor's hand-off.
     var startsActive = true
     /// Where the item stops, in seconds of its timeline (`forwardPlaybackEndTime`); nil plays to the end.
     var endSeconds: Double?
@@ -129,6 +130,8 @@ struct EngineConfiguration: Sendable {
     /// The forward buffer when the item asks for "automatic" (0): 5 s for local files (reading is instant; more
     /// only costs memory), 30 s for network inputs (riding out bandwidth dips).
     var automaticForwardBuffer: Double { location.contains("://") && !location.hasPrefix("file:") ? 30 : 5 }
+    /// The player's audio output, when there is one.
+    var audioOutput: (any AudioOutput)? { audio?.output }
     /// Seconds of media the demux thread reads ahead.
     var forwardBuffer: Double { forwardBufferSeconds > 0 ? forwardBufferSeconds : automaticForwardBuffer }
     /// Seconds buffered before playback starts or resumes after a stall.

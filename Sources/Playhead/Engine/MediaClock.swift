@@ -130,10 +130,11 @@ final class MediaClock: @unchecked Sendable {
         }
     }
 
-    /// Whether any audio written since the last reset has been heard.
-    var hasStarted: Bool {
-        guard let output = output else { return true }
+    /// Seconds until the first audio written since the last reset is heard (0 or less: heard already); nil before
+    /// any is written. Without audio to follow, 0.
+    var secondsUntilHeard: Double? {
+        guard let output = output else { return 0 }
         let played = output.playPosition
-        return state.withLock { s in s.marks.first.map { played > $0.frame } ?? false }
+        return state.withLock { s in s.marks.first.map { Double($0.frame + 1 - played) / Double(s.sampleRate) } }
     }
 }

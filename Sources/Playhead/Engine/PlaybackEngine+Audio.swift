@@ -96,7 +96,7 @@ extension PlaybackEngine {
         p.samples.removeAll(keepingCapacity: true)
         p.wroteSinceSeek = false
         // A preloaded engine must not disturb the sound of the item playing before it.
-        if control.withLock({ $0.active }) {
+        if ownsOutput {
             withOutput {
                 output.flush()
                 output.resumeWrites()
@@ -220,6 +220,8 @@ extension PlaybackEngine {
         if !p.wroteSinceSeek {
             p.wroteSinceSeek = true
             completeSeek(at: startTime, generation: p.generation)
+            // The video thread of an item that follows another's sound waits for this first mark to be heard.
+            wake()
         }
         return true
     }

@@ -18,22 +18,12 @@ extension PlaybackEngine {
         case unusable
     }
 
-    /// Sets (or clears) the engine that plays after this one in the same output. Any thread.
-    func chain(_ next: PlaybackEngine?) {
-        control.withLock { $0.successor = next }
-        wake()
-    }
-
-    /// The engine chained after this one, if any. Any thread.
-    var successor: PlaybackEngine? { control.withLock { $0.successor } }
-
-    /// Whether the engine owns the output (writes, corks and presents). Any thread.
+    /// Whether the engine's period is presented (shows pictures and subtitles; its audio may own the output).
+    /// Any thread.
     var isActive: Bool { control.withLock { $0.active } }
 
-    /// Whether this engine's last sample was followed by its successor's first. Any thread.
-    var didHandOff: Bool { control.withLock { $0.handedOff } }
-
-    /// Lets a preloaded engine write, cork and present from now on. Any thread.
+    /// Lets a preloaded engine present from now on, applying its cork state to the output it now owns. Called by
+    /// the renderer at a hand-off and by the player when it promotes the engine. Any thread.
     func activate() {
         let corked = control.withLock { c -> Bool? in
             guard !c.active else { return nil }
@@ -44,24 +34,22 @@ extension PlaybackEngine {
         wake()
     }
 
-    /// Takes the output back after the successor that took it over was stopped: this engine owns the output
-    /// again and, its own sound being written already, ends. Any thread.
-    func revokeHandOff() {
-        let corked = control.withLock { c -> Bool? in
-            guard c.handedOff else { return nil }
-            c.handedOff = false
-            return c.rate == 0 || c.buffering
-        }
-        if let corked { applyCork(corked) }
+    /// The renderer gave the output back after the period this engine handed it to was stopped: this engine owns
+    /// it again and, its own sound being written already, ends (or carries out the seek that caused it). Any
+    /// thread.
+    func outputReturned() {
+        let corked = control.withLock { $0.rate == 0 || $0.buffering }
+        applyCork(corked)
         wake()
     }
 
     /// How ready this engine is to follow its predecessor gaplessly.
     var handOffReadiness: HandOffReadiness {
-        control.withLock { c in
+        let primed = config.audio?.isPrimed(self) ?? false
+        return control.withLock { c in
             if c.failed || c.stopping || !config.decodeAudio { return .unusable }
             if let info, info.audioStream == nil { return .unusable }
-            return c.audioPrimed && c.readyPosted ? .ready : .notYet
+            return primed && c.readyPosted ? .ready : .notYet
         }
     }
 
@@ -70,13 +58,12 @@ extension PlaybackEngine {
     func waitForActivation(generation: Int) -> Bool {
         while true {
             let token = wakeToken()
-            let (active, current) = control.withLock { c -> (Bool, Bool) in
-                if !c.active { c.audioPrimed = true }
-                return (c.active, !c.stopping && c.generation == generation)
-            }
+            let current = control.withLock { !$0.stopping && $0.generation == generation }
             if !current { return false }
-            if active { return true }
-            // `activate()`, a seek and `stop()` wake us.
+            if ownsOutput { return true }
+            // Waiting for our turn: the playing period, waiting at its end, may take us now.
+            config.audio?.notePrimed(self)
+            // The renderer's hand-off (through `activate()`), the player's promotion, a seek and `stop()` wake us.
             waitForWake(since: token)
         }
     }
@@ -85,11 +72,13 @@ extension PlaybackEngine {
     /// the output runs dry, then waits until the boundary is heard and reports the end. Returns false when there
     /// is no usable successor (the caller plays out and ends as usual).
     func handOff(_ output: any AudioOutput, generation: Int) -> Bool {
-        let slack = Int64(config.format.sampleRate / 50)
+        guard let renderer = config.audio else { return false }
+        let rate = config.format.sampleRate
+        let slack = Int64(rate / 50)
         var next: PlaybackEngine?
         while next == nil {
             let token = wakeToken()
-            guard let candidate = successor, !isStopping, control.withLock({ $0.generation }) == generation else {
+            guard let candidate = renderer.next, !isStopping, control.withLock({ $0.generation }) == generation else {
                 return false
             }
             switch candidate.handOffReadiness {
@@ -98,30 +87,27 @@ extension PlaybackEngine {
             case .notYet:
                 // Too late once the output is about to run dry: play out instead.
                 let playing = control.withLock { $0.rate != 0 }
-                if output.writePosition - output.playPosition < slack, playing { return false }
-                // The successor's readiness has no event: look again in 5 ms while the output runs down; paused,
-                // nothing runs down until a command wakes us.
-                waitForWake(since: token, seconds: playing ? 0.005 : nil)
+                let left = output.writePosition - output.playPosition
+                if playing && left < slack { return false }
+                // The candidate's readiness (primed, ready, failed, stopped) and the player's queue edits wake
+                // us; otherwise sleep until the output is about to run dry (it runs down in real time at any
+                // speed). Paused, nothing runs down until a command wakes us.
+                waitForWake(since: token, seconds: playing ? max(Double(left - slack) / Double(rate), 0.001) : nil)
             }
         }
-        let boundary = output.writePosition
-        let handed = control.withLock { c -> Bool in
-            guard c.generation == generation, !c.stopping else { return false }
-            c.handedOff = true
-            return true
-        }
-        guard handed, let next else { return false }
-        next.activate()
-        // Until the boundary is heard, or the player takes the successor away (its sound is gone then).
+        guard let next, control.withLock({ $0.generation == generation && !$0.stopping }),
+            let boundary = renderer.handOff(from: self, to: next)
+        else { return false }
+        // Until the boundary is heard, or the player takes the successor away (the output comes back to us then).
         while !isStopping {
             let token = wakeToken()
-            let (current, rate) = control.withLock { ($0.generation == generation && $0.handedOff, $0.rate) }
+            let (current, playing) = control.withLock { ($0.generation == generation, $0.rate != 0) }
             let left = boundary - output.playPosition
-            guard current, left > 0 else { break }
+            guard current, renderer.handedOver(from: self), left > 0 else { break }
             // Sleep until the boundary is due to be heard (output frames pass in real time at any speed); paused,
             // until a command.
-            let due = Double(left) / Double(config.format.sampleRate)
-            waitForWake(since: token, seconds: rate > 0 ? max(due, 0.001) : nil)
+            let due = Double(left) / Double(rate)
+            waitForWake(since: token, seconds: playing ? max(due, 0.001) : nil)
         }
         guard !isStopping, control.withLock({ $0.generation }) == generation else { return true }
         control.withLock { $0.audioEnded = true }

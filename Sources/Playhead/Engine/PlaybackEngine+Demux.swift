@@ -100,7 +100,6 @@ extension PlaybackEngine {
                     c.audioEnded = false
                     c.videoEnded = false
                     c.endedPosted = false
-                    c.handedOff = false
                 }
                 return (c.stopping, s)
             }
@@ -108,7 +107,7 @@ extension PlaybackEngine {
             if let seek {
                 // Now that the generation has changed, wake the audio thread if it waits on the output, so it
                 // sees the seek (a wake before the change would be taken for a spurious one).
-                if control.withLock({ $0.active }) { config.audioOutput?.interruptWrite() }
+                if ownsOutput { config.audioOutput?.interruptWrite() }
                 frameQueue.wakeAll()
                 wake()
                 control.withLock { $0.cutShort = true }

@@ -122,12 +122,15 @@ extension PlaybackEngine {
         let followsAudio = !config.startsActive && media.audioStream != nil && config.decodeAudio
         while !isStopping {
             let token = wakeToken()
-            let (g, active) = control.withLock { ($0.generation, $0.active) }
+            let (g, active, moving) = control.withLock { ($0.generation, $0.active, $0.rate != 0 && !$0.buffering) }
             if g != generation { return false }
-            if active && (!followsAudio || clock.hasStarted) { return true }
-            // Inactive: `activate()` wakes us. Active, the sound is heard within the output's latency: look again
-            // in 5 ms (the clock has no event for it).
-            waitForWake(since: token, seconds: active ? 0.005 : nil)
+            if active && !followsAudio { return true }
+            let due = active ? clock.secondsUntilHeard : nil
+            if let due, due <= 0 { return true }
+            // Inactive: `activate()` wakes us. Active, before our first sound is written: its write wakes us. Once
+            // written, it is heard within the output's latency: sleep until then (a pause or stall stops the output,
+            // and the command that ends it wakes us).
+            waitForWake(since: token, seconds: moving ? due.map { max($0, 0.001) } : nil)
         }
         return false
     }

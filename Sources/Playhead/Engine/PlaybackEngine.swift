@@ -45,16 +45,10 @@ final class PlaybackEngine: @unchecked Sendable {
         var decodedAny = false
         var cutShort = false
         var failed = false
-        /// Whether the engine may touch the audio output (write, cork, flush) and present video. A preloaded
-        /// engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
+        /// Whether the engine's period is presented: its pictures and subtitles shown, its clock followed. A
+        /// preloaded engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
+        /// Whether it may touch the audio output is the player's `AudioRenderer`'s to say (`ownsOutput`).
         var active = true
-        /// The audio thread has decoded samples and waits only for activation.
-        var audioPrimed = false
-        /// The end of this engine's audio was followed in the output by its successor's first sample: the output
-        /// belongs to the successor now.
-        var handedOff = false
-        /// The engine that plays next in the same output stream, gaplessly.
-        var successor: PlaybackEngine?
         /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
         var peakBitRate: Double = 0
         var maximumResolution = Size.zero
@@ -134,7 +128,7 @@ final class PlaybackEngine: @unchecked Sendable {
         }
         applyCork(corked)
         // A drain in progress must notice the pause.
-        if rate == 0, control.withLock({ $0.active && !$0.handedOff }) { config.audioOutput?.interruptWrite() }
+        if rate == 0, ownsOutput { config.audioOutput?.interruptWrite() }
         wake()
     }
 
@@ -168,11 +162,10 @@ final class PlaybackEngine: @unchecked Sendable {
     /// threads end on their own (waited for 20 ms at most: a decoder inside a long frame does not hold the caller).
     /// Any thread.
     func stop() {
-        let ownsOutput = control.withLock { c -> Bool in
-            c.stopping = true
-            c.successor = nil
-            return c.active && !c.handedOff
-        }
+        control.withLock { $0.stopping = true }
+        let ownsOutput = self.ownsOutput
+        // A player waiting at its end for this engine (queued next) must not wait any longer.
+        config.audio?.nextChanged(self)
         source?.cancel()
         audioQueue.abort()
         videoQueue.abort()
@@ -188,7 +181,11 @@ final class PlaybackEngine: @unchecked Sendable {
             out.flush()
             out.resumeWrites()
         }
+        config.audio?.remove(self)
     }
+
+    /// Whether this engine's period writes to the audio output now (the renderer's playing period). Any thread.
+    var ownsOutput: Bool { config.audio?.owns(self) ?? false }
 
     /// The media time heard or seen now.
     var currentSeconds: Double { clock.seconds }
@@ -256,8 +253,8 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     func applyCork(_ corked: Bool) {
-        guard control.withLock({ $0.active && !$0.handedOff }) else { return }
-        if config.decodeAudio, info?.audioStream != nil, let out = config.audioOutput {
+        guard control.withLock({ $0.active }) else { return }
+        if config.decodeAudio, info?.audioStream != nil, ownsOutput, let out = config.audioOutput {
             out.setPaused(corked)
         }
         let rate = control.withLock { $0.rate }
@@ -278,6 +275,7 @@ final class PlaybackEngine: @unchecked Sendable {
         guard let change else { return }
         applyCork(change.corked)
         wake()
+        if change.firstReady { config.audio?.nextChanged(self) }
         guard change.announce else { return }
         if change.firstReady {
             sink(.ready)
@@ -291,7 +289,10 @@ final class PlaybackEngine: @unchecked Sendable {
             defer { c.failed = true }
             return !c.failed && !c.stopping
         }
-        if first { sink(.failed(error)) }
+        if first {
+            sink(.failed(error))
+            config.audio?.nextChanged(self)
+        }
     }
 
     /// Reports the end once every active stream has ended and been heard; wakes threads waiting for a stream's end.
