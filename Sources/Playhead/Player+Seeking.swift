@@ -84,9 +84,11 @@ extension Player {
         nextSeekID += 1
         currentItem?.seekInFlight = (id, seconds)
         if let handler { seekHandlers[id] = handler }
-        // The next item may already be playing in the output after this one's last sample: it must go.
-        if let next = preloaded, next.engine.isActive { discardPreloaded() }
         engine.seek(to: seconds, exact: exact, id: id)
+        // The next item may already be playing in the output after this one's last sample: it must go, and the
+        // output returns to this item's engine. After the seek is asked, never before: given the output back
+        // without a seek pending, the engine would report its end at once and the queue would move on.
+        if let next = preloaded, next.engine.isActive { discardPreloaded() }
         return id
     }
 
