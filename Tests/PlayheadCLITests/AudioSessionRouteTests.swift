@@ -17,8 +17,10 @@ import Testing
         defer { _ = try? Run.command("pactl", ["set-default-sink", "test_sink"]) }
         let p = try PlayheadProcess(["--ao=pulse", "--vo=null", "--audio-device=\(playing.name)", tone.path])
         #expect(waitUntil(timeout: 10) { AudioAnalysis.audibleSeconds(playing.samplesSoFar) >= 1 }, "no sound")
-        let heardBefore = AudioAnalysis.audibleSeconds(playing.stopRecording())
+        // The recording of the removed sink ends with it: what it played up to its removal is all counted (a
+        // recording stopped before the removal would miss what played while `pactl` started).
         try Run.command("pactl", ["unload-module", playing.module])
+        let heardBefore = AudioAnalysis.audibleSeconds(playing.stopRecording())
         #expect(p.waitFor("route-change"), "events: \(p.names)")
         let change = p.events.first { ($0["event"] as? String) == "route-change" }
         #expect(change?["reason"] as? String == "oldDeviceUnavailable", "\(String(describing: change))")
