@@ -55,10 +55,24 @@ extension Player {
         case .custom(let output) where output is PulseAudioOutput: break
         case .custom, .null, .wav, .disabled: return
         }
-        if case .automatic = audioOutputChoice, let output = audioRenderer?.output, !(output is PulseAudioOutput) {
+        if case .automatic = audioOutputChoice, let output = audioRenderer?.output as? AutomaticAudioOutput, output.isSilent {
             return
         }
         AudioSession.shared.activateForPlayback()
+    }
+
+    /// On the next turn of the main actor (after the app chose the output), starts connecting the process's shared
+    /// sound server connection on a background queue when the player's sound goes to the server, so the first play
+    /// finds it ready. Main actor; does not wait.
+    func prewarmSoundServerSoon() {
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            switch self.audioOutputChoice {
+            case .automatic, .pulse: PulseAudioOutput.prewarmConnection()
+            case .custom(let output) where output is PulseAudioOutput: PulseAudioOutput.prewarmConnection()
+            case .custom, .null, .wav, .disabled: break
+            }
+        }
     }
 
     /// A rate change by the app or the user: an interruption's pending resumption is cancelled (a user who

@@ -15,6 +15,7 @@ extension Player {
         case .null(let untimed): output = NullAudioOutput(untimed: untimed)
         case .wav(let path): output = WAVAudioOutput(path: path)
         case .pulse(let device):
+            // Neither makes nor waits for the connection: with no server, the item fails at its first write.
             do {
                 output = try PulseAudioOutput(device: device)
             } catch {
@@ -22,15 +23,20 @@ extension Player {
                 return nil
             }
         case .automatic:
-            if let pulse = try? PulseAudioOutput() {
-                output = pulse
-            } else {
-                FileHandle.standardError.write(Data("playhead: no sound server answers; playing without sound\n".utf8))
-                output = NullAudioOutput()
+            do {
+                output = try AutomaticAudioOutput()
+            } catch {
+                fail(error)
+                return nil
             }
         }
         do {
-            try output?.start(format: AudioFormat())
+            // A PulseAudio stream is made on a queue: the main actor never waits for the sound server.
+            if let pulse = output as? PulseAudioOutput {
+                pulse.requestStream(format: AudioFormat())
+            } else {
+                try output?.start(format: AudioFormat())
+            }
         } catch {
             fail(error)
             return nil

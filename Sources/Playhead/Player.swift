@@ -139,13 +139,14 @@ public class Player {
     nonisolated let videoRenderer = VideoRenderer(outputs: [])
 
     /// A player with no item.
-    public init() {}
+    public init() { prewarmSoundServerSoon() }
 
     /// A player for an item made from `url`.
     public convenience init(url: URL) { self.init(playerItem: PlayerItem(url: url)) }
 
     /// A player for `item`.
     public init(playerItem item: PlayerItem?) {
+        prewarmSoundServerSoon()
         if let item { replaceCurrentItem(with: item) }
     }
 

@@ -55,6 +55,16 @@ extension AudioSession {
         queue.async { _ = self.monitor() }
     }
 
+    /// An output's first stream is made (on the session's queue): records the sink it plays on, if the output is
+    /// still registered.
+    func streamOpened(_ output: PulseAudioOutput) {
+        let id = ObjectIdentifier(output)
+        let device = output.currentDevice
+        state.withLock { s in
+            if s.outputs[id] != nil { s.sinkOf[id] = device }
+        }
+    }
+
     /// An output closed its stream.
     func unregister(_ output: PulseAudioOutput) {
         let id = ObjectIdentifier(output)

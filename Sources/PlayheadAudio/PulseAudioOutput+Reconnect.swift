@@ -3,14 +3,16 @@ import Foundation
 import PlayheadCore
 
 extension PulseAudioOutput {
-    /// The context failed (mainloop thread, lock held): the server is gone. Reports it and starts rebuilding.
-    func contextFailed() {
-        guard !closed else { return }
-        post(.serverLost)
+    /// The shared connection's ready context failed (mainloop thread, lock held): the server is gone. Reports it
+    /// and starts rebuilding the stream (an output whose first stream is still being made just goes on waiting).
+    func connectionLost() {
+        guard !closed, openError == nil else { return }
+        if !opening { post(.serverLost) }
         startRebuild()
     }
 
-    /// Starts reconnecting and rebuilding the stream on a queue (lock held), once.
+    /// Starts making the stream on a queue (lock held), once at a time: the first stream `start` asked for, or a
+    /// new one after a server loss or a failed stream.
     func startRebuild() {
         guard !closed, !reconnecting else { return }
         reconnecting = true
@@ -22,44 +24,63 @@ extension PulseAudioOutput {
         }
     }
 
-    /// One attempt; true when finished (rebuilt, or the output closed).
+    /// One attempt; true when finished (made, the first stream failed for good, or the output closed).
     private func rebuildOnce() -> Bool {
         lock()
         defer { unlock() }
         if closed { return true }
-        guard rebuildLocked() else { return false }
+        let first = opening
+        let generation = streamGeneration
+        let result: PlaybackError?
+        do throws(PlaybackError) {
+            try rebuildLocked(first: first)
+            result = nil
+        } catch {
+            result = error
+        }
+        // A `stop` or `start` while the attempt waited: it was for an earlier stream; try again for the current.
+        guard generation == streamGeneration else {
+            dropStreamLocked()
+            return false
+        }
+        if let result {
+            guard first else { return false }
+            openError = result
+        }
         reconnecting = false
-        post(.serverReset)
-        pa_threaded_mainloop_signal(mainloop, 0)
+        opening = false
+        if !first {
+            post(.serverReset)
+        } else if result == nil, wantsStream {
+            let session = AudioSession.shared
+            session.queue.async { [weak self] in
+                if let self { session.streamOpened(self) }
+            }
+        }
+        connection.signal()
         return true
     }
 
-    /// One attempt (lock held): a new context if the old one is not ready, then a stream whose frame 0 is the
-    /// next frame of the output's timeline. Frames written but not heard before the loss are counted as heard
-    /// (they are gone), so the clock jumps over at most the buffered latency.
-    private func rebuildLocked() -> Bool {
+    /// One attempt (lock held): waits for the shared connection (made afresh if it failed), then a stream whose
+    /// frame 0 is the next frame of the output's timeline. After a loss, frames written but not heard count as
+    /// heard (they are gone), so the clock jumps over at most the buffered latency, and a sink that is gone is
+    /// replaced by the default one; the first stream must be on the device asked for.
+    private func rebuildLocked(first: Bool) throws(PlaybackError) {
         dropStreamLocked()
-        if context.map({ pa_context_get_state($0) != PA_CONTEXT_READY }) ?? true {
-            if let c = context {
-                pa_context_set_state_callback(c, nil, nil)
-                pa_context_disconnect(c)
-                pa_context_unref(c)
-                context = nil
-            }
-            guard makeContext(), let c = context, pa_context_connect(c, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0,
-                waitForContext(timeout: 1)
-            else { return false }
+        guard connection.readyLocked(timeout: first ? connectTimeout : 1) else {
+            throw serverError("the sound server does not answer")
         }
-        guard wantsStream else { return true }
+        guard wantsStream else { return }
+        if first { return try makeStreamLocked(device: targetDevice) }
         timelineBase = written
         heard = written
         do {
             try makeStreamLocked(device: targetDevice)
         } catch {
             // The chosen sink is not on this server (or went away): play on the default one.
-            guard targetDevice != nil, (try? makeStreamLocked(device: nil)) != nil else { return false }
+            guard targetDevice != nil else { throw error }
+            try makeStreamLocked(device: nil)
         }
-        return true
     }
 
     /// Corks the stream for an interruption without waiting (mainloop thread, lock held). The server sends

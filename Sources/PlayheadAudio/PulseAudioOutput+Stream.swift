@@ -4,24 +4,36 @@ import PlayheadCore
 
 extension PulseAudioOutput {
     /// Creates the playback stream for `format`, corked, with the role and latency of this output, and registers
-    /// the output with `AudioSession.shared`.
+    /// the output with `AudioSession.shared`; waits until the stream is ready (connecting first if the process's
+    /// connection is not), and throws when no server answers or the device cannot play. Blocks the calling thread
+    /// meanwhile: the player uses `requestStream(format:)` instead. Any thread but the main actor's.
     public func start(format: AudioFormat) throws(PlaybackError) {
-        stop()
-        try openStream(format: format)
-        AudioSession.shared.register(self)
-    }
-
-    private func openStream(format: AudioFormat) throws(PlaybackError) {
+        requestStream(format: format)
         lock()
         defer { unlock() }
-        guard let c = context, pa_context_get_state(c) == PA_CONTEXT_READY else { throw serverError("not connected") }
+        while opening && openError == nil && !closed { timedWait(0.1) }
+        if let openError { throw openError }
+    }
+
+    /// Asks for a playback stream for `format`, corked, with the role and latency of this output, and registers
+    /// the output with `AudioSession.shared`. Returns at once (any thread, the main actor included): the stream is
+    /// made on a queue once the shared connection is ready, and writes wait for it; when it cannot be made (no
+    /// server answers, no such device) writes throw the error and `openFailure` reports it.
+    public func requestStream(format: AudioFormat) {
+        stop()
+        lock()
         self.format = format
         written = 0
         heard = 0
         timelineBase = 0
         corked = true
-        try makeStreamLocked(device: targetDevice)
+        openError = nil
         wantsStream = true
+        opening = true
+        streamGeneration += 1
+        startRebuild()
+        unlock()
+        AudioSession.shared.register(self)
     }
 
     /// Creates and connects a stream on `device` (lock held); it starts corked unless `corked` is false.
@@ -84,9 +96,11 @@ extension PulseAudioOutput {
         let total = samples.count / format.channels
         var done = 0
         while done < total {
+            if let openError { throw openError }
             if interrupted { break }
             if reconnecting || closed {
-                // The server is gone: wait for the rebuilt stream; the clock stands still meanwhile.
+                // The stream is being made, or the server is gone: wait for the (re)built stream; the clock stands
+                // still meanwhile.
                 timedWait(0.05)
                 continue
             }
@@ -167,6 +181,8 @@ extension PulseAudioOutput {
         lock()
         let had = wantsStream
         wantsStream = false
+        openError = nil
+        streamGeneration += 1
         dropStreamLocked()
         unlock()
         if had { AudioSession.shared.unregister(self) }

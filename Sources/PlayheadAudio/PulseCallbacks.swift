@@ -6,15 +6,6 @@ enum PulseCallbacks {
         p.map { Unmanaged<PulseAudioOutput>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    static let contextState: pa_context_notify_cb_t = { c, userdata in
-        guard let o = output(userdata) else { return }
-        let s = pa_context_get_state(c)
-        // This callback runs on the mainloop thread: it carries the server's requests to the writer.
-        if s == PA_CONTEXT_READY { RealtimeScheduling.raiseCallingThreadOnce() }
-        if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED, o.context == c { o.contextFailed() }
-        pa_threaded_mainloop_signal(o.mainloop, 0)
-    }
-
     static let streamState: pa_stream_notify_cb_t = { s, userdata in
         guard let o = output(userdata) else { return }
         if pa_stream_get_state(s) == PA_STREAM_FAILED, s == o.stream, o.wantsStream, !o.reconnecting,
@@ -61,8 +52,4 @@ enum PulseCallbacks {
         o.post(.moved(toDevice: device))
     }
 
-    static let timer: pa_time_event_cb_t = { _, _, _, userdata in
-        guard let o = output(userdata) else { return }
-        pa_threaded_mainloop_signal(o.mainloop, 0)
-    }
 }

@@ -21,17 +21,6 @@ enum MonitorCallbacks {
             portType: type)
     }
 
-    static let contextState: pa_context_notify_cb_t = { c, userdata in
-        guard let m = monitor(userdata) else { return }
-        let s = pa_context_get_state(c)
-        if s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED, m.context == c { m.contextFailed() }
-        pa_threaded_mainloop_signal(m.mainloop, 0)
-    }
-
-    static let subscription: pa_context_subscribe_cb_t = { _, type, index, userdata in
-        monitor(userdata)?.subscriptionEvent(type, index: index)
-    }
-
     static let success: pa_context_success_cb_t = { _, _, userdata in
         guard let m = monitor(userdata) else { return }
         pa_threaded_mainloop_signal(m.mainloop, 0)
@@ -87,8 +76,4 @@ enum MonitorCallbacks {
         m.defaultSinkName = String(cString: name)
     }
 
-    static let timer: pa_time_event_cb_t = { _, _, _, userdata in
-        guard let m = monitor(userdata) else { return }
-        pa_threaded_mainloop_signal(m.mainloop, 0)
-    }
 }

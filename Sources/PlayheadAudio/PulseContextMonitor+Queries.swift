@@ -62,18 +62,17 @@ extension PulseContextMonitor {
         result.release()
     }
 
-    /// Stops the reconnection and disconnects. Any thread.
+    /// Stops the reconnection and the subscription (the shared connection stays). Any thread.
     func close() {
         lock()
         closed = true
-        dropContextLocked()
         unlock()
     }
 
     /// Handles a subscription event (mainloop thread): sinks are looked up asynchronously, removals answered
     /// from the cache.
     func subscriptionEvent(_ type: pa_subscription_event_type_t, index: UInt32) {
-        guard let c = context else { return }
+        guard !closed, let c = context else { return }
         let facility = type.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = type.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
         switch facility {

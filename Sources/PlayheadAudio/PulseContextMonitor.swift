@@ -35,14 +35,16 @@ enum MonitorEvent: Sendable {
     case serverBack
 }
 
-/// The audio session's own connection to PulseAudio: subscribes to sink, sink-input and server events, keeps the
-/// sink list, answers queries, and reconnects when the server comes back.
+/// The audio session's view of the sound server, on the process's shared connection (`PulseConnection`):
+/// subscribes to sink, sink-input and server events, keeps the sink list, answers queries, and subscribes again
+/// when the server comes back.
 ///
-/// Threads: its `pa_threaded_mainloop` runs the C callbacks, which only update the cache and hand events to
+/// Threads: the shared `pa_threaded_mainloop` runs the C callbacks, which only update the cache and hand events to
 /// `onEvent` on a serial queue; every method may be called from any thread except a PulseAudio callback.
-final class PulseContextMonitor: @unchecked Sendable {
-    let mainloop: OpaquePointer
-    var context: OpaquePointer?
+final class PulseContextMonitor: PulseConnectionClient, @unchecked Sendable {
+    let connection = PulseConnection.shared
+    var mainloop: OpaquePointer { connection.mainloop }
+    var context: OpaquePointer? { connection.context }
     /// Sinks by index; guarded by the mainloop lock.
     var sinks: [UInt32: SinkInfo] = [:]
     var defaultSinkName: String?
@@ -51,60 +53,32 @@ final class PulseContextMonitor: @unchecked Sendable {
     let onEvent: @Sendable (MonitorEvent) -> Void
     let events = DispatchQueue(label: "playhead.audiosession.monitor")
 
-    /// Connects (failing within `timeout` seconds), subscribes and loads the sink list.
+    /// Waits for the shared connection (failing within `timeout` seconds), subscribes and loads the sink list.
+    /// Blocks the calling thread meanwhile.
     init(timeout: Double = 2, onEvent: @escaping @Sendable (MonitorEvent) -> Void) throws(PlaybackError) {
-        guard let ml = pa_threaded_mainloop_new() else {
-            throw PlaybackError(.audioOutput, source: "PulseAudio", reason: "cannot create a mainloop")
-        }
-        mainloop = ml
         self.onEvent = onEvent
-        guard pa_threaded_mainloop_start(ml) >= 0 else {
-            throw PlaybackError(.audioOutput, source: "PulseAudio", reason: "cannot start the mainloop thread")
-        }
         lock()
         defer { unlock() }
         guard connectLocked(timeout: timeout) else {
             throw PlaybackError(.audioOutput, source: "PulseAudio", reason: "the sound server does not answer")
         }
+        connection.add(self)
     }
 
     deinit {
         lock()
         closed = true
-        dropContextLocked()
         unlock()
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
+        connection.remove(id: ObjectIdentifier(self))
     }
 
-    func lock() { pa_threaded_mainloop_lock(mainloop) }
-    func unlock() { pa_threaded_mainloop_unlock(mainloop) }
+    func lock() { connection.lock() }
+    func unlock() { connection.unlock() }
     var selfPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    /// Creates a context, waits for it, subscribes and loads sinks and the default sink. Lock held.
+    /// Waits for the shared context, subscribes and loads sinks and the default sink. Lock held.
     func connectLocked(timeout: Double) -> Bool {
-        let props = pa_proplist_new()
-        defer { pa_proplist_free(props) }
-        pa_proplist_sets(props, PA_PROP_APPLICATION_NAME, "Playhead audio session")
-        pa_proplist_sets(props, PA_PROP_APPLICATION_ID, "org.playhead.Playhead")
-        guard let c = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), "Playhead", props) else {
-            return false
-        }
-        pa_context_set_state_callback(c, MonitorCallbacks.contextState, selfPointer)
-        guard pa_context_connect(c, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-            pa_context_unref(c)
-            return false
-        }
-        context = c
-        let deadline = MonotonicClock.now() + timeout
-        while pa_context_get_state(c) != PA_CONTEXT_READY {
-            if ph_pa_context_is_good(pa_context_get_state(c)) == 0 || MonotonicClock.now() > deadline {
-                dropContextLocked()
-                return false
-            }
-            timedWait(0.05)
-        }
-        pa_context_set_subscribe_callback(c, MonitorCallbacks.subscription, selfPointer)
+        guard connection.readyLocked(timeout: timeout), let c = context else { return false }
         let mask =
             PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
             | PA_SUBSCRIPTION_MASK_SERVER.rawValue
@@ -118,15 +92,6 @@ final class PulseContextMonitor: @unchecked Sendable {
         return true
     }
 
-    func dropContextLocked() {
-        guard let c = context else { return }
-        pa_context_set_state_callback(c, nil, nil)
-        pa_context_set_subscribe_callback(c, nil, nil)
-        pa_context_disconnect(c)
-        pa_context_unref(c)
-        context = nil
-    }
-
     func refreshDefaultSinkLocked() {
         guard let c = context else { return }
         let box = Unmanaged.passRetained(StringBox(mainloop: mainloop))
@@ -134,8 +99,9 @@ final class PulseContextMonitor: @unchecked Sendable {
         if let name = box.takeRetainedValue().value { defaultSinkName = name }
     }
 
-    /// Called on the mainloop thread when the context fails: reports the loss and reconnects on a queue.
-    func contextFailed() {
+    /// Called on the mainloop thread (lock held) when the shared context fails: reports the loss and waits for the
+    /// server again on a queue.
+    func connectionLost() {
         guard !closed, !reconnecting else { return }
         reconnecting = true
         sinks = [:]
@@ -150,7 +116,6 @@ final class PulseContextMonitor: @unchecked Sendable {
                 unlock()
                 return
             }
-            dropContextLocked()
             if connectLocked(timeout: 1) {
                 reconnecting = false
                 unlock()
@@ -168,14 +133,7 @@ final class PulseContextMonitor: @unchecked Sendable {
     }
 
     /// Waits on the mainloop condition (lock held) at most `seconds`.
-    func timedWait(_ seconds: Double) {
-        let api = pa_threaded_mainloop_get_api(mainloop)!
-        var tv = timeval()
-        pa_timeval_add(pa_gettimeofday(&tv), pa_usec_t(seconds * 1_000_000))
-        let timer = api.pointee.time_new(api, &tv, MonitorCallbacks.timer, selfPointer)
-        pa_threaded_mainloop_wait(mainloop)
-        api.pointee.time_free(timer)
-    }
+    func timedWait(_ seconds: Double) { connection.timedWait(seconds) }
 
     /// Waits (lock held) for an operation to finish, at most 3 seconds; true when it completed.
     @discardableResult
