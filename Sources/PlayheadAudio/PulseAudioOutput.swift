@@ -7,8 +7,9 @@ import PlayheadCore
 /// session). Making an output never waits for the server, nor does `requestStream(format:)`: the stream is made on
 /// a queue when the connection is ready, and writes wait for it. The stream carries the `media.role` of
 /// `AudioSession.shared`'s category (or the role given) and the application name, starts corked, and reports the
-/// server's latency-corrected position as `playPosition`. When the server goes away the output reconnects and rebuilds its stream by itself, keeping its
-/// timeline (positions continue, and do not run while disconnected) and its corked state.
+/// server's latency-corrected position as `playPosition`. When the server goes away the shared connection
+/// reconnects and the output rebuilds its stream on it by itself, keeping its timeline (positions continue, and do
+/// not run while disconnected) and its corked state.
 ///
 /// Threads: PulseAudio's own mainloop thread runs the C callbacks, which only record and signal. `write` runs on
 /// the engine's audio thread; every other member may be called from any thread except a PulseAudio callback.
