@@ -53,9 +53,11 @@ public class Player {
 
     /// Where sound goes. Linux has no counterpart to AVFoundation's implicit route, so it is chosen here.
     public enum AudioOutputChoice: Sendable {
-        /// PulseAudio when the server answers, else a real-time null output (with a one-line notice on stderr).
+        /// PulseAudio when the server answers, else a real-time null output (with a one-line notice on stderr),
+        /// decided off the main actor when the process's connection attempt fails.
         case automatic
-        /// PulseAudio, on the named sink or the default one.
+        /// PulseAudio, on the named sink or the default one. With no server, or no such sink, the item fails with
+        /// the output's error once the stream cannot be made (off the main actor, not at `play()`).
         case pulse(device: String?)
         /// No sound, keeping real time (or as fast as decoding when `untimed`).
         case null(untimed: Bool)
