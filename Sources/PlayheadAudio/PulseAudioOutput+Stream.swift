@@ -65,7 +65,8 @@ extension PulseAudioOutput {
         var flags =
             PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
             | PA_STREAM_ADJUST_LATENCY.rawValue
-        if corked { flags |= PA_STREAM_START_CORKED.rawValue }
+        let startedCorked = corked
+        if startedCorked { flags |= PA_STREAM_START_CORKED.rawValue }
         if pa_stream_connect_playback(s, device, &attr, pa_stream_flags_t(flags), nil, nil) < 0 {
             dropStreamLocked()
             throw serverError("cannot open a playback stream")
@@ -80,6 +81,8 @@ extension PulseAudioOutput {
             // `stop()` on another thread may have closed the stream while we waited.
             guard stream == s else { throw serverError("the playback stream was closed") }
         }
+        // `setPaused` while the stream was being made only recorded the wish: apply it (not waited for).
+        if corked != startedCorked, let op = pa_stream_cork(s, corked ? 1 : 0, nil, nil) { pa_operation_unref(op) }
     }
 
     /// Asks for real-time scheduling for the calling (engine audio) thread where the process may
