@@ -55,7 +55,9 @@ extension Player {
         case .custom(let output) where output is PulseAudioOutput: break
         case .custom, .null, .wav, .disabled: return
         }
-        if case .automatic = audioOutputChoice, let output = audioRenderer?.output as? AutomaticAudioOutput, output.isSilent {
+        if case .automatic = audioOutputChoice, let output = audioRenderer?.output as? AutomaticAudioOutput,
+            output.isSilent
+        {
             return
         }
         AudioSession.shared.activateForPlayback()
