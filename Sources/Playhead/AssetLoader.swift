@@ -35,11 +35,14 @@ final class AssetLoader: Sendable {
 
     let location: String
     let timeout: Double
+    /// The asset's resource loader, asked for HLS keys the player cannot load itself.
+    let resourceLoader: AssetResourceLoader?
     private let state = Locked(State())
 
-    init(location: String, timeout: Double) {
+    init(location: String, timeout: Double, resourceLoader: AssetResourceLoader? = nil) {
         self.location = location
         self.timeout = timeout
+        self.resourceLoader = resourceLoader
     }
 
     var result: Result<AssetInfo, PlaybackError>? { state.withLock { $0.result } }
@@ -108,7 +111,7 @@ final class AssetLoader: Sendable {
         let r: Result<AssetInfo, PlaybackError>
         var opened: MediaInput?
         do {
-            let input = try MediaOpener.open(location, timeout: timeout)
+            let input = try MediaOpener.open(location, timeout: timeout, resourceLoader: resourceLoader)
             opened = input
             r = .success(AssetInfo(input: input))
         } catch {

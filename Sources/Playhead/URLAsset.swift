@@ -27,12 +27,19 @@ public final class URLAsset: Sendable {
     /// The options given at creation.
     public let options: [OptionKey: any Sendable]
     let loader: AssetLoader
+    /// Where the app answers requests the player cannot load itself (HLS keys with custom schemes), like
+    /// `AVURLAsset.resourceLoader`: set its delegate before the asset is loaded or played. Any thread.
+    public let resourceLoader: AssetResourceLoader
 
     /// An asset for `url` with `options`; nothing is read until a property is loaded.
     public init(url: URL, options: [OptionKey: any Sendable] = [:]) {
         self.url = url
         self.options = options
-        self.loader = AssetLoader(location: URLAsset.location(of: url), timeout: Self.networkTimeout(in: options))
+        let resourceLoader = AssetResourceLoader()
+        self.resourceLoader = resourceLoader
+        self.loader = AssetLoader(
+            location: URLAsset.location(of: url), timeout: Self.networkTimeout(in: options),
+            resourceLoader: resourceLoader)
     }
 
     /// The `networkTimeout` option in seconds: a `Double` or an `Int`, kept within 0.1 s to a day; 10 when absent

@@ -25,6 +25,7 @@ extension PlaybackEngine {
             do {
                 opened = try MediaOpener.open(
                     config.location, timeout: config.networkTimeout, caps: caps,
+                    resourceLoader: config.assetLoader?.resourceLoader,
                     stopping: { [weak self] in self?.isStopping ?? true })
                 if shared { config.assetLoader?.share(.success(opened)) }
             } catch {

@@ -47,7 +47,9 @@ extension HLSSource {
             }
             var data = Data()
             if let map = segment.map, !Self.isSame(map, lastMap), let mapURL = map.url {
-                let response = try download(mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
+                let decryption = try keyStore.decryption(for: map.keys, mediaSequence: nil, resource: mapURL)
+                let response = try download(
+                    mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil, decryption: decryption)
                 data.append(response?.body ?? Data())
                 mapBytes = response?.body ?? Data()
                 lastMap = map
@@ -73,7 +75,10 @@ extension HLSSource {
                 }
                 return abandon?(progress) ?? true
             }
-            let response = try download(segmentURL, range: range, duration: segment.duration, watch: watch)
+            let decryption = try keyStore.decryption(
+                for: segment.keys, mediaSequence: segment.mediaSequence, resource: segmentURL)
+            let response = try download(
+                segmentURL, range: range, duration: segment.duration, watch: watch, decryption: decryption)
             adaptive?.drainSamples()
             if seekCameIn { throw ByteSourceInterruption() }
             guard let response else {
@@ -101,9 +106,11 @@ extension HLSSource {
     }
 
     /// Downloads a segment or init section, trying again after a time-out, a dropped connection or a 5xx; an HTML
-    /// page in place of media is an error. Nil when `watch` gave the download up.
+    /// page in place of media is an error. With a `decryption`, the body is decrypted as it arrives (AES-128 CBC),
+    /// and a body that does not decrypt to media is "wrong key or IV". Nil when `watch` gave the download up.
     func download(
-        _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?
+        _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?,
+        decryption: HLSDecryption? = nil
     ) throws(PlaybackError) -> HTTPFetch.Response? {
         var attempt = 0
         while true {
@@ -111,14 +118,18 @@ extension HLSSource {
                 // A download that trickles forever is bounded too: never more than the idle time-out plus four
                 // times the segment's duration (its buffer would have run out long before).
                 let deadline = fetch.timeout + max(duration * 4, 8)
+                let decrypter = try decryption.map { d throws(PlaybackError) in try d.decrypter() }
                 guard
-                    let response = try fetch.fetch(
-                        url, range: range, deadline: deadline, onChunk: chunkSink(), watch: watch)
+                    var response = try fetch.fetch(
+                        url, range: range, deadline: deadline, onChunk: chunkSink(), watch: watch,
+                        decrypter: decrypter)
                 else { return nil }
-                if Self.isHTML(response) {
+                let raw = HTTPFetch.Response(body: response.head, contentType: response.contentType, seconds: 0)
+                if Self.isHTML(decrypter == nil ? response : raw) {
                     throw PlaybackError(
                         .parsing, source: url.absoluteString, reason: "an HTML page, not a media segment")
                 }
+                if let decryption, let decrypter { response.body = try decryption.finish(decrypter, response, url) }
                 return response
             } catch {
                 if !fetch.lastErrorWasTransient || isCancelled || attempt >= Self.segmentRetries { throw error }

@@ -107,11 +107,21 @@ extension HLSSource {
     /// Downloads an fMP4 init section and makes it the current one (demux thread).
     private func fetchMap(_ map: MediaInitializationSection) throws(PlaybackError) -> Data {
         guard let url = map.url else { return Data() }
+        try refuseEncryptedParts(url)
         let response = try download(url, range: map.byteRange.map(Self.closed), duration: 0, watch: nil)
         lastMap = map
         mapBytes = response?.body ?? Data()
         partSeconds += response?.seconds ?? 0
         return mapBytes
+    }
+
+    /// Encrypted parts are not decrypted yet: an error rather than encrypted bytes for the decoders (demux thread).
+    private func refuseEncryptedParts(_ url: URL) throws(PlaybackError) {
+        guard let keys = playlist.segments.last?.keys, try HLSKeyStore.usableKey(keys, resource: url) != nil else {
+            return
+        }
+        throw PlaybackError(
+            .unsupported, source: url.absoluteString, reason: "encrypted low-latency parts are not supported")
     }
 
     /// Downloads one part and notes its throughput for the policy (demux thread).
@@ -120,6 +130,7 @@ extension HLSSource {
             throw PlaybackError(.parsing, source: playlistURL.absoluteString, reason: "a part has no URI")
         }
         if !fetchedAny { openedAt = nextStart }
+        try refuseEncryptedParts(url)
         let response = try download(url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil)
         fetchedAny = true
         adaptive?.drainSamples()

@@ -24,6 +24,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// The variant playing, nil for a media playlist URL.
     var variant: Variant?
     let fetch: HTTPFetch
+    /// The item's decryption keys, loaded once per key URI and kept in memory only.
+    let keyStore: HLSKeyStore
     /// The index in `playlist.segments` of the next segment to load.
     var next = 0
     var buffer = Data()
@@ -108,10 +110,11 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// `stopping` (polled on the calling thread) gives up a request in flight when it turns true.
     init(
         url: URL, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(), startEstimate: Double? = nil,
-        stopping: (@Sendable () -> Bool)? = nil
+        resourceLoader: AssetResourceLoader? = nil, stopping: (@Sendable () -> Bool)? = nil
     ) throws(PlaybackError) {
         self.url = url
         fetch = HTTPFetch(timeout: timeout, stopping: stopping)
+        keyStore = HLSKeyStore(fetch: fetch, resourceLoader: resourceLoader)
         let loadStarted = MonotonicClock.now()
         switch try Self.load(url, fetch) {
         case .media(let media):

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadFFmpeg
 import PlayheadHLS
 
 #if canImport(FoundationNetworking)
@@ -19,6 +20,9 @@ final class HTTPFetch: @unchecked Sendable {
         var contentType: String?
         /// Seconds from the request to the last byte.
         var seconds: Double
+        /// The first bytes as they arrived (before decryption), to recognise an HTML page served in place of an
+        /// encrypted segment.
+        var head = Data()
     }
 
     /// How far a download has got, for a caller that watches it while it blocks.
@@ -66,16 +70,23 @@ final class HTTPFetch: @unchecked Sendable {
 
     /// Like `get`, and also: `onChunk` sees each chunk on the loader's queue as it arrives; `deadline` bounds the
     /// whole download in seconds; `watch` runs on the calling thread about ten times a second and may return false
-    /// to give the download up, in which case the result is nil.
+    /// to give the download up, in which case the result is nil. With a `decrypter`, the body is decrypted chunk by
+    /// chunk as it arrives (the response's body is the plaintext; `finish` is left to the caller).
     func fetch(
         _ url: URL, range: ClosedRange<Int>? = nil, limit: Int = 64 << 20, deadline: Double? = nil,
-        onChunk: (@Sendable (SegmentChunk) -> Void)? = nil, watch: ((Progress) -> Bool)? = nil
+        onChunk: (@Sendable (SegmentChunk) -> Void)? = nil, watch: ((Progress) -> Bool)? = nil,
+        decrypter: AESDecrypter? = nil
     ) throws(PlaybackError) -> Response? {
         let name = url.absoluteString
         lastErrorWasTransient = false
         if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
-        if url.isFileURL { return try Self.file(url, range: range) }
-        let body = Locked((data: Data(), expected: Int?.none))
+        if url.isFileURL {
+            var response = try Self.file(url, range: range)
+            response.head = response.body.prefix(512)
+            if let decrypter { response.body = decrypter.update(response.body) }
+            return response
+        }
+        let body = Locked((data: Data(), expected: Int?.none, head: Data()))
         let outcome = Locked<Result<SegmentLoadResult, SegmentLoadError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let byteRange = range.map { ByteRange(length: $0.count, offset: $0.lowerBound) }
@@ -83,7 +94,10 @@ final class HTTPFetch: @unchecked Sendable {
         let task = Task.detached {
             do {
                 let r = try await loader.load(url, byteRange: byteRange, maximumBytes: limit) { chunk in
-                    body.withLock { $0.data.append(chunk.data) }
+                    body.withLock { b in
+                        if b.head.count < 512 { b.head.append(chunk.data.prefix(512 - b.head.count)) }
+                        b.data.append(decrypter?.update(chunk.data) ?? chunk.data)
+                    }
                     onChunk?(chunk)
                 }
                 outcome.withLock { $0 = .success(r) }
@@ -115,7 +129,8 @@ final class HTTPFetch: @unchecked Sendable {
         }
         switch outcome.current {
         case .success(let r)?:
-            return Response(body: body.current.data, contentType: r.contentType, seconds: r.elapsed)
+            let b = body.current
+            return Response(body: b.data, contentType: r.contentType, seconds: r.elapsed, head: b.head)
         case .failure(let error)?:
             switch error {
             case .timedOut, .transport: lastErrorWasTransient = true

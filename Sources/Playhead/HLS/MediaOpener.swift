@@ -8,10 +8,11 @@ import PlayheadHLS
 /// asset loader and on the engine's demux thread.
 enum MediaOpener {
     /// Opens `location`; `stopping`, polled while an HLS request waits, gives the open up when it turns true (the
-    /// engine stopped: quitting is never delayed by a playlist that does not arrive).
+    /// engine stopped: quitting is never delayed by a playlist that does not arrive). `resourceLoader` is asked for
+    /// HLS keys the client cannot load itself.
     static func open(
         _ location: String, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(),
-        stopping: (@Sendable () -> Bool)? = nil
+        resourceLoader: AssetResourceLoader? = nil, stopping: (@Sendable () -> Bool)? = nil
     ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
         let hls = hlsURL(location, timeout: timeout, stopping: stopping)
@@ -19,7 +20,7 @@ enum MediaOpener {
         if let url = hls {
             let source = try HLSSource(
                 url: url, timeout: timeout, caps: caps, startEstimate: BandwidthMemory.remembered(),
-                stopping: stopping)
+                resourceLoader: resourceLoader, stopping: stopping)
             do {
                 var options = MediaInput.OpenOptions()
                 options.timeout = timeout
