@@ -97,10 +97,10 @@ extension ParserState {
             return
         }
         let uri = try required(try quoted(list, "URI", tag), "URI", tag)
-        var iv = try hex(list, "IV", tag)
+        // A longer IV is kept as written (its last 16 bytes are `initializationVector`), so a player can refuse it.
+        let iv = try hex(list, "IV", tag)
         if let bytes = iv, bytes.count > 16 {
             try issue(.invalidValue, "#\(tag.name): IV is longer than 128 bits")
-            iv = Array(bytes.suffix(16))
         }
         let key = SegmentKey(
             method: method, uri: uri, baseURL: url, iv: iv, keyFormat: try quoted(list, "KEYFORMAT", tag),
