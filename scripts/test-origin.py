@@ -5,10 +5,11 @@ request through query parameters:
   ?rate=BYTES_PER_SECOND   pace the body
   ?stall_after=BYTES&stall_for=SECONDS   stop sending for a while mid-body
   ?status=CODE             answer with that status and a short body
+  ?retry_after=SECONDS     with status: send a Retry-After header
   ?first_byte_delay=SECONDS
   ?redirect=loop           answer 302 to the same URL, forever
   ?reset_after=BYTES       close the connection after that many body bytes
-  ?once=1                  apply status/reset_after/stall only to the first request for that path
+  ?once=1                  apply status/reset_after/stall/first_byte_delay only to the first request for that path
   ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
   ?trickle=SECONDS         chunked: the file, then a comment line ("# still here") every SECONDS, forever
 
@@ -269,7 +270,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 repeat = url.path in self.seen
                 self.seen.add(url.path)
             if repeat:
-                for k in ("status", "reset_after", "stall_after", "stall_for"):
+                for k in ("status", "reset_after", "stall_after", "stall_for", "first_byte_delay"):
                     q.pop(k, None)
         if q.get("redirect") == "loop":
             self.send_response(302)
@@ -280,6 +281,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "status" in q:
             body = b"error\n"
             self.send_response(int(q["status"]))
+            if "retry_after" in q:
+                self.send_header("Retry-After", q["retry_after"])
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

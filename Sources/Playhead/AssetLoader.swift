@@ -35,14 +35,14 @@ final class AssetLoader: Sendable {
 
     let location: String
     let timeout: Double
-    /// The asset's resource loader, asked for HLS keys the player cannot load itself.
-    let resourceLoader: AssetResourceLoader?
+    /// The asset's HLS options: its resource loader (keys the player cannot load itself), its retries.
+    let hls: HLSClientOptions
     private let state = Locked(State())
 
-    init(location: String, timeout: Double, resourceLoader: AssetResourceLoader? = nil) {
+    init(location: String, timeout: Double, hls: HLSClientOptions = .init()) {
         self.location = location
         self.timeout = timeout
-        self.resourceLoader = resourceLoader
+        self.hls = hls
     }
 
     var result: Result<AssetInfo, PlaybackError>? { state.withLock { $0.result } }
@@ -111,7 +111,7 @@ final class AssetLoader: Sendable {
         let r: Result<AssetInfo, PlaybackError>
         var opened: MediaInput?
         do {
-            let input = try MediaOpener.open(location, timeout: timeout, resourceLoader: resourceLoader)
+            let input = try MediaOpener.open(location, timeout: timeout, hls: hls)
             opened = input
             r = .success(AssetInfo(input: input))
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadHLS
 
 /// A media resource at a URL (a file or `http(s)`), like `AVURLAsset`. Properties load asynchronously:
 /// `try await asset.load(.duration, .tracks, .isPlayable)`.
@@ -20,6 +21,9 @@ public final class URLAsset: Sendable {
         public static let preferPreciseDurationAndTiming = OptionKey(rawValue: "preferPreciseDurationAndTiming")
         /// Seconds any network wait may take (default 10), as a `Double` or an `Int`; kept within 0.1 s to a day.
         public static let networkTimeout = OptionKey(rawValue: "networkTimeout")
+        /// `Int`: how many times a failed HLS segment, init section or key request is tried again (with exponential
+        /// backoff and jitter) before a segment is skipped or the item fails; kept within 0 to 10, 3 when absent.
+        public static let hlsRetries = OptionKey(rawValue: "hlsRetries")
     }
 
     /// The resource.
@@ -39,7 +43,7 @@ public final class URLAsset: Sendable {
         self.resourceLoader = resourceLoader
         self.loader = AssetLoader(
             location: URLAsset.location(of: url), timeout: Self.networkTimeout(in: options),
-            resourceLoader: resourceLoader)
+            hls: HLSClientOptions(resourceLoader: resourceLoader, retry: Self.retryPolicy(in: options)))
     }
 
     /// The `networkTimeout` option in seconds: a `Double` or an `Int`, kept within 0.1 s to a day; 10 when absent
@@ -48,6 +52,12 @@ public final class URLAsset: Sendable {
         let value = (options[.networkTimeout] as? Double) ?? (options[.networkTimeout] as? Int).map(Double.init)
         guard let value, value.isFinite else { return 10 }
         return min(max(value, 0.1), 86_400)
+    }
+
+    /// The `hlsRetries` option as a retry policy (kept within `RetryPolicy.retryRange`).
+    static func retryPolicy(in options: [OptionKey: any Sendable]) -> RetryPolicy {
+        guard let retries = options[.hlsRetries] as? Int else { return RetryPolicy() }
+        return RetryPolicy(maximumRetries: retries)
     }
 
     /// The seconds a network wait may take for this asset (its `networkTimeout` option).

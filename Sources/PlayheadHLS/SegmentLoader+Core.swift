@@ -11,6 +11,7 @@ func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds)
 /// One download's state; every field is guarded by `LoaderCore.lock`.
 final class Transfer: @unchecked Sendable {
     let onChunk: @Sendable (SegmentChunk) -> Void
+    var onResponse: (@Sendable (HTTPURLResponse) -> Void)?
     let range: ByteRange?
     /// The largest body accepted for this download.
     let limit: Int
@@ -129,6 +130,9 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let id = dataTask.taskIdentifier
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
         var failure: SegmentLoadError? = (200..<300).contains(status) ? nil : .httpStatus(status)
+        if let http = response as? HTTPURLResponse, let onResponse = lock.withLock({ transfers[id]?.onResponse }) {
+            onResponse(http)
+        }
         lock.withLock {
             guard let transfer = transfers[id] else { return }
             let now = monotonicSeconds()

@@ -106,9 +106,11 @@ public final class SegmentLoader: @unchecked Sendable {
 
     /// Downloads `url` (only `byteRange` of it when given), calling `onChunk` for each chunk as it arrives, and
     /// returns once the body is complete. `maximumBytes` lowers the loader's limit for this body (a playlist).
-    /// Throws `SegmentLoadError` (`.cancelled` when the calling task is).
+    /// Throws `SegmentLoadError` (`.cancelled` when the calling task is). `onResponse` sees the response headers
+    /// (of an error status too, for its `Retry-After`) on the delegate queue.
     public func load(
         _ url: URL, byteRange: ByteRange? = nil, maximumBytes: Int? = nil,
+        onResponse: (@Sendable (HTTPURLResponse) -> Void)? = nil,
         onChunk: @escaping @Sendable (SegmentChunk) -> Void
     ) async throws -> SegmentLoadResult {
         var request = URLRequest(url: url)
@@ -118,6 +120,7 @@ public final class SegmentLoader: @unchecked Sendable {
         let task = session.dataTask(with: request)
         let transfer = Transfer(
             onChunk: onChunk, range: byteRange, limit: min(maximumBytes ?? self.maximumBytes, self.maximumBytes))
+        transfer.onResponse = onResponse
         core.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

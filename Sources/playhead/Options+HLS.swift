@@ -21,6 +21,8 @@ struct HLSOptions {
     var maxResolution: Size?
     /// `--network-timeout=SECONDS`: how long a request may wait for a byte.
     var networkTimeout: Double?
+    /// `--hls-retries=N`: how many times a failed HLS request is tried again.
+    var retries: Int?
 
     /// The longest `--network-timeout` (a day): a request silent for longer is not coming back.
     static let maximumNetworkTimeout = 86_400.0
@@ -42,6 +44,11 @@ struct HLSOptions {
                         "--network-timeout: expected seconds above 0 and at most \(Int(Self.maximumNetworkTimeout))")
             }
             networkTimeout = seconds
+        case "--hls-retries":
+            guard let value, let n = Int(value), (0...10).contains(n) else {
+                throw Options.UsageError(description: "--hls-retries: expected a count from 0 to 10")
+            }
+            retries = n
         default:
             return false
         }
@@ -86,6 +93,7 @@ struct HLSOptions {
         BandwidthMemory.startEstimate = bitrate == .max ? 1e12 : nil
         var assetOptions: [URLAsset.OptionKey: any Sendable] = [:]
         if let networkTimeout { assetOptions[.networkTimeout] = networkTimeout }
+        if let retries { assetOptions[.hlsRetries] = retries }
         let item = PlayerItem(asset: URLAsset(url: url, options: assetOptions))
         switch bitrate {
         case .auto, .max: break
@@ -102,6 +110,8 @@ struct HLSOptions {
                                          adaptive up to N bits/s (k and M suffixes accepted)
           --hls-max-resolution=WxH       HLS: never choose a variant larger than this picture
           --network-timeout=SECONDS      give up a request after this long without data (default 10)
+          --hls-retries=N                HLS: try a failed segment, key or playlist again N times, waiting
+                                         longer each time (0-10, default 3); then skip the segment
         """
 }
 

@@ -35,7 +35,9 @@ import Testing
         expectOneLineError(try run([loop]), naming: loop, "redirect loop")
         let (playlist, segment) = try HLSFixtures.endlessSegment()
         let log = Paths.scratch("hls-errors").appendingPathComponent("events.jsonl")
-        let endless = try run(["--network-timeout=2", "--log-json=\(log.path)", origin.url(playlist).absoluteString])
+        let endless = try run([
+            "--network-timeout=2", "--hls-retries=1", "--log-json=\(log.path)", origin.url(playlist).absoluteString,
+        ])
         expectOneLineError(endless, naming: segment, "no data for 2 s")
         // The error log in --log-json: the time-out tried again, then the one that ended playback.
         let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")

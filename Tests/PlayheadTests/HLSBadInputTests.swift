@@ -5,11 +5,13 @@ import Testing
 
 /// Every bad HLS input ends in one clear error naming the URL at fault, in bounded time and memory.
 @MainActor @Suite(.serialized) struct HLSBadInputTests {
-    /// Plays `url` until it fails; returns the item.
-    func failedItem(_ url: URL, timeout: Double = 2) async throws -> PlayerItem {
+    /// Plays `url` until it fails (with `retries` HLS retries when given); returns the item.
+    func failedItem(_ url: URL, timeout: Double = 2, retries: Int? = nil) async throws -> PlayerItem {
         let player = Player()
         player.audioOutputChoice = .null(untimed: false)
-        let item = PlayerItem(asset: URLAsset(url: url, options: [.networkTimeout: timeout]))
+        var options: [URLAsset.OptionKey: any Sendable] = [.networkTimeout: timeout]
+        if let retries { options[.hlsRetries] = retries }
+        let item = PlayerItem(asset: URLAsset(url: url, options: options))
         player.replaceCurrentItem(with: item)
         player.play()
         #expect(await eventually(timeout: 40) { item.status == .failed }, "did not fail: \(url)")
@@ -66,7 +68,8 @@ import Testing
     @Test func aSegmentThatNeverFinishesIsTriedTwiceThenAnError() async throws {
         let (playlist, segment) = try HLSFixtures.endlessSegment()
         let origin = try TestOrigin(serving: try HLSFixtures.root())
-        let item = try await failedItem(origin.url(playlist), timeout: 2)
+        // One retry (`hlsRetries`), as this test counts tries.
+        let item = try await failedItem(origin.url(playlist), timeout: 2, retries: 1)
         let message = item.error?.description ?? ""
         #expect(message.contains("/\(segment)?") && message.contains("no data for 2 s"), "\(message)")
         let tries = origin.requests.filter { $0.contains("/\(segment)") }

@@ -25,7 +25,7 @@ extension PlaybackEngine {
             do {
                 opened = try MediaOpener.open(
                     config.location, timeout: config.networkTimeout, caps: caps,
-                    resourceLoader: config.assetLoader?.resourceLoader,
+                    hls: config.assetLoader?.hls ?? HLSClientOptions(),
                     stopping: { [weak self] in self?.isStopping ?? true })
                 if shared { config.assetLoader?.share(.success(opened)) }
             } catch {

@@ -111,10 +111,22 @@ final class HLSKeyStore: @unchecked Sendable {
         return keys[id]!
     }
 
+    /// Called after a failed key request with the error and the retries so far: true when it waited and the
+    /// request should be tried again (set by the source to its retry policy).
+    var retrying: ((PlaybackError, Int) -> Bool)?
+
     /// A key request over HTTP, tried again after a transient failure as segments are.
     private func fetchKey(_ url: URL) throws(PlaybackError) -> HTTPFetch.Response {
-        // A key is 16 bytes: anything far larger is not one (read no further than this).
-        try fetch.get(url, limit: 4096, deadline: fetch.playlistDeadline)
+        var retries = 0
+        while true {
+            do {
+                // A key is 16 bytes: anything far larger is not one (read no further than this).
+                return try fetch.get(url, limit: 4096, deadline: fetch.playlistDeadline)
+            } catch {
+                guard retrying?(error, retries) == true else { throw error }
+                retries += 1
+            }
+        }
     }
 
     /// The delegate's answer for `url`, nil when there is no delegate or it declines.

@@ -11,6 +11,10 @@ final class HLSAdaptiveState: @unchecked Sendable {
     var estimator: BandwidthEstimator
     var playlists: [Int: MediaPlaylist] = [:]
     var current: Int?
+    /// Whether each rung can be decoded here (the policy's `isSupported` before any penalty).
+    let supported: [Bool]
+    /// Variants in the penalty box, until when (`MonotonicClock`).
+    var penalties: [Int: Double] = [:]
     /// Throughput samples of the download in flight (one per network chunk), filled on the loader's queue and
     /// drained into `estimator` on the demux thread.
     let samples = Locked([(bytes: Int, duration: Double, arrival: Double)]())
@@ -21,6 +25,7 @@ final class HLSAdaptiveState: @unchecked Sendable {
             AdaptiveBitratePolicy.Rung(v, isSupported: v.codecList.allSatisfy(CodecSupport.isDecodable))
         }
         policy = AdaptiveBitratePolicy(rungs: rungs, caps: caps)
+        supported = rungs.map(\.isSupported)
         estimator = BandwidthEstimator(persistedEstimate: startEstimate)
     }
 
@@ -52,6 +57,7 @@ extension HLSSource {
     @discardableResult
     func adapt() -> Bool {
         guard let state = adaptive, let current = state.current, canSwitch else { return false }
+        releasePenalties()
         if let caps = currentCaps() { state.policy.caps = caps }
         let buffered = nextStart - playbackPosition()
         var duration = Double(playlist.targetDuration ?? 6)
@@ -94,7 +100,11 @@ extension HLSSource {
         let lowLatency = live?.lowLatency == true
         let cached = live == nil ? state.playlists[target] : nil
         let request = lowLatency ? Self.blockingURL(url, sequence: sequence, part: partCursor) : url
-        guard var media = cached ?? (try? Self.mediaPlaylist(request, fetch)) else { return false }
+        guard var media = cached ?? (try? Self.mediaPlaylist(request, fetch)) else {
+            // Its playlist cannot be had: the policy chooses among the others for a while.
+            penalize(target)
+            return false
+        }
         media.url = url
         state.playlists[target] = media
         let index: Int?

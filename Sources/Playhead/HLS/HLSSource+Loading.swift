@@ -35,7 +35,10 @@ extension HLSSource {
                 // Gaps are cut out of the timeline: skipped without a fetch and without time passing.
                 while next < playlist.segments.count && playlist.segments[next].gap { next += 1 }
                 if next < playlist.segments.count { break }
-                if live == nil { return false }
+                if live == nil {
+                    try failIfSkippedAtEnd()
+                    return false
+                }
             }
             let segment = playlist.segments[next]
             let segmentStart = nextStart
@@ -77,8 +80,10 @@ extension HLSSource {
             }
             let decryption = try keyStore.decryption(
                 for: segment.keys, mediaSequence: segment.mediaSequence, resource: segmentURL)
-            let response = try download(
+            let fetched = try fetchSegment(
                 segmentURL, range: range, duration: segment.duration, watch: watch, decryption: decryption)
+            guard case .loaded(let response) = fetched else { continue }
+            if response != nil { survivedSkips() }
             adaptive?.drainSamples()
             if seekCameIn { throw ByteSourceInterruption() }
             guard let response else {
@@ -132,11 +137,44 @@ extension HLSSource {
                 if let decryption, let decrypter { response.body = try decryption.finish(decrypter, response, url) }
                 return response
             } catch {
-                if !fetch.lastErrorWasTransient || isCancelled || attempt >= Self.segmentRetries { throw error }
+                if !shouldRetry(after: attempt) { throw error }
                 attempt += 1
                 report(.recovered(error))
+                waitBeforeRetry(retryDelay(attempt))
             }
         }
+    }
+
+    /// What became of a media segment's download.
+    enum SegmentFetch {
+        /// Its body, or nil when `watch` gave it up.
+        case loaded(HTTPFetch.Response?)
+        /// It could not be had after its retries: another variant took over, or it was skipped as a gap.
+        case again
+    }
+
+    /// Downloads a media segment (`download`); when it fails for good (not a stop, a seek or a key), another
+    /// variant's copy is tried next, or the segment is skipped as a gap (`skipSegment`).
+    func fetchSegment(
+        _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?,
+        decryption: HLSDecryption?
+    ) throws(PlaybackError) -> SegmentFetch {
+        let failure: PlaybackError
+        do {
+            return .loaded(try download(url, range: range, duration: duration, watch: watch, decryption: decryption))
+        } catch {
+            // Before the first segment has played, nothing says the stream is any good: the error is the item's.
+            if error.source != url.absoluteString || isCancelled || seekPending() || !fetchedAny { throw error }
+            failure = error
+        }
+        let error = failure
+        adaptive?.drainSamples()
+        if failOver() {
+            report(.recovered(error))
+            return .again
+        }
+        try skipSegment(after: error)
+        return .again
     }
 
     static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }

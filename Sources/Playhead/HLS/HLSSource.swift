@@ -98,23 +98,26 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             unreported.removeAll()
         }
     }
-    private var unreported: [HLSNotice] = []
+    var unreported: [HLSNotice] = []
     /// Wakes a live wait for the next reload when the source is interrupted or the engine seeks (any thread).
     let wakeup = DispatchSemaphore(value: 0)
     let cancelled = Locked(false)
-    /// How many times a failed segment download is tried again before the error ends playback.
-    static let segmentRetries = 1
+    /// How failed downloads are tried again (`HLSSource+Retry.swift`).
+    let retryPolicy: RetryPolicy
+    /// The segments skipped in a row since the last one loaded (`skipSegment`).
+    var skipped: [PlaybackError] = []
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
     /// `stopping` (polled on the calling thread) gives up a request in flight when it turns true.
     init(
         url: URL, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(), startEstimate: Double? = nil,
-        resourceLoader: AssetResourceLoader? = nil, stopping: (@Sendable () -> Bool)? = nil
+        options: HLSClientOptions = .init(), stopping: (@Sendable () -> Bool)? = nil
     ) throws(PlaybackError) {
         self.url = url
         fetch = HTTPFetch(timeout: timeout, stopping: stopping)
-        keyStore = HLSKeyStore(fetch: fetch, resourceLoader: resourceLoader)
+        keyStore = HLSKeyStore(fetch: fetch, resourceLoader: options.resourceLoader)
+        retryPolicy = options.retry
         let loadStarted = MonotonicClock.now()
         switch try Self.load(url, fetch) {
         case .media(let media):
@@ -123,7 +126,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             variant = nil
         case .multivariant(let master):
             let state = HLSAdaptiveState(variants: master.variants, caps: caps, startEstimate: startEstimate)
-            guard let start = state.startRung(), let variantURL = master.variants[start].url else {
+            guard var start = state.startRung(), var variantURL = master.variants[start].url else {
                 let codecs = Set(master.variants.flatMap(\.codecList)).sorted().joined(separator: ", ")
                 throw PlaybackError(
                     .unsupported, source: url.absoluteString,
@@ -131,7 +134,25 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
                         ? "no variant in the multivariant playlist"
                         : "no playable variant (codecs \(codecs.isEmpty ? "unknown" : codecs) cannot be decoded here)")
             }
-            playlist = try Self.mediaPlaylist(variantURL, fetch)
+            var failures: [PlaybackError] = []
+            var loaded: MediaPlaylist?
+            while loaded == nil {
+                do {
+                    loaded = try Self.mediaPlaylist(variantURL, fetch)
+                } catch {
+                    // A variant whose playlist cannot be had: the others are tried (each failure logged).
+                    if error.reason == "cancelled" { throw error }
+                    failures.append(error)
+                    state.penalties[start] = MonotonicClock.now() + Self.penaltySeconds
+                    state.policy.rungs[start].isSupported = false
+                    guard let other = state.startRung(), let otherURL = master.variants[other].url else {
+                        throw failures.count == 1 ? error : Self.allFailed(failures)
+                    }
+                    (start, variantURL) = (other, otherURL)
+                }
+            }
+            unreported += failures.map { .recovered($0) }
+            playlist = loaded!
             playlistURL = variantURL
             variant = master.variants[start]
             multivariantStart = master.start
@@ -147,6 +168,12 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
                     .parsing, source: playlistURL.absoluteString, reason: "the media playlist has no segments")
             }
             reportWindow()
+        }
+        keyStore.retrying = { [unowned self] error, retries in
+            guard shouldRetry(after: retries) else { return false }
+            report(.recovered(error))
+            waitBeforeRetry(retryDelay(retries + 1))
+            return true
         }
     }
 

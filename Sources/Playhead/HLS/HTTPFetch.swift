@@ -43,8 +43,11 @@ final class HTTPFetch: @unchecked Sendable {
     private let state = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
     /// Seconds without a byte after which a request fails.
     let timeout: Double
-    /// Whether the last error thrown may go away on a second try (a time-out, a dropped connection, a 5xx).
+    /// Whether the last error thrown may go away on a second try (a time-out, a dropped connection, a 5xx, and
+    /// the statuses `RetryPolicy.isRetryable` names).
     private(set) var lastErrorWasTransient = false
+    /// The last response's `Retry-After` in seconds (range-checked by `RetryPolicy.retryAfterSeconds`).
+    private(set) var lastRetryAfter: Double?
     /// Polled ten times a second while a request waits (from the waiting thread): true cancels the request, so a
     /// pending request never delays a player that stops (an engine's `isStopping`).
     let stopping: (@Sendable () -> Bool)?
@@ -79,6 +82,7 @@ final class HTTPFetch: @unchecked Sendable {
     ) throws(PlaybackError) -> Response? {
         let name = url.absoluteString
         lastErrorWasTransient = false
+        lastRetryAfter = nil
         if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
         if url.isFileURL {
             var response = try Self.file(url, range: range)
@@ -87,13 +91,20 @@ final class HTTPFetch: @unchecked Sendable {
             return response
         }
         let body = Locked((data: Data(), expected: Int?.none, head: Data()))
+        let retryAfter = Locked(Double?.none)
         let outcome = Locked<Result<SegmentLoadResult, SegmentLoadError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let byteRange = range.map { ByteRange(length: $0.count, offset: $0.lowerBound) }
         let loader = self.loader
         let task = Task.detached {
             do {
-                let r = try await loader.load(url, byteRange: byteRange, maximumBytes: limit) { chunk in
+                let r = try await loader.load(
+                    url, byteRange: byteRange, maximumBytes: limit,
+                    onResponse: { response in
+                        let header = response.value(forHTTPHeaderField: "Retry-After")
+                        retryAfter.withLock { $0 = RetryPolicy.retryAfterSeconds(header) }
+                    }
+                ) { chunk in
                     body.withLock { b in
                         if b.head.count < 512 { b.head.append(chunk.data.prefix(512 - b.head.count)) }
                         b.data.append(decrypter?.update(chunk.data) ?? chunk.data)
@@ -134,7 +145,9 @@ final class HTTPFetch: @unchecked Sendable {
         case .failure(let error)?:
             switch error {
             case .timedOut, .transport: lastErrorWasTransient = true
-            case .httpStatus(let code): lastErrorWasTransient = code >= 500
+            case .httpStatus(let code):
+                lastErrorWasTransient = RetryPolicy.isRetryable(status: code)
+                lastRetryAfter = retryAfter.current
             default: break
             }
             throw Self.error(error, url: name, cancelled: state.current.cancelled)

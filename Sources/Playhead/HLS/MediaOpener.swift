@@ -8,19 +8,19 @@ import PlayheadHLS
 /// asset loader and on the engine's demux thread.
 enum MediaOpener {
     /// Opens `location`; `stopping`, polled while an HLS request waits, gives the open up when it turns true (the
-    /// engine stopped: quitting is never delayed by a playlist that does not arrive). `resourceLoader` is asked for
-    /// HLS keys the client cannot load itself.
+    /// engine stopped: quitting is never delayed by a playlist that does not arrive). `hls` holds the asset's resource
+    /// loader (asked for keys the client cannot load itself) and its retry policy.
     static func open(
         _ location: String, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(),
-        resourceLoader: AssetResourceLoader? = nil, stopping: (@Sendable () -> Bool)? = nil
+        hls: HLSClientOptions = .init(), stopping: (@Sendable () -> Bool)? = nil
     ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
-        let hls = hlsURL(location, timeout: timeout, stopping: stopping)
+        let playlistURL = hlsURL(location, timeout: timeout, stopping: stopping)
         if stopping?() == true { throw PlaybackError(.network, source: location, reason: "cancelled") }
-        if let url = hls {
+        if let url = playlistURL {
             let source = try HLSSource(
                 url: url, timeout: timeout, caps: caps, startEstimate: BandwidthMemory.remembered(),
-                resourceLoader: resourceLoader, stopping: stopping)
+                options: hls, stopping: stopping)
             do {
                 var options = MediaInput.OpenOptions()
                 options.timeout = timeout

@@ -1,0 +1,124 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadHLS
+
+/// What an item's HLS client is told besides its URL: the app's resource loader (keys) and how failed requests
+/// are tried again. A value type, safe anywhere.
+struct HLSClientOptions: Sendable {
+    /// Asked for keys the client cannot load itself.
+    var resourceLoader: AssetResourceLoader?
+    /// Retries of segments, init sections and keys.
+    var retry = RetryPolicy()
+}
+
+/// Failed downloads: retries with backoff, failing variants in a penalty box, and segments that cannot be had
+/// skipped as gaps (demux thread).
+extension HLSSource {
+    /// Seconds a variant whose playlist or segments failed stays out of the adaptive policy's choice.
+    static let penaltySeconds = 60.0
+    /// Segments in a row that may be skipped before the stream is given up.
+    static let skippableInARow = 3
+
+    /// Waits `seconds` before a retry; ends early for a seek, a stop or an interrupt (the next request sees them).
+    func waitBeforeRetry(_ seconds: Double) {
+        let end = MonotonicClock.now() + seconds
+        while !isCancelled && !seekPending() && fetch.stopping?() != true {
+            let left = end - MonotonicClock.now()
+            if left <= 0 { return }
+            _ = wakeup.wait(timeout: .now() + min(left, 0.1))
+        }
+    }
+
+    /// Whether a failed request is worth another try under the item's policy after `retries` retries.
+    func shouldRetry(after retries: Int) -> Bool {
+        fetch.lastErrorWasTransient && !isCancelled && retries < retryPolicy.maximumRetries
+    }
+
+    /// The wait before retry number `retry` (1 for the first), with the server's `Retry-After` when it sent one.
+    func retryDelay(_ retry: Int) -> Double {
+        retryPolicy.delay(beforeRetry: retry, retryAfter: fetch.lastRetryAfter, random: .random(in: 0...1))
+    }
+
+    /// Puts variant `rung` in the penalty box: the policy does not choose it for `penaltySeconds`.
+    func penalize(_ rung: Int) {
+        guard let state = adaptive, state.policy.rungs.indices.contains(rung) else { return }
+        state.penalties[rung] = MonotonicClock.now() + Self.penaltySeconds
+        state.policy.rungs[rung].isSupported = false
+    }
+
+    /// Lets variants whose penalty is over be chosen again.
+    func releasePenalties() {
+        guard let state = adaptive, !state.penalties.isEmpty else { return }
+        let now = MonotonicClock.now()
+        for (rung, until) in state.penalties where until <= now {
+            state.penalties[rung] = nil
+            state.policy.rungs[rung].isSupported = state.supported[rung]
+        }
+    }
+
+    /// After the current variant's copy of segment `next` could not be had: the current variant goes in the
+    /// penalty box and the nearest other variant (by bit rate) takes over from the same time; true when one did.
+    func failOver() -> Bool {
+        guard let state = adaptive, let current = state.current else { return false }
+        penalize(current)
+        let bandwidth = state.policy.rungs[current].peakBitRate
+        let candidates = state.policy.rungs.indices.filter { state.policy.rungs[$0].isSupported }
+            .sorted {
+                abs(state.policy.rungs[$0].peakBitRate - bandwidth)
+                    < abs(state.policy.rungs[$1].peakBitRate - bandwidth)
+            }
+        for rung in candidates {
+            if switchVariant(to: rung) { return true }
+            // Its playlist failed too.
+            penalize(rung)
+        }
+        return false
+    }
+
+    /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is (cut
+    /// out of the timeline). Throws once `skippableInARow` segments in a row were skipped, with one error listing
+    /// them. The skip is logged once a later segment loads (`survivedSkips`); a stream that ends after skipped
+    /// segments fails with them (`failIfSkippedAtEnd`): it did not play whole.
+    func skipSegment(after error: PlaybackError) throws(PlaybackError) {
+        skipped.append(error)
+        if skipped.count >= Self.skippableInARow { throw Self.skippedError(skipped) }
+        playlist.segments[next].gap = true
+        if let state = adaptive, let current = state.current { state.playlists[current] = playlist }
+    }
+
+    /// A segment loaded after skipped ones: each skip goes to the error log.
+    func survivedSkips() {
+        for e in skipped {
+            report(
+                .recovered(PlaybackError(e.category, source: e.source, reason: e.reason + "; skipped", code: e.code)))
+        }
+        skipped.removeAll()
+    }
+
+    /// The end of the stream: an error when the segments before it were skipped.
+    func failIfSkippedAtEnd() throws(PlaybackError) {
+        guard !skipped.isEmpty else { return }
+        throw Self.skippedError(skipped)
+    }
+
+    /// One error for skipped segments: the only one as it was, several listed.
+    static func skippedError(_ skipped: [PlaybackError]) -> PlaybackError {
+        guard let last = skipped.last, skipped.count > 1 else { return skipped[0] }
+        let tried = skipped.map { "\(URL(string: $0.source)?.lastPathComponent ?? $0.source) (\($0.reason))" }
+        return PlaybackError(
+            last.category, source: last.source,
+            reason: "\(skipped.count) segments in a row could not be loaded: " + tried.joined(separator: ", "),
+            code: last.code)
+    }
+}
+
+extension HLSSource {
+    /// One error for several failed variants: the first one's source, every failure listed.
+    static func allFailed(_ failures: [PlaybackError]) -> PlaybackError {
+        let tried = failures.map { "\($0.source): \($0.reason)" }.joined(separator: "; ")
+        return PlaybackError(
+            failures[0].category, source: failures[0].source,
+            reason: "no variant could be loaded (\(failures.count) tried: \(tried))", code: failures[0].code)
+    }
+}

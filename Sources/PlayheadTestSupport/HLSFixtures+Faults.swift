@@ -1,0 +1,39 @@
+import Foundation
+
+/// Playlists over the clear stream of `KeyFixtures` (6 segments of 1 s in `keys/clear/`) whose segments are asked
+/// for with the test origin's fault parameters (`scripts/test-origin.py`), and ladders of two variants of it.
+public enum FaultFixtures {
+    /// Writes `keys/NAME.m3u8`: the clear stream, with `query` added to the URIs of the segments in `segments`.
+    /// Returns its path under the root.
+    @discardableResult
+    public static func playlist(_ name: String, segments: Set<Int>, query: String) throws -> String {
+        let dir = try KeyFixtures.make()
+        let clear = try String(contentsOf: dir.appendingPathComponent("clear/index.m3u8"), encoding: .utf8)
+        var index = 0
+        let lines = clear.split(separator: "\n").map { line -> String in
+            guard !line.isEmpty, !line.hasPrefix("#") else { return String(line) }
+            defer { index += 1 }
+            return "clear/\(line)" + (segments.contains(index) ? "?\(query)" : "")
+        }
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: dir.appendingPathComponent("\(name).m3u8"), atomically: true, encoding: .utf8)
+        return "keys/\(name).m3u8"
+    }
+
+    /// Writes `keys/NAME.m3u8`: a multivariant playlist of `first` (the lower bit rate, where playback starts)
+    /// and `second` (paths relative to `keys/`). Returns its path under the root.
+    @discardableResult
+    public static func ladder(_ name: String, first: String, second: String) throws -> String {
+        let dir = try KeyFixtures.make()
+        let text = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x180,CODECS="avc1.42c00d,mp4a.40.2"
+            \(first)
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=320x180,CODECS="avc1.42c00d,mp4a.40.2"
+            \(second)
+
+            """
+        try text.write(to: dir.appendingPathComponent("\(name).m3u8"), atomically: true, encoding: .utf8)
+        return "keys/\(name).m3u8"
+    }
+}
