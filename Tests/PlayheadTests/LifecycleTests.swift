@@ -6,30 +6,6 @@ import Testing
 /// A player's life as an app lives it: nothing it does blocks the main actor, and one that nobody holds any more
 /// stops at once, taking its threads and its sound server stream with it.
 @MainActor @Suite(.serialized) struct LifecycleTests {
-    /// Measures how late the main actor runs a job queued every 5 ms: the worst delay is how long something else
-    /// held the main actor.
-    @MainActor final class MainActorProbe {
-        private(set) var worst = 0.0
-        /// What the test was doing when the main actor was held longest.
-        private(set) var worstDuring = ""
-        var phase = "start"
-        private var task: Task<Void, Never>?
-
-        init() {
-            task = Task { @MainActor [weak self] in
-                while !Task.isCancelled {
-                    let asked = MonotonicClock.now()
-                    try? await Task.sleep(for: .milliseconds(5))
-                    let late = MonotonicClock.now() - asked - 0.005
-                    guard let self else { return }
-                    if late > self.worst { (self.worst, self.worstDuring) = (late, self.phase) }
-                }
-            }
-        }
-
-        func stop() { task?.cancel() }
-    }
-
     @Test func theMainActorIsNeverBlocked() async throws {
         let sink = try TestSink()
         // Fixtures first: making one runs ffmpeg on the main actor.
@@ -64,7 +40,7 @@ import Testing
         player.close()
         try await Task.sleep(for: .milliseconds(300))
         probe.stop()
-        #expect(probe.worst < 0.020, "the main actor was held \(Int(probe.worst * 1000)) ms (\(probe.worstDuring))")
+        #expect(probe.worst < 0.020, "the main actor was held \(probe.report)")
     }
 }
 

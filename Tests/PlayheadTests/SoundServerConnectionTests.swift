@@ -23,7 +23,7 @@ import Testing
         let heard = await Task.detached { Self.waitForSound(on: sink, seconds: 0.5) }.value
         #expect(heard, "nothing was heard")
         probe.stop()
-        #expect(probe.worst < 0.005, "the main actor was held \(Int(probe.worst * 1000)) ms (\(probe.worstDuring))")
+        #expect(probe.worst < 0.005, "the main actor was held \(probe.report)")
         player.close()
     }
 

@@ -1,0 +1,83 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Synchronization
+
+extension LifecycleTests {
+    /// Measures how late the main actor runs a job queued every 5 ms: the worst delay is how long something held
+    /// the main actor. A control thread beside it sleeps 5 ms at a time off the main actor: how late it wakes in
+    /// the same moment is how long the machine kept the CPU from everyone (a build beside the tests, the player's
+    /// own threads starting), which holds nothing of the main actor, and is taken off. A main actor waiting on a
+    /// lock or the sound server is late while the control thread is not, and counts in full.
+    @MainActor final class MainActorProbe {
+        private(set) var worst = 0.0
+        /// The worst lateness before the control's was taken off.
+        private(set) var worstRaw = 0.0
+        /// What the test was doing when the main actor was held longest.
+        private(set) var worstDuring = ""
+        var phase = "start"
+        private var task: Task<Void, Never>?
+        private let control = ControlSleeper()
+
+        init() {
+            control.start()
+            task = Task { @MainActor [weak self] in
+                while !Task.isCancelled {
+                    let asked = MonotonicClock.now()
+                    try? await Task.sleep(for: .milliseconds(5))
+                    let now = MonotonicClock.now()
+                    let late = now - asked - 0.005
+                    guard let self else { return }
+                    let held = late - control.worstLateness(endingIn: asked...now)
+                    self.worstRaw = max(self.worstRaw, late)
+                    if held > self.worst { (self.worst, self.worstDuring) = (held, self.phase) }
+                }
+            }
+        }
+
+        /// The worst hold in milliseconds, its phase, and the raw lateness.
+        var report: String {
+            "\(Int(worst * 1000)) ms (\(worstDuring); \(Int(worstRaw * 1000)) ms before the machine's share)"
+        }
+
+        func stop() {
+            task?.cancel()
+            control.stop()
+        }
+    }
+
+    /// A thread that sleeps 5 ms at a time and records how late it wakes (the machine's delay). Any thread.
+    final class ControlSleeper: Sendable {
+        private struct Sample {
+            var end: Double
+            var late: Double
+        }
+
+        private let samples = Mutex<[Sample]>([])
+        private let stopped = Mutex(false)
+
+        func start() {
+            let thread = Thread { [self] in
+                while !stopped.withLock({ $0 }) {
+                    let asked = MonotonicClock.now()
+                    usleep(5_000)
+                    let end = MonotonicClock.now()
+                    samples.withLock { s in
+                        s.append(Sample(end: end, late: end - asked - 0.005))
+                        if s.count > 4_000 { s.removeFirst(2_000) }
+                    }
+                }
+            }
+            thread.start()
+        }
+
+        func stop() { stopped.withLock { $0 = true } }
+
+        /// The worst lateness of the control's sleeps that ended within `window` (0 when none did).
+        func worstLateness(endingIn window: ClosedRange<Double>) -> Double {
+            samples.withLock { s in
+                s.lazy.filter { window.contains($0.end) }.map(\.late).max() ?? 0
+            }
+        }
+    }
+}
