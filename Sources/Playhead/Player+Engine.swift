@@ -43,7 +43,7 @@ extension Player {
         }
         guard let output else { return nil }
         audioRenderer = AudioRenderer(output: output)
-        resources.setOutput(output)
+        resources.setAudio(audioRenderer)
         attachAudioSession()
         return audioRenderer
     }

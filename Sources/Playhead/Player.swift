@@ -189,9 +189,10 @@ public class Player {
         currentItem = nil
         updateTimeControlStatus()
         detachAudioSession()
+        audioRenderer?.shutDown()
         audioRenderer?.output.stop()
         audioRenderer = nil
-        resources.setOutput(nil)
+        resources.setAudio(nil)
         for c in eventContinuations.values { c.finish() }
         eventContinuations.removeAll()
     }

@@ -39,7 +39,7 @@ public enum AudioOutputEvent: Sendable, Hashable {
 /// is where the next written frame will play, `playPosition` is the frame the listener hears now (the output's
 /// latency already subtracted). The engine maps these to media time.
 ///
-/// Threads: `write` is called from the engine's audio thread only and may block until the output has room;
+/// Threads: `write` is called from the player's audio thread only and may block until the output has room;
 /// every other member may be called from any thread and returns promptly.
 public protocol AudioOutput: AnyObject, Sendable {
     /// A short name for messages and logs ("pulse", "null", "wav").
@@ -67,8 +67,8 @@ public protocol AudioOutput: AnyObject, Sendable {
     var writePosition: Int64 { get }
     /// Called on an arbitrary thread for events from the sound server; set before `start`.
     var eventHandler: (@Sendable (AudioOutputEvent) -> Void)? { get set }
-    /// Called once on each engine audio thread before its first write (a preloaded engine's too, before it waits
-    /// for its turn): an output paced by a sound server may ask for real-time scheduling for it.
+    /// Called once on the writer thread (a player's audio renderer thread, which writes every item the player
+    /// plays) before its first write: an output paced by a sound server may ask for real-time scheduling for it.
     func prepareWriterThread()
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import PlayheadCore
 
 /// An output that plays nothing but keeps time: in real time on the monotonic clock, or, untimed, as fast as
-/// samples arrive. Safe from any thread; `write` blocks (when timed) only on the engine's audio thread.
+/// samples arrive. Safe from any thread; `write` blocks (when timed) only on the player's audio thread.
 public final class NullAudioOutput: AudioOutput, @unchecked Sendable {
     private struct State {
         var format = AudioFormat()

@@ -86,12 +86,12 @@ extension PulseAudioOutput {
     }
 
     /// Asks for real-time scheduling for the calling (engine audio) thread where the process may
-    /// (`RealtimeScheduling`). On the engine's audio thread.
+    /// (`RealtimeScheduling`). On the player's audio thread.
     public func prepareWriterThread() {
         RealtimeScheduling.raiseCallingThreadOnce()
     }
 
-    /// Writes as the server makes room, blocking (on the engine's audio thread) while the buffer is full.
+    /// Writes as the server makes room, blocking (on the player's audio thread) while the buffer is full.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(PlaybackError) -> Int {
         lock()
         defer { unlock() }

@@ -12,7 +12,7 @@ import PlayheadCore
 /// not run while disconnected) and its corked state.
 ///
 /// Threads: PulseAudio's own mainloop thread runs the C callbacks, which only record and signal. `write` runs on
-/// the engine's audio thread; every other member may be called from any thread except a PulseAudio callback.
+/// the player's audio thread; every other member may be called from any thread except a PulseAudio callback.
 public final class PulseAudioOutput: AudioOutput, PulseConnectionClient, @unchecked Sendable {
     /// The process's connection, whose mainloop lock guards every variable below.
     let connection = PulseConnection.shared

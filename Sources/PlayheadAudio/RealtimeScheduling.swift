@@ -1,6 +1,6 @@
 import Foundation
 
-/// Real-time scheduling for the two threads that keep the sound server fed: the engine's audio thread (it decodes
+/// Real-time scheduling for the two threads that keep the sound server fed: the player's audio thread (it decodes
 /// and writes) and PulseAudio's mainloop thread (it takes the server's requests and sends the data). At normal
 /// priority a busy machine (a build beside the player) held either back for up to a few hundred milliseconds,
 /// longer than the server's buffer lasts, and the stream ran dry: a gap. `SCHED_RR` at a priority below the sound

@@ -2,7 +2,7 @@ import Foundation
 import PlayheadCore
 
 /// An output that writes 16-bit PCM to a WAV file as fast as samples arrive (`--ao=wav:PATH`), for tests and
-/// exports. Frames count as heard once written. Safe from any thread; `write` is for the engine's audio thread.
+/// exports. Frames count as heard once written. Safe from any thread; `write` is for the player's audio thread.
 public final class WAVAudioOutput: AudioOutput, @unchecked Sendable {
     private struct State {
         var handle: FileHandle?

@@ -3,119 +3,196 @@ import PlayheadAudio
 import PlayheadCore
 
 /// The player's sound, one for the player's whole life: the audio output (the sound server stream, which stays
-/// open while items change) and the order in which the items' periods play in it.
+/// open while items change), the order in which the items' periods play in it, and the one thread that decodes
+/// and writes them (`playhead.audio`).
 ///
-/// Exactly one period, the *playing* one, writes to the output, corks, flushes and interrupts it. A queue's next
-/// period (a preloaded engine) opens, reads ahead and decodes its first samples while it waits; at the playing
-/// period's last sample the output passes to it (`handOff`), so its first sample follows in the same stream, and
-/// the period that handed over only waits for its boundary to be heard. Who owns the output is decided here and
-/// nowhere else: the engines ask (`owns`), the player sets the order (`play`, `enqueue`), a stopped engine
-/// leaves (`remove`), and every change wakes the engines it concerns.
+/// Exactly one period, the *playing* one, writes to the output, corks, flushes and interrupts it; the renderer's
+/// thread runs that period's audio pipeline (`PlaybackEngine.renderAudioTurn`) for as long as it owns the output.
+/// A queue's next period (a preloaded engine) opens, reads ahead and attaches its audio decoder while it waits; at
+/// the playing period's last sample the output passes to it (`handOff`) and the same thread goes on with the next
+/// period's first sample, in the same stream. The period that handed over only waits for its boundary to be
+/// heard. Who owns the output is decided here and nowhere else: the engines ask (`owns`), the player sets the
+/// order (`play`, `enqueue`), a stopping engine retires and then leaves (`retire`, `remove`), and every change
+/// wakes the engines and the thread it concerns.
 ///
-/// Threads: the player calls from the main actor (or, for `remove`, any thread that stops an engine); engine
-/// threads call `owns`, `notePrimed` and `handOff`. One lock guards the state; no call blocks.
-final class AudioRenderer: Sendable {
+/// Threads: the player calls from the main actor (or, for `retire` and `remove`, any thread that stops an
+/// engine); engine threads call `owns`, `attach` and `handOff`. One lock guards the state, and no call into an
+/// engine is made while it is held.
+final class AudioRenderer: @unchecked Sendable {
     private struct State {
         /// The period that writes to the output now.
         var playing: PlaybackEngine?
         /// The period queued to follow `playing` in the same stream.
         var next: PlaybackEngine?
-        /// `next` has decoded its first samples and waits only for its turn.
-        var nextPrimed = false
         /// The period that handed the output to `playing` and waits for its boundary to be heard: if `playing`
         /// is stopped before it is promoted (a seek of the earlier item), the output goes back to it.
         var handedFrom: PlaybackEngine?
+        /// Periods whose audio decoder is attached (their pipeline can run).
+        var attached: Set<ObjectIdentifier> = []
+        /// Periods that are stopping: never given a turn again.
+        var retired: Set<ObjectIdentifier> = []
+        var shutDown = false
     }
 
     /// The output, started, owned by the player for its whole life.
     let output: any AudioOutput
-    private let state = Locked(State())
+    private let condition = PriorityInheritingCondition()
+    private var state = State()
 
-    /// A renderer for a started output.
-    init(output: any AudioOutput) { self.output = output }
+    /// A renderer for a started output; its thread starts at once and ends with `shutDown()`.
+    init(output: any AudioOutput) {
+        self.output = output
+        let thread = Thread { [self] in
+            ThreadName.set("playhead.audio")
+            run()
+        }
+        thread.name = "playhead.audio"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(&state)
+    }
+
+    /// Ends the renderer's thread (the player closes or goes away; its engines are stopped). Any thread.
+    func shutDown() {
+        withState { s in
+            s.shutDown = true
+            s.playing = nil
+            s.next = nil
+            s.handedFrom = nil
+        }
+        condition.broadcast()
+    }
+
+    /// The renderer's thread: runs the playing period's audio while it owns the output and has a decoder; sleeps
+    /// while there is none (no item, a video-only item, between items).
+    private func run() {
+        output.prepareWriterThread()
+        while let period = nextTurn() {
+            period.renderAudioTurn()
+        }
+    }
+
+    /// The period whose audio runs next, waiting until there is one; nil once shut down.
+    private func nextTurn() -> PlaybackEngine? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !state.shutDown {
+            if let p = state.playing, state.attached.contains(ObjectIdentifier(p)),
+                !state.retired.contains(ObjectIdentifier(p))
+            {
+                return p
+            }
+            condition.wait()
+        }
+        return nil
+    }
 
     /// Whether `engine` is the period that writes, corks and flushes now. Any thread.
-    func owns(_ engine: PlaybackEngine) -> Bool { state.withLock { $0.playing === engine } }
+    func owns(_ engine: PlaybackEngine) -> Bool { withState { $0.playing === engine } }
 
     /// The period queued to follow the playing one. Any thread.
-    var next: PlaybackEngine? { state.withLock { $0.next } }
+    var next: PlaybackEngine? { withState { $0.next } }
 
-    /// Whether `engine` is the queued period and has decoded its first samples. Any thread.
-    func isPrimed(_ engine: PlaybackEngine) -> Bool { state.withLock { $0.next === engine && $0.nextPrimed } }
+    /// Whether `engine` is the queued period and its audio decoder is attached. Any thread.
+    func isPrimed(_ engine: PlaybackEngine) -> Bool {
+        withState { $0.next === engine && $0.attached.contains(ObjectIdentifier(engine)) }
+    }
 
     /// Whether `engine` handed the output to the playing period and waits for its boundary. Any thread.
-    func handedOver(from engine: PlaybackEngine) -> Bool { state.withLock { $0.handedFrom === engine } }
+    func handedOver(from engine: PlaybackEngine) -> Bool { withState { $0.handedFrom === engine } }
 
     /// Makes `engine` the playing period (an item that starts, or a queued one promoted after its predecessor
     /// played out); the period that played before must have been stopped. Main actor.
     func play(_ engine: PlaybackEngine) {
-        state.withLock { s in
-            if s.next === engine {
-                s.next = nil
-                s.nextPrimed = false
-            }
+        withState { s in
+            if s.next === engine { s.next = nil }
             if s.playing !== engine {
                 s.playing = engine
                 s.handedFrom = nil
             }
         }
+        condition.broadcast()
         engine.wake()
     }
 
     /// Queues `engine` to follow the playing period gaplessly, or clears the queue (nil). Main actor.
     func enqueue(_ engine: PlaybackEngine?) {
-        let playing = state.withLock { s -> PlaybackEngine? in
-            if s.next !== engine { s.nextPrimed = false }
+        let playing = withState { s -> PlaybackEngine? in
             s.next = engine
             return s.playing
         }
         playing?.wake()
     }
 
-    /// A stopped engine leaves. When it had taken the output over from a period still waiting for its boundary,
-    /// the output goes back to that period, which ends at once (its own sound was written already). Any thread.
+    /// `engine`'s audio decoder is open: its pipeline can run when it plays, and, queued, it can follow the
+    /// playing period now (which may be waiting at its end for it). Engine demux thread.
+    func attach(_ engine: PlaybackEngine) {
+        let playing = withState { s -> PlaybackEngine? in
+            s.attached.insert(ObjectIdentifier(engine))
+            return s.next === engine ? s.playing : nil
+        }
+        condition.broadcast()
+        playing?.wake()
+    }
+
+    /// `engine` is stopping: it gets no turn from now on, and the playing period, which may be waiting at its end
+    /// for it, looks again. Any thread.
+    func retire(_ engine: PlaybackEngine) {
+        let playing = withState { s -> PlaybackEngine? in
+            s.retired.insert(ObjectIdentifier(engine))
+            return s.next === engine ? s.playing : nil
+        }
+        playing?.wake()
+    }
+
+    /// A stopped engine leaves (after it let go of the output). When it had taken the output over from a period
+    /// still waiting for its boundary, the output goes back to that period, which ends at once (its own sound was
+    /// written already) or carries out the seek that caused this. Any thread.
     func remove(_ engine: PlaybackEngine) {
-        let restored = state.withLock { s -> PlaybackEngine? in
-            if s.next === engine {
-                s.next = nil
-                s.nextPrimed = false
-            }
+        let id = ObjectIdentifier(engine)
+        let restored = withState { s -> PlaybackEngine? in
+            s.attached.remove(id)
+            s.retired.remove(id)
+            if s.next === engine { s.next = nil }
             if s.handedFrom === engine { s.handedFrom = nil }
             guard s.playing === engine else { return nil }
             s.playing = s.handedFrom
             s.handedFrom = nil
             return s.playing
         }
+        condition.broadcast()
         restored?.outputReturned()
     }
 
-    /// The queued period's audio thread has its first samples ready: the playing period, which may be waiting at
-    /// its end, looks again. Engine audio thread.
-    func notePrimed(_ engine: PlaybackEngine) {
-        let playing = state.withLock { s -> PlaybackEngine? in
-            guard s.next === engine, !s.nextPrimed else { return nil }
-            s.nextPrimed = true
-            return s.playing
-        }
+    /// Something about the queued period `engine` changed (ready, failed): the playing period, which may be
+    /// waiting at its end for it, looks again. Any engine thread.
+    func nextChanged(_ engine: PlaybackEngine) {
+        let playing = withState { s in s.next === engine ? s.playing : nil }
         playing?.wake()
     }
 
-    /// Something about the queued period `engine` changed (ready, failed, stopping): the playing period, which
-    /// may be waiting at its end for it, looks again. Any engine thread.
-    func nextChanged(_ engine: PlaybackEngine) {
-        let playing = state.withLock { s in s.next === engine ? s.playing : nil }
-        playing?.wake()
+    /// The playing period wrote sound: the period that handed over to it looks whether its boundary is heard yet
+    /// (each write comes as the server makes room, so this is within a few milliseconds, on this real-time
+    /// thread; the handing period's timer covers the time no write comes). Renderer's thread.
+    func didWrite() {
+        let from = withState { $0.handedFrom }
+        from?.checkBoundary()
     }
 
     /// Passes the output from `engine` (playing, at the end of its audio) to the queued period `next`; returns the
-    /// output frame where `next`'s first sample plays, or nil when the order changed meanwhile. Audio thread of
-    /// `engine`, the only writer, so the write position is the boundary.
+    /// output frame where `next`'s first sample plays, or nil when the order changed meanwhile. On the renderer's
+    /// thread, in `engine`'s turn: it is the only writer, so the write position is the boundary, and the thread
+    /// goes on with `next` once `engine`'s turn returns.
     func handOff(from engine: PlaybackEngine, to next: PlaybackEngine) -> Int64? {
-        let boundary = state.withLock { s -> Int64? in
+        let boundary = withState { s -> Int64? in
             guard s.playing === engine, s.next === next else { return nil }
             s.playing = next
             s.next = nil
-            s.nextPrimed = false
             s.handedFrom = engine
             return output.writePosition
         }

@@ -20,40 +20,59 @@ extension PlaybackEngine {
         var stretched: [Float] = []
     }
 
-    /// The audio thread: decode, resample to the output format, drop what an exact seek skips, time-stretch,
-    /// apply volume, and write to the output, leaving clock marks.
-    func runAudio(_ decoder: Decoder, track: MediaTrack) {
-        guard let output = config.audioOutput, let media = info else { return }
-        output.prepareWriterThread()
-        let format = config.format
-        var p = AudioPipeline(resampler: Resampler(outputRate: format.sampleRate, outputChannels: format.channels))
-        p.samples.reserveCapacity(16_384)
+    /// What the audio pipeline of this engine's period keeps between its turns on the renderer's thread: the
+    /// decoder (made on the demux thread when the input opened), the per-generation state, and what was reported.
+    /// Used only in the period's turns.
+    final class AudioWork: @unchecked Sendable {
+        let decoder: Decoder
+        let track: MediaTrack
+        var pipeline: AudioPipeline
         var firstAudioPosted = false
         var decodedAny = false
-        while !isStopping {
-            syncGeneration(&p, decoder, output)
+
+        init(decoder: Decoder, track: MediaTrack, format: AudioFormat) {
+            self.decoder = decoder
+            self.track = track
+            pipeline = AudioPipeline(
+                resampler: Resampler(outputRate: format.sampleRate, outputChannels: format.channels))
+            pipeline.samples.reserveCapacity(16_384)
+        }
+    }
+
+    /// One turn of this period on the renderer's thread: decode, resample to the output format, drop what an exact
+    /// seek skips, time-stretch, apply volume, and write to the output, leaving clock marks, for as long as the
+    /// period owns the output and is not stopping. It returns when the output passed to the next period (at this
+    /// one's end) or was taken away, or the engine stops; after this period's end it sleeps in the packet queue
+    /// until a seek brings packets again.
+    func renderAudioTurn() {
+        guard let work = audioWork, let output = config.audioOutput, let media = info else { return }
+        let format = config.format
+        while !isStopping, ownsOutput {
+            syncGeneration(&work.pipeline, work.decoder, output)
             if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving() }
-            guard let tagged = audioQueue.take() else { return }
+            // Nil: the engine stops, or the renderer asks the turn to end (another period plays).
+            guard let tagged = audioQueue.take() else { continue }
             noteTaken(media)
             // A packet of an older seek is stale; one of a newer seek than ours means adopting that seek first.
             if tagged.generation < control.withLock({ $0.generation }) { continue }
-            syncGeneration(&p, decoder, output)
-            if tagged.generation != p.generation { continue }
+            syncGeneration(&work.pipeline, work.decoder, output)
+            if tagged.generation != work.pipeline.generation { continue }
             switch tagged.item {
             case .packet(let packet, _):
                 do {
-                    try decoder.decode(packet) { frame in
-                        noteDecoded(&decodedAny)
-                        trimPadding(frame, track.stream, media)
-                        let t = frame.pts.map { track.seconds($0) }
-                        try p.resampler.convert(frame, into: &p.samples)
-                        if p.nextInputTime == nil || (t.map { abs($0 - p.nextInputTime!) > 0.2 } ?? false) {
+                    try work.decoder.decode(packet) { frame in
+                        noteDecoded(&work.decodedAny)
+                        trimPadding(frame, work.track.stream, media)
+                        let t = frame.pts.map { work.track.seconds($0) }
+                        try work.pipeline.resampler.convert(frame, into: &work.pipeline.samples)
+                        let next = work.pipeline.nextInputTime
+                        if next == nil || (t.map { abs($0 - next!) > 0.2 } ?? false) {
                             // First frame, or a jump in time stamps: follow the stream's clock.
-                            let pending = Double(p.samples.count / format.channels - frame.sampleCount)
-                            p.nextInputTime = (t ?? 0) - pending / Double(format.sampleRate)
+                            let pending = Double(work.pipeline.samples.count / format.channels - frame.sampleCount)
+                            work.pipeline.nextInputTime = (t ?? 0) - pending / Double(format.sampleRate)
                         }
-                        if deliver(&p, output: output, final: false) && !firstAudioPosted {
-                            firstAudioPosted = true
+                        if deliver(&work.pipeline, output: output, final: false) && !work.firstAudioPosted {
+                            work.firstAudioPosted = true
                             sink(.firstAudio)
                         }
                         return !isStopping
@@ -62,14 +81,14 @@ extension PlaybackEngine {
                     // A damaged packet is skipped, as every player does.
                 }
             case .endOfStream:
-                try? decoder.decode(nil) { frame in
-                    noteDecoded(&decodedAny)
-                    try p.resampler.convert(frame, into: &p.samples)
+                try? work.decoder.decode(nil) { frame in
+                    noteDecoded(&work.decodedAny)
+                    try work.pipeline.resampler.convert(frame, into: &work.pipeline.samples)
                     return true
                 }
-                p.resampler.drain(into: &p.samples)
-                _ = deliver(&p, output: output, final: true)
-                finishAudio(output, generation: p.generation)
+                work.pipeline.resampler.drain(into: &work.pipeline.samples)
+                _ = deliver(&work.pipeline, output: output, final: true)
+                finishAudio(output, generation: work.pipeline.generation)
             }
         }
     }
@@ -86,6 +105,9 @@ extension PlaybackEngine {
     private func syncGeneration(_ p: inout AudioPipeline, _ decoder: Decoder, _ output: any AudioOutput) {
         let (g, target) = control.withLock { ($0.generation, $0.exactTarget) }
         guard g != p.generation else { return }
+        // The first generation needs no flush: what the output holds is the sound of the item before (a gapless
+        // join's tail, or nothing: a stopped engine flushes the output it leaves).
+        let seeked = p.generation != -1
         p.generation = g
         p.dropBefore = target
         decoder.flush()
@@ -95,8 +117,7 @@ extension PlaybackEngine {
         p.nextOutputTime = nil
         p.samples.removeAll(keepingCapacity: true)
         p.wroteSinceSeek = false
-        // A preloaded engine must not disturb the sound of the item playing before it.
-        if ownsOutput {
+        if seeked, ownsOutput {
             withOutput {
                 output.flush()
                 output.resumeWrites()
@@ -184,7 +205,6 @@ extension PlaybackEngine {
         let startTime = p.nextOutputTime!
         let total = out.count / ch
         guard total > 0 else { return false }
-        if !waitForActivation(generation: p.generation) { return false }
         while offset < total {
             // The check and the mark are one step: a seek's generation change (and its clock reset) comes either
             // before both or after both, so stale audio never leaves a mark.
@@ -211,6 +231,7 @@ extension PlaybackEngine {
             }
             p.nextOutputTime! += Double(n) / Double(config.format.sampleRate) * speed
             offset += n
+            if n > 0 { config.audio?.didWrite() }
             if n == 0 {
                 // Interrupted by a seek or stop, or a spurious wake: look again.
                 if isStopping || control.withLock({ $0.generation }) != p.generation { return false }
@@ -237,12 +258,9 @@ extension PlaybackEngine {
         if let seek, seek.id >= 0 { sink(.seekDone(id: seek.id, position: position, finished: true)) }
     }
 
-    /// At the end of the stream: let the output play out, then report the end.
+    /// At the end of the stream: hand the output to the next period, or let it play out and report the end.
     private func finishAudio(_ output: any AudioOutput, generation: Int) {
         setBuffering(false)
-        // A preloaded item that ends before it plays (nothing to play from its start) must not drain the output
-        // the current item is playing on: it ends once it is active.
-        guard waitForActivation(generation: generation) else { return }
         if handOff(output, generation: generation) { return }
         while !isStopping && control.withLock({ $0.generation }) == generation {
             let token = wakeToken()

@@ -35,11 +35,20 @@ extension PlaybackEngine {
     }
 
     /// The renderer gave the output back after the period this engine handed it to was stopped: this engine owns
-    /// it again and, its own sound being written already, ends (or carries out the seek that caused it). Any
-    /// thread.
+    /// it again and, its own sound being written already, ends (unless a seek is pending: the player asks it
+    /// first, and the renderer's thread then carries it out in this period's turn). Any thread.
     func outputReturned() {
-        let corked = control.withLock { $0.rate == 0 || $0.buffering }
+        let (corked, wasWaiting) = control.withLock { c -> (Bool, Bool) in
+            defer { c.boundary = nil }
+            // A boundary of an earlier generation is stale: a seek came since, and its sound is what plays now.
+            let waiting = c.boundary.map { $0.generation == c.generation && c.pendingSeek == nil } ?? false
+            return (c.rate == 0 || c.buffering, waiting)
+        }
         applyCork(corked)
+        if wasWaiting {
+            control.withLock { $0.audioEnded = true }
+            checkEnded()
+        }
         wake()
     }
 
@@ -53,24 +62,10 @@ extension PlaybackEngine {
         }
     }
 
-    /// Audio thread: blocks a preloaded engine's first write until it is activated; false when the engine stops
-    /// or a seek supersedes the samples.
-    func waitForActivation(generation: Int) -> Bool {
-        while true {
-            let token = wakeToken()
-            let current = control.withLock { !$0.stopping && $0.generation == generation }
-            if !current { return false }
-            if ownsOutput { return true }
-            // Waiting for our turn: the playing period, waiting at its end, may take us now.
-            config.audio?.notePrimed(self)
-            // The renderer's hand-off (through `activate()`), the player's promotion, a seek and `stop()` wake us.
-            waitForWake(since: token)
-        }
-    }
-
-    /// Audio thread, at the end of this engine's audio: hands the output to the successor when it is ready before
-    /// the output runs dry, then waits until the boundary is heard and reports the end. Returns false when there
-    /// is no usable successor (the caller plays out and ends as usual).
+    /// At the end of this period's audio, in its turn on the renderer's thread: hands the output to the next
+    /// period when it is ready before the output runs dry, and reports the end once the boundary is heard
+    /// (`checkBoundary`), while the thread goes on with the next period. Returns false when there is no usable
+    /// next period (the caller plays out and ends as usual).
     func handOff(_ output: any AudioOutput, generation: Int) -> Bool {
         guard let renderer = config.audio else { return false }
         let rate = config.format.sampleRate
@@ -89,29 +84,56 @@ extension PlaybackEngine {
                 let playing = control.withLock { $0.rate != 0 }
                 let left = output.writePosition - output.playPosition
                 if playing && left < slack { return false }
-                // The candidate's readiness (primed, ready, failed, stopped) and the player's queue edits wake
-                // us; otherwise sleep until the output is about to run dry (it runs down in real time at any
-                // speed). Paused, nothing runs down until a command wakes us.
+                // The candidate's readiness (decoder attached, ready, failed, stopping) and the player's queue
+                // edits wake us; otherwise sleep until the output is about to run dry (it runs down in real time at
+                // any speed). Paused, nothing runs down until a command wakes us.
                 waitForWake(since: token, seconds: playing ? max(Double(left - slack) / Double(rate), 0.001) : nil)
             }
         }
-        guard let next, control.withLock({ $0.generation == generation && !$0.stopping }),
-            let boundary = renderer.handOff(from: self, to: next)
-        else { return false }
-        // Until the boundary is heard, or the player takes the successor away (the output comes back to us then).
-        while !isStopping {
-            let token = wakeToken()
-            let (current, playing) = control.withLock { ($0.generation == generation, $0.rate != 0) }
-            let left = boundary - output.playPosition
-            guard current, renderer.handedOver(from: self), left > 0 else { break }
-            // Sleep until the boundary is due to be heard (output frames pass in real time at any speed); paused,
-            // until a command.
-            let due = Double(left) / Double(rate)
-            waitForWake(since: token, seconds: playing ? max(due, 0.001) : nil)
+        guard let next, control.withLock({ $0.generation == generation && !$0.stopping }) else { return false }
+        // Armed before the hand-off: the output may come back (the next period stopped) at any moment after it.
+        control.withLock { $0.boundary = Boundary(frame: output.writePosition, generation: generation) }
+        guard renderer.handOff(from: self, to: next) != nil else {
+            control.withLock { $0.boundary = nil }
+            return false
         }
-        guard !isStopping, control.withLock({ $0.generation }) == generation else { return true }
-        control.withLock { $0.audioEnded = true }
-        checkEnded()
+        checkBoundary()
         return true
+    }
+
+    /// Reports this period's end once its boundary (the next period's first sample) is heard: at once when it is,
+    /// else after the next period's next write (`AudioRenderer.didWrite`) or from a timer set for when it is due
+    /// (output frames pass in real time at any speed), whichever looks first. Paused, no timer runs: `setRate`
+    /// looks again. Any thread.
+    func checkBoundary() {
+        // Most calls (every play) find no boundary: the output is not asked then.
+        guard let output = config.audioOutput, control.withLock({ $0.boundary != nil }) else { return }
+        let played = output.playPosition
+        let rate = Double(config.format.sampleRate)
+        enum Step { case none, ended, wait(Double) }
+        let step = control.withLock { c -> Step in
+            guard let b = c.boundary, !c.stopping, b.generation == c.generation else {
+                c.boundary = nil
+                return .none
+            }
+            if played >= b.frame {
+                c.boundary = nil
+                c.audioEnded = true
+                return .ended
+            }
+            guard c.rate != 0, !c.boundaryTimerArmed else { return .none }
+            c.boundaryTimerArmed = true
+            return .wait(Double(b.frame - played) / rate)
+        }
+        switch step {
+        case .none: break
+        case .ended: checkEnded()
+        case .wait(let seconds):
+            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + max(seconds, 0.001)) {
+                [weak self] in
+                self?.control.withLock { $0.boundaryTimerArmed = false }
+                self?.checkBoundary()
+            }
+        }
     }
 }

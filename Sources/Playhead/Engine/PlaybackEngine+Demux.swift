@@ -54,7 +54,10 @@ extension PlaybackEngine {
         if let a = media.audio {
             do {
                 let decoder = try source.makeDecoder(track: a.id, threads: 1)
-                spawn("playhead.audio") { $0.runAudio(decoder, track: a) }
+                if let renderer = config.audio {
+                    audioWork = AudioWork(decoder: decoder, track: a, format: config.format)
+                    renderer.attach(self)
+                }
             } catch {
                 fail(PlaybackError(decoding: source.name, stream: a.stream, error: error))
                 return

@@ -18,6 +18,13 @@ final class PlaybackEngine: @unchecked Sendable {
         var exact: Bool
     }
 
+    /// Where this period's last sample is followed by the next period's first, on the output's timeline, and the
+    /// generation it belongs to (a seek cancels it).
+    struct Boundary {
+        var frame: Int64
+        var generation: Int
+    }
+
     /// State shared by the engine's threads and its commands; guarded by `control`'s lock.
     struct Control {
         var rate: Double = 0
@@ -49,6 +56,10 @@ final class PlaybackEngine: @unchecked Sendable {
         /// preloaded engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
         /// Whether it may touch the audio output is the player's `AudioRenderer`'s to say (`ownsOutput`).
         var active = true
+        /// Handed over to the next period: the end is reported once this boundary is heard.
+        var boundary: Boundary?
+        /// A timer waits for the boundary to be heard (`checkBoundary`).
+        var boundaryTimerArmed = false
         /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
         var peakBitRate: Double = 0
         var maximumResolution = Size.zero
@@ -85,6 +96,13 @@ final class PlaybackEngine: @unchecked Sendable {
         set { currentSource.withLock { $0 = newValue } }
     }
     private let currentSource = Locked<(any MediaSource)?>(nil)
+    /// The audio pipeline the renderer's thread runs in this period's turns: set on the demux thread once the
+    /// input is open (then the renderer is told: `attach`).
+    var audioWork: AudioWork? {
+        get { attachedAudio.current }
+        set { attachedAudio.withLock { $0 = newValue } }
+    }
+    private let attachedAudio = Locked<AudioWork?>(nil)
 
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration
@@ -129,6 +147,8 @@ final class PlaybackEngine: @unchecked Sendable {
         applyCork(corked)
         // A drain in progress must notice the pause.
         if rate == 0, ownsOutput { config.audioOutput?.interruptWrite() }
+        // Handed over and waiting for the boundary to be heard: the clock runs again.
+        if rate != 0 { checkBoundary() }
         wake()
     }
 
@@ -164,8 +184,8 @@ final class PlaybackEngine: @unchecked Sendable {
     func stop() {
         control.withLock { $0.stopping = true }
         let ownsOutput = self.ownsOutput
-        // A player waiting at its end for this engine (queued next) must not wait any longer.
-        config.audio?.nextChanged(self)
+        // No more turns on the renderer's thread; a period waiting at its end for this one looks again.
+        config.audio?.retire(self)
         source?.cancel()
         audioQueue.abort()
         videoQueue.abort()
