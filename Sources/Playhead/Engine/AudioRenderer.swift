@@ -176,14 +176,6 @@ final class AudioRenderer: @unchecked Sendable {
         playing?.wake()
     }
 
-    /// The playing period wrote sound: the period that handed over to it looks whether its boundary is heard yet
-    /// (each write comes as the server makes room, so this is within a few milliseconds, on this real-time
-    /// thread; the handing period's timer covers the time no write comes). Renderer's thread.
-    func didWrite() {
-        let from = withState { $0.handedFrom }
-        from?.checkBoundary()
-    }
-
     /// Passes the output from `engine` (playing, at the end of its audio) to the queued period `next`; returns the
     /// output frame where `next`'s first sample plays, or nil when the order changed meanwhile. On the renderer's
     /// thread, in `engine`'s turn: it is the only writer, so the write position is the boundary, and the thread

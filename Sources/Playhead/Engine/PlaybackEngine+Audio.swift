@@ -231,7 +231,6 @@ extension PlaybackEngine {
             }
             p.nextOutputTime! += Double(n) / Double(config.format.sampleRate) * speed
             offset += n
-            if n > 0 { config.audio?.didWrite() }
             if n == 0 {
                 // Interrupted by a seek or stop, or a spurious wake: look again.
                 if isStopping || control.withLock({ $0.generation }) != p.generation { return false }

@@ -64,7 +64,7 @@ extension PlaybackEngine {
 
     /// At the end of this period's audio, in its turn on the renderer's thread: hands the output to the next
     /// period when it is ready before the output runs dry, and reports the end once the boundary is heard
-    /// (`checkBoundary`), while the thread goes on with the next period. Returns false when there is no usable
+    /// (`watchBoundary`), while the renderer's thread goes on with the next period. Returns false when there is no usable
     /// next period (the caller plays out and ends as usual).
     func handOff(_ output: any AudioOutput, generation: Int) -> Bool {
         guard let renderer = config.audio else { return false }
@@ -97,43 +97,34 @@ extension PlaybackEngine {
             control.withLock { $0.boundary = nil }
             return false
         }
-        checkBoundary()
+        spawn("playhead.join") { $0.watchBoundary() }
         return true
     }
 
-    /// Reports this period's end once its boundary (the next period's first sample) is heard: at once when it is,
-    /// else after the next period's next write (`AudioRenderer.didWrite`) or from a timer set for when it is due
-    /// (output frames pass in real time at any speed), whichever looks first. Paused, no timer runs: `setRate`
-    /// looks again. Any thread.
-    func checkBoundary() {
-        // Most calls (every play) find no boundary: the output is not asked then.
-        guard let output = config.audioOutput, control.withLock({ $0.boundary != nil }) else { return }
-        let played = output.playPosition
+    /// A short-lived thread of this engine, from its hand-off until its boundary (the next period's first sample)
+    /// is heard: then it reports this period's end, so the player changes item at that sample. It sleeps until the
+    /// boundary is due (output frames pass in real time at any speed), paused until a command; a seek, a stop or
+    /// the output coming back (`outputReturned`, which ends the period itself) ends it. Scheduled like the writer
+    /// (real time where allowed): a join's end is as punctual as its sound.
+    func watchBoundary() {
+        guard let output = config.audioOutput else { return }
+        output.prepareWriterThread()
         let rate = Double(config.format.sampleRate)
-        enum Step { case none, ended, wait(Double) }
-        let step = control.withLock { c -> Step in
-            guard let b = c.boundary, !c.stopping, b.generation == c.generation else {
-                c.boundary = nil
-                return .none
+        while true {
+            let token = wakeToken()
+            let played = output.playPosition
+            let step = control.withLock { c -> (done: Bool, wait: Double?) in
+                guard let b = c.boundary, !c.stopping, b.generation == c.generation else { return (true, nil) }
+                if played >= b.frame {
+                    c.boundary = nil
+                    c.audioEnded = true
+                    return (true, nil)
+                }
+                return (false, c.rate != 0 ? Double(b.frame - played) / rate : nil)
             }
-            if played >= b.frame {
-                c.boundary = nil
-                c.audioEnded = true
-                return .ended
-            }
-            guard c.rate != 0, !c.boundaryTimerArmed else { return .none }
-            c.boundaryTimerArmed = true
-            return .wait(Double(b.frame - played) / rate)
+            if step.done { break }
+            waitForWake(since: token, seconds: step.wait.map { max($0, 0.001) })
         }
-        switch step {
-        case .none: break
-        case .ended: checkEnded()
-        case .wait(let seconds):
-            DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + max(seconds, 0.001)) {
-                [weak self] in
-                self?.control.withLock { $0.boundaryTimerArmed = false }
-                self?.checkBoundary()
-            }
-        }
+        checkEnded()
     }
 }

@@ -56,10 +56,8 @@ final class PlaybackEngine: @unchecked Sendable {
         /// preloaded engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
         /// Whether it may touch the audio output is the player's `AudioRenderer`'s to say (`ownsOutput`).
         var active = true
-        /// Handed over to the next period: the end is reported once this boundary is heard.
+        /// Handed over to the next period: the end is reported once this boundary is heard (`watchBoundary`).
         var boundary: Boundary?
-        /// A timer waits for the boundary to be heard (`checkBoundary`).
-        var boundaryTimerArmed = false
         /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
         var peakBitRate: Double = 0
         var maximumResolution = Size.zero
@@ -147,8 +145,6 @@ final class PlaybackEngine: @unchecked Sendable {
         applyCork(corked)
         // A drain in progress must notice the pause.
         if rate == 0, ownsOutput { config.audioOutput?.interruptWrite() }
-        // Handed over and waiting for the boundary to be heard: the clock runs again.
-        if rate != 0 { checkBoundary() }
         wake()
     }
 
