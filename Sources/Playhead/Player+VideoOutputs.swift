@@ -20,4 +20,13 @@ extension Player {
     /// The picture the player shows now (the last one presented, kept while paused and across item changes);
     /// nil before the first. For a window that draws at each display refresh instead of when told. Any thread.
     public nonisolated var currentVideoFrame: VideoFrame? { videoRenderer.currentFrame }
+
+    /// The picture due at `time` on the current item's timeline: the next picture when it is due by then (decoded
+    /// and waiting for its time), else the one on screen now (paused: always that one, at once). A window asks for
+    /// the item time its next display refresh will show (`timebase`'s time plus the time to that refresh), so
+    /// each picture appears at the refresh nearest its time. Like `AVPlayerItemVideoOutput.copyPixelBuffer(
+    /// forItemTime:)`. Any thread.
+    public nonisolated func videoFrame(dueAt time: MediaTime) -> VideoFrame? {
+        videoRenderer.frame(dueAt: time.seconds)
+    }
 }

@@ -80,3 +80,46 @@ import Testing
         _ = sink.stopRecording()
     }
 }
+
+extension PlayerVideoOutputTests {
+    /// A window drawing at 100 Hz asks for the picture due at its next refresh, 20 ms ahead: it gets the picture
+    /// whose time that refresh shows (the next one, still waiting for its time, once it is due by then), where the
+    /// picture on screen now would be one frame late half the time at 25 fps. Paused, the picture on screen.
+    @Test func aWindowGetsThePictureDueAtItsNextRefresh() async throws {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.numberedVideo()))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(500))
+        var exact = 0
+        var ahead = 0
+        var offByMore: [String] = []
+        var behindNow = 0
+        for _ in 0..<150 {
+            let refresh = player.timebase.time.seconds + 0.020
+            let due = Int((refresh * 25).rounded(.down))
+            guard
+                let pulled = Self.number(
+                    player.videoFrame(dueAt: MediaTime(seconds: refresh, preferredTimescale: 90_000)))
+            else { continue }
+            if pulled == due { exact += 1 }
+            if pulled > due { ahead += 1 }
+            if abs(pulled - due) > 1 { offByMore.append("\(pulled) for \(due)") }
+            if let now = Self.number(player.currentVideoFrame), now < due { behindNow += 1 }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(ahead == 0, "\(ahead) pictures handed out before their time")
+        #expect(offByMore.isEmpty, "\(offByMore)")
+        #expect(exact >= 130, "the picture due at the refresh \(exact) times in 150")
+        // The check above means something: the picture on screen would often have been a frame late.
+        #expect(behindNow >= 30, "the screen's picture was late only \(behindNow) times")
+        player.pause()
+        try await Task.sleep(for: .milliseconds(300))
+        let shown = Self.number(player.currentVideoFrame)
+        let later = MediaTime(seconds: player.currentTime().seconds + 1, preferredTimescale: 90_000)
+        #expect(Self.number(player.videoFrame(dueAt: later)) == shown, "paused, a later time gives another picture")
+        player.close()
+        _ = sink.stopRecording()
+    }
+}

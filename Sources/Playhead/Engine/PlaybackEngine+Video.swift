@@ -93,7 +93,7 @@ extension PlaybackEngine {
                 let t = frame.time.seconds
                 let first = shownGeneration != g
                 if !first && !config.untimed {
-                    if !waitUntil(t, generation: g) { continue }
+                    if !waitUntil(t, generation: g, showing: frame) { continue }
                     // Late by more than a frame and a newer frame is ready: drop this one.
                     if clock.mediaSeconds - t > max(frameDuration, 0.04), case .frame? = frameQueue.peek() {
                         sink(.droppedFrame)
@@ -114,6 +114,13 @@ extension PlaybackEngine {
                 }
             }
         }
+    }
+
+    /// Tells the renderers which picture waits for its time (nil: none), for windows that ask for the picture
+    /// due at their next refresh. A preloaded engine's pictures are not the player's yet. Video thread.
+    private func announce(_ frame: VideoFrame?) {
+        video.setUpcoming(frame)
+        if control.withLock({ $0.active }) { config.playerVideo?.setUpcoming(frame) }
     }
 
     /// A preloaded engine shows its first picture only once active and, when it follows another item's sound, once
@@ -137,8 +144,14 @@ extension PlaybackEngine {
 
     /// Waits until the clock reaches `seconds`; false when a seek or stop came first.
     @discardableResult
-    private func waitUntil(_ seconds: Double, generation: Int, unless done: (Control) -> Bool = { _ in false }) -> Bool
-    {
+    /// While the clock moves, `frame` (the picture waited for) is announced as the next one to windows that ask
+    /// ahead of time; while it stands, none is: a paused window's refresh shows the picture on screen.
+    private func waitUntil(
+        _ seconds: Double, generation: Int, showing frame: VideoFrame? = nil,
+        unless done: (Control) -> Bool = { _ in false }
+    ) -> Bool {
+        var announced = false
+        defer { if announced { announce(nil) } }
         while !isStopping {
             let token = wakeToken()
             let (g, finished, rate, moving) = control.withLock {
@@ -148,9 +161,14 @@ extension PlaybackEngine {
             if finished { return true }
             let ahead = seconds - clock.mediaSeconds
             if ahead <= 0.002 { return true }
+            let runs = rate > 0 && moving
+            if let frame, runs != announced {
+                announce(runs ? frame : nil)
+                announced = runs
+            }
             // Sleep until the frame is due; a seek, a rate change, a stall's end or a stop wakes us early. While
             // the clock stands (paused, stalled, not yet active) nothing is due: sleep until woken.
-            waitForWake(since: token, seconds: rate > 0 && moving ? min(max(ahead / rate, 0.001), 0.5) : nil)
+            waitForWake(since: token, seconds: runs ? min(max(ahead / rate, 0.001), 0.5) : nil)
         }
         return false
     }

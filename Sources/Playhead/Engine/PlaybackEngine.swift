@@ -198,6 +198,9 @@ final class PlaybackEngine: @unchecked Sendable {
             out.resumeWrites()
         }
         config.audio?.remove(self)
+        // No picture of this item waits for its time any more.
+        video.setUpcoming(nil)
+        if control.withLock({ $0.active }) { config.playerVideo?.setUpcoming(nil) }
     }
 
     /// Whether this engine's period writes to the audio output now (the renderer's playing period). Any thread.

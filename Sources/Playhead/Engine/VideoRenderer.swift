@@ -12,6 +12,8 @@ final class VideoRenderer: @unchecked Sendable {
     private let lock = NSLock()
     private var outputs: [any VideoOutput]
     private var current: VideoFrame?
+    /// The next picture, decoded and waiting for its time on the video thread (nil when none waits).
+    private var upcoming: VideoFrame?
 
     /// A renderer showing its pictures on `outputs`.
     init(outputs: [any VideoOutput]) { self.outputs = outputs }
@@ -21,7 +23,30 @@ final class VideoRenderer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         current = frame
+        if upcoming?.time == frame.time { upcoming = nil }
         for output in outputs { output.present(frame) }
+    }
+
+    /// `frame` is the next picture, waiting for its time (nil: none waits any more, after a seek or a drop).
+    /// Video thread.
+    func setUpcoming(_ frame: VideoFrame?) {
+        lock.lock()
+        defer { lock.unlock() }
+        upcoming = frame
+    }
+
+    /// The picture due at media time `seconds`: the waiting one when it is due by then, else the one on screen.
+    /// A window asks for the time its next refresh will show, so a picture due just before that refresh is drawn
+    /// in it, not one refresh late. Any thread.
+    func frame(dueAt seconds: Double) -> VideoFrame? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let next = upcoming, next.time.seconds <= seconds,
+            current.map({ next.time.seconds > $0.time.seconds }) ?? true
+        {
+            return next
+        }
+        return current
     }
 
     /// Adds `output` (once); it shows the current picture at once when there is one. Any thread.
