@@ -103,4 +103,34 @@ import Testing
         #expect(requests.filter { $0 == "/keys/clear/seg05.ts" }.count == 1, "\(requests)")
         #expect(item.errorLog.filter { $0.errorStatusCode == 500 }.count == 4, "\(item.errorLog.map(\.errorComment))")
     }
+
+    /// The last three segments answer 500 every time, and no retry is allowed: the three that loaded still play
+    /// (3 s of sound at the sink; before, the item failed as soon as the third was given up, dropping what was
+    /// buffered), then the item fails with one error that lists each segment tried, each failure in the error log.
+    @Test func whenEverythingFailsTheBufferedMediaPlaysOutFirst() async throws {
+        let path = try FaultFixtures.playlist("fault-end", segments: [3, 4, 5], query: "status=500")
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(asset: URLAsset(url: origin.url(path), options: [.hlsRetries: 0]))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .failed }, "did not fail")
+        try await Task.sleep(for: .milliseconds(200))
+        player.close()
+        let samples = sink.stopRecording()
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 3) < 0.25, "\(heard) s of sound")
+        let reason = item.error?.reason ?? ""
+        #expect(reason.contains("3 segments in a row could not be loaded"), "\(reason)")
+        for n in 3...5 {
+            #expect(reason.contains("clear/seg0\(n).ts (HTTP 500 "), "\(reason)")
+            #expect(origin.requests.filter { $0.contains("/seg0\(n).ts") }.count == 1, "\(origin.requests)")
+            let logged = item.errorLog.filter {
+                $0.uri.hasSuffix("/seg0\(n).ts?status=500") && $0.errorComment.hasPrefix("HTTP 500 ")
+            }
+            #expect(logged.count == 1, "seg0\(n): \(item.errorLog.map { ($0.uri, $0.errorComment) })")
+        }
+        #expect(item.errorLog.last?.errorComment == reason, "the item's error is the log's last entry")
+    }
 }

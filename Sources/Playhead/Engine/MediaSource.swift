@@ -59,6 +59,9 @@ struct SourceHost: Sendable {
     var post: @Sendable (EngineEvent) -> Void
     /// Ends the item with the source's own error (an HTTP status, a bad playlist).
     var fail: @Sendable (PlaybackError) -> Void
+    /// Ends the item with the source's error once what is buffered has played out, instead of its end: the source
+    /// could load no more (everything was tried) and reads `.end` next. A seek forgets it.
+    var failAtEnd: @Sendable (PlaybackError) -> Void
     /// The item's forward buffer when it set one (0: automatic); the ABR policy fits its thresholds to it.
     var forwardBufferSeconds: Double
 }

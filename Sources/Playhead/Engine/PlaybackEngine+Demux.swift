@@ -104,6 +104,7 @@ extension PlaybackEngine {
                     c.audioEnded = false
                     c.videoEnded = false
                     c.endedPosted = false
+                    c.endFailure = nil
                 }
                 return (c.stopping, s)
             }
@@ -267,6 +268,9 @@ extension PlaybackEngine {
             },
             post: { [weak self] event in self?.sink(event) },
             fail: { [weak self] error in self?.fail(error) },
+            failAtEnd: { [weak self] error in
+                self?.control.withLock { c in if c.endFailure == nil { c.endFailure = error } }
+            },
             forwardBufferSeconds: config.forwardBufferSeconds)
     }
 }

@@ -47,6 +47,9 @@ final class PlaybackEngine: @unchecked Sendable {
         var audioEnded = false
         var videoEnded = false
         var endedPosted = false
+        /// The error the item fails with at its end instead of `.ended` (the source could load no more:
+        /// `SourceHost.failAtEnd`); cleared by a seek.
+        var endFailure: PlaybackError?
         /// Whether any audio or video frame came out of a decoder, and whether a seek or the end time may have
         /// cut the input short: read from its start to its end without one frame, an input is not media.
         var decodedAny = false
@@ -318,15 +321,20 @@ final class PlaybackEngine: @unchecked Sendable {
     func checkEnded() {
         wake()
         let media = info
-        let post = control.withLock { c -> (ended: Bool, decoded: Bool) in
+        let post = control.withLock { c -> (ended: Bool, decoded: Bool, failure: PlaybackError?) in
             let audioDone = c.audioEnded || media?.audioStream == nil || !config.decodeAudio
             let videoDone = c.videoEnded || media?.videoStream == nil || !config.decodeVideo
-            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else { return (false, true) }
+            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else {
+                return (false, true, nil)
+            }
             c.endedPosted = true
-            return (true, c.decodedAny || c.cutShort)
+            return (true, c.decodedAny || c.cutShort, c.endFailure)
         }
         guard post.ended else { return }
-        if post.decoded {
+        if let failure = post.failure {
+            // What was buffered has played: now the error that ended loading.
+            fail(failure)
+        } else if post.decoded {
             sink(.ended)
         } else {
             let reason = "not a media file (nothing could be decoded)"

@@ -16,6 +16,11 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     let hls: HLSSource
     /// Whether a jump found while paused may be taken now (from the host; demux thread).
     private var jumpAllowed: @Sendable () -> Bool = { false }
+    /// The error that ended loading once media had been fetched (everything was tried): reading then ends
+    /// (`.end`) and the engine fails the item with it after the buffered media has played out (demux thread).
+    private var heldFailure: PlaybackError?
+    /// Hands `heldFailure` to the engine (from the host).
+    private var failAtEnd: @Sendable (PlaybackError) -> Void = { _ in }
 
     /// Takes over `input`, opened (and probed) over `hls`: from now on segments are loaded by `read`.
     init(input: MediaInput, hls: HLSSource) {
@@ -40,14 +45,28 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
             switch notice {
             case .segment(let bytes, let seconds, let estimate):
                 host.post(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate))
-            case .failed(let error):
-                if !error.reason.hasSuffix("cancelled") { host.fail(error) }
+            case .failed:
+                // Reading ends with it (`hold`): what is buffered plays out first.
+                break
             default:
                 host.post(.hls(notice))
             }
         }
         jumpAllowed = host.mayJump
+        failAtEnd = host.failAtEnd
+        // An error met while FFmpeg probed, after the segments it opened with: those play, then the item fails.
+        if let error = hls.failure, hls.fetchedAny, !Self.isCancellation(error) { hold(error) }
     }
+
+    /// Ends reading with `error` once media has been fetched: the engine plays what is buffered, then fails the
+    /// item with it. Before that nothing was loaded and the error is thrown at once. Demux thread.
+    private func hold(_ error: PlaybackError) {
+        guard heldFailure == nil else { return }
+        heldFailure = error
+        failAtEnd(error)
+    }
+
+    private static func isCancellation(_ error: PlaybackError) -> Bool { error.reason.hasSuffix("cancelled") }
 
     override func deliverPendingJump() {
         guard hls.jumpPending != nil, jumpAllowed() else { return }
@@ -57,6 +76,8 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     override func read() throws(PlaybackError) -> SourceRead {
         while true {
             if let read = try readFed() { return read }
+            // Everything that could be loaded has been: the rest plays out, then the item fails (`hold`).
+            if heldFailure != nil { return .end }
             // FFmpeg has demuxed every byte loaded: load the next segment here, then demux it.
             do {
                 guard try loadSegment() else { return .end }
@@ -64,7 +85,10 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
                 // A seek came in during a download or a live wait, or a jump out of the live window.
                 return .interrupted
             } catch {
-                throw playbackError(error)
+                let failure = playbackError(error)
+                if !hls.fetchedAny || Self.isCancellation(failure) || hls.isCancelled { throw failure }
+                hold(failure)
+                return .end
             }
         }
     }
@@ -100,6 +124,9 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     override func seek(to seconds: Double) throws(PlaybackError) {
         input.resume()
         hls.reposition(at: seconds)
+        // A seek tries again what had failed (the engine forgot the error it held).
+        heldFailure = nil
+        hls.failure = nil
         do {
             // The segment that holds the target is fetched first, and demuxed as a new part.
             guard try hls.loadNext() else { return }
@@ -107,7 +134,10 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
         } catch is ByteSourceInterruption {
             // A newer seek: the engine takes it next.
         } catch {
-            throw playbackError(error)
+            let failure = playbackError(error)
+            if Self.isCancellation(failure) || hls.isCancelled { throw failure }
+            // Nothing to play from there: reading ends at once and the item fails with the error.
+            hold(failure)
         }
     }
 
@@ -122,10 +152,14 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     }
 
     override func idle() -> (ok: Bool, nextDeadline: Double?) {
+        guard heldFailure == nil else { return (true, nil) }
         do {
             try hls.reloadWhileIdle()
         } catch {
-            return (false, nil)
+            if Self.isCancellation(error) || hls.isCancelled { return (false, nil) }
+            // The buffer plays out, then the item fails with the error (the next read ends).
+            hold(error)
+            return (true, nil)
         }
         return (true, hls.idleReloadDeadline)
     }

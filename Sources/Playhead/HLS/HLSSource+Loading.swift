@@ -168,6 +168,7 @@ extension HLSSource {
             failure = error
         }
         let error = failure
+        failedForGood.append(error)
         adaptive?.drainSamples()
         if failOver() {
             report(.recovered(error))

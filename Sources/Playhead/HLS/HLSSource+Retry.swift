@@ -78,11 +78,11 @@ extension HLSSource {
 
     /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is (cut
     /// out of the timeline). Throws once `skippableInARow` segments in a row were skipped, with one error listing
-    /// them. The skip is logged once a later segment loads (`survivedSkips`); a stream that ends after skipped
-    /// segments fails with them (`failIfSkippedAtEnd`): it did not play whole.
+    /// what was tried (`givingUp`). The skip is logged once a later segment loads (`survivedSkips`); a stream that
+    /// ends after skipped segments fails with them (`failIfSkippedAtEnd`): it did not play whole.
     func skipSegment(after error: PlaybackError) throws(PlaybackError) {
         skipped.append(error)
-        if skipped.count >= Self.skippableInARow { throw Self.skippedError(skipped) }
+        if skipped.count >= Self.skippableInARow { throw givingUp() }
         playlist.segments[next].gap = true
         if let state = adaptive, let current = state.current { state.playlists[current] = playlist }
     }
@@ -94,22 +94,36 @@ extension HLSSource {
                 .recovered(PlaybackError(e.category, source: e.source, reason: e.reason + "; skipped", code: e.code)))
         }
         skipped.removeAll()
+        failedForGood.removeAll()
     }
 
     /// The end of the stream: an error when the segments before it were skipped.
     func failIfSkippedAtEnd() throws(PlaybackError) {
         guard !skipped.isEmpty else { return }
-        throw Self.skippedError(skipped)
+        throw givingUp()
     }
 
-    /// One error for skipped segments: the only one as it was, several listed.
-    static func skippedError(_ skipped: [PlaybackError]) -> PlaybackError {
-        guard let last = skipped.last, skipped.count > 1 else { return skipped[0] }
-        let tried = skipped.map { "\(URL(string: $0.source)?.lastPathComponent ?? $0.source) (\($0.reason))" }
+    /// The item's error when skipped segments cannot be ridden out: every request that failed for good since the
+    /// last segment loaded, on every variant tried, listed (a single one as it was). The skips not yet in the error
+    /// log go there (the variants left were logged as they were left; the item's error is logged when it fails).
+    func givingUp() -> PlaybackError {
+        let tried = failedForGood.isEmpty ? skipped : failedForGood
+        if tried.count > 1 { for e in skipped { report(.recovered(e)) } }
+        return Self.skippedError(tried, segments: skipped.count)
+    }
+
+    /// One error for `segments` skipped segments and the requests that failed for them: the only one as it was,
+    /// several listed by the end of their path and their reason.
+    static func skippedError(_ tried: [PlaybackError], segments: Int) -> PlaybackError {
+        guard let last = tried.last, tried.count > 1 else { return tried[0] }
+        let list = tried.map { e in
+            let path = URL(string: e.source).map { $0.pathComponents.suffix(2).joined(separator: "/") } ?? e.source
+            return "\(path) (\(e.reason))"
+        }
+        let what = segments == 1 ? "1 segment" : "\(segments) segments in a row"
         return PlaybackError(
             last.category, source: last.source,
-            reason: "\(skipped.count) segments in a row could not be loaded: " + tried.joined(separator: ", "),
-            code: last.code)
+            reason: "\(what) could not be loaded; tried " + list.joined(separator: ", "), code: last.code)
     }
 }
 

@@ -106,6 +106,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     let retryPolicy: RetryPolicy
     /// The segments skipped in a row since the last one loaded (`skipSegment`).
     var skipped: [PlaybackError] = []
+    /// Every request that failed for good (after its retries) since the last segment loaded, on any variant: what
+    /// the item's error lists when the stream is given up (`givingUp`).
+    var failedForGood: [PlaybackError] = []
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -125,40 +128,13 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             playlistURL = url
             variant = nil
         case .multivariant(let master):
-            let state = HLSAdaptiveState(variants: master.variants, caps: caps, startEstimate: startEstimate)
-            guard var start = state.startRung(), var variantURL = master.variants[start].url else {
-                let codecs = Set(master.variants.flatMap(\.codecList)).sorted().joined(separator: ", ")
-                throw PlaybackError(
-                    .unsupported, source: url.absoluteString,
-                    reason: master.variants.isEmpty
-                        ? "no variant in the multivariant playlist"
-                        : "no playable variant (codecs \(codecs.isEmpty ? "unknown" : codecs) cannot be decoded here)")
-            }
-            var failures: [PlaybackError] = []
-            var loaded: MediaPlaylist?
-            while loaded == nil {
-                do {
-                    loaded = try Self.mediaPlaylist(variantURL, fetch)
-                } catch {
-                    // A variant whose playlist cannot be had: the others are tried (each failure logged).
-                    if error.reason == "cancelled" { throw error }
-                    failures.append(error)
-                    state.penalties[start] = MonotonicClock.now() + Self.penaltySeconds
-                    state.policy.rungs[start].isSupported = false
-                    guard let other = state.startRung(), let otherURL = master.variants[other].url else {
-                        throw failures.count == 1 ? error : Self.allFailed(failures)
-                    }
-                    (start, variantURL) = (other, otherURL)
-                }
-            }
-            unreported += failures.map { .recovered($0) }
-            playlist = loaded!
-            playlistURL = variantURL
-            variant = master.variants[start]
+            let opened = try Self.openVariant(of: master, url: url, fetch, caps: caps, startEstimate: startEstimate)
+            unreported += opened.failures.map { .recovered($0) }
+            playlist = opened.playlist
+            playlistURL = opened.url
+            variant = master.variants[opened.state.current!]
             multivariantStart = master.start
-            state.current = start
-            state.playlists[start] = playlist
-            adaptive = state
+            adaptive = opened.state
         }
         if !playlist.hasEndList && playlist.playlistType != .vod {
             try startLive(loadStarted: loadStarted)
@@ -180,32 +156,6 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// The total duration of a VOD playlist; nil while it is live or an event (no `EXT-X-ENDLIST`).
     var duration: Double? {
         playlist.hasEndList && live == nil ? playlist.segments.reduce(0) { $0 + $1.playedDuration } : nil
-    }
-
-    static func mediaPlaylist(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> MediaPlaylist {
-        guard case .media(let media) = try load(url, fetch) else {
-            throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a media playlist")
-        }
-        return media
-    }
-
-    static func load(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> Playlist {
-        // A playlist that trickles forever is bounded too (`HTTPFetch.playlistDeadline`).
-        let response = try fetch.get(url, limit: HTTPFetch.playlistLimit, deadline: fetch.playlistDeadline)
-        if isHTML(response) {
-            throw PlaybackError(.parsing, source: url.absoluteString, reason: "an HTML page, not an HLS playlist")
-        }
-        do {
-            return try PlaylistParser().parse(response.body, url: url)
-        } catch {
-            throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a valid HLS playlist: \(error)")
-        }
-    }
-
-    /// Whether a response is an HTML page (an error or login page served in place of media), judged by its first
-    /// bytes; the `Content-Type` decides only when they are neither media, a playlist nor HTML.
-    static func isHTML(_ response: HTTPFetch.Response) -> Bool {
-        ContentSniffer.isHTML(response.body, contentType: response.contentType)
     }
 
     func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {

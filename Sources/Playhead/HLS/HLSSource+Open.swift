@@ -1,0 +1,80 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadHLS
+
+/// Opening a stream: loading and checking playlists, and the first variant of a multivariant playlist (called
+/// from `init` on the opening thread, then on the demux thread).
+extension HLSSource {
+    /// What opening a multivariant playlist gave: the adaptive state (its `current` rung chosen), that variant's
+    /// media playlist and URL, and the variants whose playlists failed on the way (for the error log).
+    struct OpenedVariant {
+        var state: HLSAdaptiveState
+        var playlist: MediaPlaylist
+        var url: URL
+        var failures: [PlaybackError]
+    }
+
+    /// Chooses the first variant of `master` within `caps` whose codecs FFmpeg can decode and loads its playlist;
+    /// a variant whose playlist cannot be had is penalty-boxed and another tried. Throws when none is playable, or
+    /// with every failure listed when none could be loaded.
+    static func openVariant(
+        of master: MultivariantPlaylist, url: URL, _ fetch: HTTPFetch, caps: AdaptiveBitratePolicy.Caps,
+        startEstimate: Double?
+    ) throws(PlaybackError) -> OpenedVariant {
+        let state = HLSAdaptiveState(variants: master.variants, caps: caps, startEstimate: startEstimate)
+        guard var start = state.startRung(), var variantURL = master.variants[start].url else {
+            let codecs = Set(master.variants.flatMap(\.codecList)).sorted().joined(separator: ", ")
+            throw PlaybackError(
+                .unsupported, source: url.absoluteString,
+                reason: master.variants.isEmpty
+                    ? "no variant in the multivariant playlist"
+                    : "no playable variant (codecs \(codecs.isEmpty ? "unknown" : codecs) cannot be decoded here)")
+        }
+        var failures: [PlaybackError] = []
+        while true {
+            do {
+                let loaded = try Self.mediaPlaylist(variantURL, fetch)
+                state.current = start
+                state.playlists[start] = loaded
+                return OpenedVariant(state: state, playlist: loaded, url: variantURL, failures: failures)
+            } catch {
+                // A variant whose playlist cannot be had: the others are tried (each failure logged).
+                if error.reason == "cancelled" { throw error }
+                failures.append(error)
+                state.penalties[start] = MonotonicClock.now() + Self.penaltySeconds
+                state.policy.rungs[start].isSupported = false
+                guard let other = state.startRung(), let otherURL = master.variants[other].url else {
+                    throw failures.count == 1 ? error : Self.allFailed(failures)
+                }
+                (start, variantURL) = (other, otherURL)
+            }
+        }
+    }
+
+    static func mediaPlaylist(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> MediaPlaylist {
+        guard case .media(let media) = try load(url, fetch) else {
+            throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a media playlist")
+        }
+        return media
+    }
+
+    static func load(_ url: URL, _ fetch: HTTPFetch) throws(PlaybackError) -> Playlist {
+        // A playlist that trickles forever is bounded too (`HTTPFetch.playlistDeadline`).
+        let response = try fetch.get(url, limit: HTTPFetch.playlistLimit, deadline: fetch.playlistDeadline)
+        if isHTML(response) {
+            throw PlaybackError(.parsing, source: url.absoluteString, reason: "an HTML page, not an HLS playlist")
+        }
+        do {
+            return try PlaylistParser().parse(response.body, url: url)
+        } catch {
+            throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a valid HLS playlist: \(error)")
+        }
+    }
+
+    /// Whether a response is an HTML page (an error or login page served in place of media), judged by its first
+    /// bytes; the `Content-Type` decides only when they are neither media, a playlist nor HTML.
+    static func isHTML(_ response: HTTPFetch.Response) -> Bool {
+        ContentSniffer.isHTML(response.body, contentType: response.contentType)
+    }
+}
