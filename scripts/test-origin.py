@@ -13,6 +13,9 @@ request through query parameters:
   ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
   ?trickle=SECONDS         chunked: the file, then a comment line ("# still here") every SECONDS, forever
 
+/_control?status=CODE[&seconds=S] makes every other request answer CODE (for S seconds, or until the next
+/_control; status=0 ends it at once): an origin or host that goes down while a test plays.
+
 /llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, or fMP4 segments with an
 EXT-X-MAP init section and four movie fragments each) as a low-latency live stream that starts with the first
 request under /llhls/ for its ladder (the first folder below /llhls/, so all variants of a ladder share one
@@ -218,6 +221,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     clocks = {}
     streams_lock = threading.Lock()
     seen = set()
+    outage = None  # (status, until monotonic time or None)
 
     def low_latency(self, url, q):
         parts = url.path.split("/")
@@ -261,6 +265,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
         shown = self.path if url.path.startswith("/llhls/") else url.path
         print("GET %s %s" % (shown, self.headers.get("Range", "-")), flush=True)
+        if url.path == "/_control":
+            status = int(q.get("status", "0"))
+            seconds = float(q["seconds"]) if "seconds" in q else None
+            with self.streams_lock:
+                Handler.outage = None if status == 0 else (
+                    status, None if seconds is None else time.monotonic() + seconds)
+            self.send_response(204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        with self.streams_lock:
+            outage = Handler.outage
+        if outage is not None and (outage[1] is None or time.monotonic() < outage[1]):
+            body = b"down\n"
+            self.send_response(outage[0])
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if url.path.startswith("/llhls/") and self.low_latency(url, q):
             return
         if self.link is not None:

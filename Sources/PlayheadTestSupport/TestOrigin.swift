@@ -1,4 +1,9 @@
 import Foundation
+import PlayheadCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The test HTTP origin (`scripts/test-origin.py`) serving a folder on 127.0.0.1, with pacing and faults chosen
 /// by query parameters. Stopped by PID when released. Safe from any thread.
@@ -59,6 +64,22 @@ public final class TestOrigin: @unchecked Sendable {
             c.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         }
         return c.url!
+    }
+
+    /// From now on every request answers `status` (for `seconds`, or until the next call; 0 ends it at once): the
+    /// origin goes down. Returns once the origin has taken it.
+    public func fail(status: Int, forSeconds seconds: Double? = nil) throws {
+        var query = ["status": "\(status)"]
+        if let seconds { query["seconds"] = "\(seconds)" }
+        let done = DispatchSemaphore(value: 0)
+        let status = Locked<Int?>(nil)
+        URLSession.shared.dataTask(with: url("_control", query)) { _, response, _ in
+            status.withLock { $0 = (response as? HTTPURLResponse)?.statusCode }
+            done.signal()
+        }.resume()
+        guard done.wait(timeout: .now() + 5) == .success, status.current == 204 else {
+            throw TestSupportError("the test origin did not take /_control")
+        }
     }
 
     deinit {

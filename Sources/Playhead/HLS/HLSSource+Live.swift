@@ -10,6 +10,9 @@ struct LiveState {
     var reloadAt = 0.0
     /// Parts and blocking reloads are used (low-latency HLS).
     var lowLatency = false
+    /// Reloads that failed in a row, and when the first of them did (`MonotonicClock`): an origin outage.
+    var failedReloads = 0
+    var failingSince: Double?
 }
 
 extension HLSSource {
@@ -63,7 +66,16 @@ extension HLSSource {
     func reloadLive() throws(PlaybackError) {
         guard var state = live else { return }
         let started = MonotonicClock.now()
-        let fresh = try Self.mediaPlaylist(playlistURL, fetch)
+        let fresh: MediaPlaylist
+        do {
+            fresh = try Self.mediaPlaylist(playlistURL, fetch)
+        } catch {
+            // An outage: tried again on a schedule while the buffer lasts (`reloadFailed`).
+            live = try reloadFailed(error, state)
+            return
+        }
+        state.failedReloads = 0
+        state.failingSince = nil
         adopt(fresh)
         switch state.schedule.loaded(fresh, startedAt: started) {
         case .reload(let at):

@@ -128,6 +128,32 @@ extension HLSSource {
 }
 
 extension HLSSource {
+    /// A live playlist reload failed (`error`, logged): the next one is scheduled after the policy's backoff, capped
+    /// at half a target duration (as a reload that finds no change), so the origin's return is noticed soon. A live
+    /// stream rides out an outage its buffer covers: reloads are tried again while a second or more is buffered
+    /// ahead of the play head, and at least `maximumRetries` times; then the stream is given up with one error that counts the
+    /// tries (the buffer has played out by then). Demux thread; `state` is `live` as it was.
+    func reloadFailed(_ error: PlaybackError, _ state: LiveState) throws(PlaybackError) -> LiveState {
+        if error.reason.hasSuffix("cancelled") || isCancelled { throw error }
+        var state = state
+        let now = MonotonicClock.now()
+        state.failedReloads += 1
+        let since = state.failingSince ?? now
+        state.failingSince = since
+        let buffered = nextStart - playbackPosition()
+        guard state.failedReloads <= retryPolicy.maximumRetries || buffered >= 1 else {
+            let seconds = String(format: "%.1f", now - since)
+            throw PlaybackError(
+                error.category, source: error.source,
+                reason: "the live playlist could not be reloaded (\(state.failedReloads) tries in \(seconds) s, "
+                    + "the buffer ran out): \(error.reason)", code: error.code)
+        }
+        report(.recovered(error))
+        let halfTarget = Double(max(playlist.targetDuration ?? 6, 1)) / 2
+        state.reloadAt = now + min(retryDelay(state.failedReloads), halfTarget)
+        return state
+    }
+
     /// One error for several failed variants: the first one's source, every failure listed.
     static func allFailed(_ failures: [PlaybackError]) -> PlaybackError {
         let tried = failures.map { "\($0.source): \($0.reason)" }.joined(separator: "; ")
