@@ -24,6 +24,9 @@ public final class URLAsset: Sendable {
         /// `Int`: how many times a failed HLS segment, init section or key request is tried again (with exponential
         /// backoff and jitter) before a segment is skipped or the item fails; kept within 0 to 10, 3 when absent.
         public static let hlsRetries = OptionKey(rawValue: "hlsRetries")
+        /// `Double` or `Int`: seconds an HLS variant, host or pathway that failed stays out of the choice before it
+        /// is tried again; kept within 1 s to an hour, 60 when absent or not a number.
+        public static let hlsPenaltySeconds = OptionKey(rawValue: "hlsPenaltySeconds")
     }
 
     /// The resource.
@@ -43,7 +46,17 @@ public final class URLAsset: Sendable {
         self.resourceLoader = resourceLoader
         self.loader = AssetLoader(
             location: URLAsset.location(of: url), timeout: Self.networkTimeout(in: options),
-            hls: HLSClientOptions(resourceLoader: resourceLoader, retry: Self.retryPolicy(in: options)))
+            hls: HLSClientOptions(
+                resourceLoader: resourceLoader, retry: Self.retryPolicy(in: options),
+                penaltySeconds: Self.penaltySeconds(in: options)))
+    }
+
+    /// The `hlsPenaltySeconds` option, kept within 1 s to an hour; 60 when absent or not a number.
+    static func penaltySeconds(in options: [OptionKey: any Sendable]) -> Double {
+        let key = OptionKey.hlsPenaltySeconds
+        let value = (options[key] as? Double) ?? (options[key] as? Int).map(Double.init)
+        guard let value, value.isFinite else { return HLSSource.penaltySeconds }
+        return min(max(value, 1), 3600)
     }
 
     /// The `networkTimeout` option in seconds: a `Double` or an `Int`, kept within 0.1 s to a day; 10 when absent

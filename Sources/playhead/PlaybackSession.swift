@@ -23,6 +23,8 @@ final class PlaybackSession {
     var current: (item: PlayerItem, slot: PlaylistCursor.Slot)?
     /// The audio session's part (its mode follows the item playing).
     var audioSession: AudioSessionCLI?
+    /// Error-log entries of each item already looked at for HLS failovers (`noticeFailovers`).
+    var failoversLookedAt: [ObjectIdentifier: Int] = [:]
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
 
@@ -168,6 +170,7 @@ final class PlaybackSession {
     }
 
     private func handle(_ event: PlayerEvent) {
+        noticeFailovers()
         if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.slot)) }
         log?.write(event, input: current.map { location(of: $0.slot) } ?? "")
         switch event.kind {

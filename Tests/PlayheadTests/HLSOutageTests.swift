@@ -3,7 +3,8 @@ import Playhead
 import PlayheadTestSupport
 import Testing
 
-/// HLS through origin outages (issue 15): a live stream rides out an outage shorter than its buffer.
+/// HLS through origin outages (issue 15): a live stream rides out an outage shorter than its buffer; a host that
+/// fails gives way to the redundant copy of its variant on another host, and is tried again after its penalty.
 @MainActor @Suite(.serialized) struct HLSOutageTests {
     /// Live, the origin down (503 for every request) for less than the buffer: the playlist reloads that fail are
     /// tried again, playback never stalls, the sound has no gap, and the error log has the failures. Scaled down
@@ -48,5 +49,59 @@ import Testing
         // The origin came back, and playback went on with the segments listed since.
         let segmentsAfter = during.filter { $0.contains("/live-outage/seg") }
         #expect(segmentsAfter.count >= 3, "\(Array(during))")
+    }
+
+    /// Two hosts serve one 14 s stream (2 s segments): the multivariant playlist lists its variant on the primary,
+    /// then the same variant on the backup. From 4 s on the primary answers 500 to every request: playback moves to
+    /// the backup at the next segment with at most one stall, no longer than a segment; the whole stream is heard;
+    /// the primary is asked nothing during its penalty and is tried again once it is over. Scaled down from the
+    /// issue's 10 s, with a 3 s penalty instead of 60 s and a 2 s forward buffer, so the failure meets playback.
+    @Test func aFailingHostGivesWayToTheRedundantVariantAndIsTriedAgainAfterItsPenalty() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-failover", seconds: 14)
+        let primary = try TestOrigin(serving: try HLSFixtures.root())
+        let backup = try TestOrigin(serving: try HLSFixtures.root())
+        let path = try FaultFixtures.redundant(
+            "redundant", in: "ladder-failover", primary: primary.url("ladder-failover/v0/index.m3u8").absoluteString,
+            backup: backup.url("ladder-failover/v0/index.m3u8").absoluteString)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let penalty = 3.0
+        let item = PlayerItem(asset: URLAsset(url: backup.url(path), options: [.hlsPenaltySeconds: penalty]))
+        item.preferredForwardBufferDuration = 2
+        player.replaceCurrentItem(with: item)
+        player.play()
+        let started = await eventually(timeout: 20) { player.currentTime().seconds >= 4 }
+        #expect(started, "\(String(describing: item.error))")
+        try primary.fail(status: 500)
+        let backupSegmentsBefore = backup.requests.filter { $0.contains("/v0/seg") }.count
+        #expect(await eventually(timeout: 10) { item.errorLog.contains { $0.failoverTarget != nil } }, "no failover")
+        let movedAt = MonotonicClock.now()
+        let askedAtFailover = primary.requests.count
+        try await Task.sleep(for: .seconds(penalty - 0.5))
+        let askedDuringPenalty = primary.requests.count - askedAtFailover
+        #expect(await eventually(timeout: 20) { player.timeControlStatus == .paused && item.status != .unknown })
+        try await Task.sleep(for: .milliseconds(200))
+        player.close()
+        let samples = sink.stopRecording()
+
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 14) < 0.3, "\(heard) s of sound")
+        let stalls = item.accessLog.reduce(0) { $0 + $1.numberOfStalls }
+        #expect(stalls <= 1, "\(stalls) stalls")
+        #expect(AudioAnalysis.longestGap(samples) < 2, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        let failovers = item.errorLog.filter { $0.failoverTarget != nil }
+        #expect(
+            failovers.first.map {
+                $0.uri.hasPrefix(primary.url("ladder-failover/v0/seg").absoluteString)
+                    && $0.failoverTarget == backup.url("ladder-failover/v0/index.m3u8").absoluteString
+                    && $0.errorStatusCode == 500
+            } == true, "\(item.errorLog.map { ($0.uri, $0.errorComment) })")
+        #expect(backup.requests.filter { $0.contains("/v0/seg") }.count > backupSegmentsBefore, "the backup played")
+        #expect(askedDuringPenalty == 0, "the primary was asked during its penalty: \(primary.requests)")
+        // After the penalty the primary was tried again (and, still failing, left again).
+        let retried = primary.requests.dropFirst(askedAtFailover).filter { $0.contains("/v0/seg") }
+        #expect(!retried.isEmpty && MonotonicClock.now() - movedAt > penalty, "\(primary.requests)")
+        #expect(failovers.count >= 2, "\(item.errorLog.map { ($0.uri, $0.errorComment) })")
     }
 }

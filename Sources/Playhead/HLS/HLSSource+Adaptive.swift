@@ -13,13 +13,24 @@ final class HLSAdaptiveState: @unchecked Sendable {
     var current: Int?
     /// Whether each rung can be decoded here (the policy's `isSupported` before any penalty).
     let supported: [Bool]
-    /// Variants in the penalty box, until when (`MonotonicClock`).
+    /// Variants in the penalty box, until when (`MonotonicClock`), and how long a penalty lasts.
     var penalties: [Int: Double] = [:]
+    var penaltySeconds = 60.0
+    /// Each variant's redundancy group (`redundancyKey`: copies of one variant share it) and pathway (`PATHWAY-ID`,
+    /// "." when none); the pathways in the order they are tried, the one to start with first.
+    let groups: [String]
+    let pathways: [String]
+    var pathwayOrder: [String]
     /// Throughput samples of the download in flight (one per network chunk), filled on the loader's queue and
     /// drained into `estimator` on the demux thread.
     let samples = Locked([(bytes: Int, duration: Double, arrival: Double)]())
 
-    init(variants: [Variant], caps: AdaptiveBitratePolicy.Caps, startEstimate: Double? = nil) {
+    /// The ladder of `variants`; `firstPathway` (content steering's `PATHWAY-ID`) is tried first when it exists,
+    /// the others in the order they are listed.
+    init(
+        variants: [Variant], caps: AdaptiveBitratePolicy.Caps, startEstimate: Double? = nil,
+        firstPathway: String? = nil
+    ) {
         self.variants = variants
         let rungs = variants.map { v in
             AdaptiveBitratePolicy.Rung(v, isSupported: v.codecList.allSatisfy(CodecSupport.isDecodable))
@@ -27,6 +38,13 @@ final class HLSAdaptiveState: @unchecked Sendable {
         policy = AdaptiveBitratePolicy(rungs: rungs, caps: caps)
         supported = rungs.map(\.isSupported)
         estimator = BandwidthEstimator(persistedEstimate: startEstimate)
+        groups = variants.map(Self.redundancyKey)
+        pathways = variants.map { $0.stream.pathwayID ?? "." }
+        var order: [String] = []
+        for p in pathways where !order.contains(p) { order.append(p) }
+        if let first = firstPathway, let i = order.firstIndex(of: first) { order.insert(order.remove(at: i), at: 0) }
+        pathwayOrder = order
+        refreshRungs()
     }
 
     /// The variant to start with: the policy's choice for the starting estimate (the lowest allowed one when
@@ -58,6 +76,8 @@ extension HLSSource {
     func adapt() -> Bool {
         guard let state = adaptive, let current = state.current, canSwitch else { return false }
         releasePenalties()
+        // Back to the variant a penalty had left once it is over, or on to a copy of one that lost its place.
+        if let standIn = state.standIn(for: current), standIn != current, switchVariant(to: standIn) { return true }
         if let caps = currentCaps() { state.policy.caps = caps }
         let buffered = nextStart - playbackPosition()
         var duration = Double(playlist.targetDuration ?? 6)

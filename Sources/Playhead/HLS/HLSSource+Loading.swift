@@ -110,12 +110,13 @@ extension HLSSource {
         }
     }
 
-    /// Downloads a segment or init section, trying again after a time-out, a dropped connection or a 5xx; an HTML
+    /// Downloads a segment or init section, trying again after a time-out, a dropped connection or a 5xx (unless
+    /// `failFast`: a copy elsewhere is tried instead); an HTML
     /// page in place of media is an error. With a `decryption`, the body is decrypted as it arrives (AES-128 CBC),
     /// and a body that does not decrypt to media is "wrong key or IV". Nil when `watch` gave the download up.
     func download(
         _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?,
-        decryption: HLSDecryption? = nil
+        decryption: HLSDecryption? = nil, failFast: Bool = false
     ) throws(PlaybackError) -> HTTPFetch.Response? {
         var attempt = 0
         while true {
@@ -137,7 +138,7 @@ extension HLSSource {
                 if let decryption, let decrypter { response.body = try decryption.finish(decrypter, response, url) }
                 return response
             } catch {
-                if !shouldRetry(after: attempt) { throw error }
+                if failFast || !shouldRetry(after: attempt) { throw error }
                 attempt += 1
                 report(.recovered(error))
                 waitBeforeRetry(retryDelay(attempt))
@@ -160,8 +161,12 @@ extension HLSSource {
         decryption: HLSDecryption?
     ) throws(PlaybackError) -> SegmentFetch {
         let failure: PlaybackError
+        // With a copy elsewhere (a redundant variant, another pathway), a failure moves there at once.
+        let failFast = fetchedAny && adaptive.map { s in s.current.map(s.hasBackup) ?? false } ?? false
         do {
-            return .loaded(try download(url, range: range, duration: duration, watch: watch, decryption: decryption))
+            return .loaded(
+                try download(
+                    url, range: range, duration: duration, watch: watch, decryption: decryption, failFast: failFast))
         } catch {
             // Before the first segment has played, nothing says the stream is any good: the error is the item's.
             if error.source != url.absoluteString || isCancelled || seekPending() || !fetchedAny { throw error }
@@ -170,8 +175,13 @@ extension HLSSource {
         let error = failure
         failedForGood.append(error)
         adaptive?.drainSamples()
-        if failOver() {
-            report(.recovered(error))
+        if let rung = failOver(after: error) {
+            let to = adaptive?.variants[rung].url?.absoluteString ?? ""
+            report(
+                .recovered(
+                    PlaybackError(
+                        error.category, source: error.source, reason: error.reason + HLSFailover.marker + to,
+                        code: error.code)))
             return .again
         }
         try skipSegment(after: error)

@@ -20,9 +20,12 @@ extension HLSSource {
     /// with every failure listed when none could be loaded.
     static func openVariant(
         of master: MultivariantPlaylist, url: URL, _ fetch: HTTPFetch, caps: AdaptiveBitratePolicy.Caps,
-        startEstimate: Double?
+        startEstimate: Double?, penaltySeconds: Double
     ) throws(PlaybackError) -> OpenedVariant {
-        let state = HLSAdaptiveState(variants: master.variants, caps: caps, startEstimate: startEstimate)
+        let state = HLSAdaptiveState(
+            variants: master.variants, caps: caps, startEstimate: startEstimate,
+            firstPathway: master.contentSteering?.pathwayID)
+        state.penaltySeconds = penaltySeconds
         guard var start = state.startRung(), var variantURL = master.variants[start].url else {
             let codecs = Set(master.variants.flatMap(\.codecList)).sorted().joined(separator: ", ")
             throw PlaybackError(
@@ -42,8 +45,7 @@ extension HLSSource {
                 // A variant whose playlist cannot be had: the others are tried (each failure logged).
                 if error.reason == "cancelled" { throw error }
                 failures.append(error)
-                state.penalties[start] = MonotonicClock.now() + Self.penaltySeconds
-                state.policy.rungs[start].isSupported = false
+                state.penalize(start)
                 guard let other = state.startRung(), let otherURL = master.variants[other].url else {
                     throw failures.count == 1 ? error : Self.allFailed(failures)
                 }

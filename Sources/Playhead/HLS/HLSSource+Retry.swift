@@ -10,6 +10,8 @@ struct HLSClientOptions: Sendable {
     var resourceLoader: AssetResourceLoader?
     /// Retries of segments, init sections and keys.
     var retry = RetryPolicy()
+    /// Seconds a failing variant, host or pathway stays in the penalty box.
+    var penaltySeconds = HLSSource.penaltySeconds
 }
 
 /// Failed downloads: retries with backoff, failing variants in a penalty box, and segments that cannot be had
@@ -40,40 +42,32 @@ extension HLSSource {
         retryPolicy.delay(beforeRetry: retry, retryAfter: fetch.lastRetryAfter, random: .random(in: 0...1))
     }
 
-    /// Puts variant `rung` in the penalty box: the policy does not choose it for `penaltySeconds`.
-    func penalize(_ rung: Int) {
-        guard let state = adaptive, state.policy.rungs.indices.contains(rung) else { return }
-        state.penalties[rung] = MonotonicClock.now() + Self.penaltySeconds
-        state.policy.rungs[rung].isSupported = false
-    }
+    /// Puts variant `rung` in the penalty box: the policy does not choose it for the item's penalty time.
+    func penalize(_ rung: Int) { adaptive?.penalize(rung) }
 
     /// Lets variants whose penalty is over be chosen again.
-    func releasePenalties() {
-        guard let state = adaptive, !state.penalties.isEmpty else { return }
-        let now = MonotonicClock.now()
-        for (rung, until) in state.penalties where until <= now {
-            state.penalties[rung] = nil
-            state.policy.rungs[rung].isSupported = state.supported[rung]
-        }
-    }
+    func releasePenalties() { adaptive?.releasePenalties() }
 
-    /// After the current variant's copy of segment `next` could not be had: the current variant goes in the
-    /// penalty box and the nearest other variant (by bit rate) takes over from the same time; true when one did.
-    func failOver() -> Bool {
-        guard let state = adaptive, let current = state.current else { return false }
-        penalize(current)
+    /// After the current variant's copy of segment `next` could not be had (`error`): the current variant (its
+    /// host too, for a host's error, when variants elsewhere are left) goes in the penalty box, and a copy of it
+    /// (a redundant variant, or the same variant in the next pathway), else the nearest other variant by bit
+    /// rate, takes over from the same time. The variant that took over; nil when none could.
+    func failOver(after error: PlaybackError) -> Int? {
+        guard let state = adaptive, let current = state.current else { return nil }
+        state.penalizeAfterFailure(of: current, error: error)
         let bandwidth = state.policy.rungs[current].peakBitRate
-        let candidates = state.policy.rungs.indices.filter { state.policy.rungs[$0].isSupported }
+        let copy = state.standIn(for: current)
+        let others = state.policy.rungs.indices.filter { state.policy.rungs[$0].isSupported && $0 != copy }
             .sorted {
                 abs(state.policy.rungs[$0].peakBitRate - bandwidth)
                     < abs(state.policy.rungs[$1].peakBitRate - bandwidth)
             }
-        for rung in candidates {
-            if switchVariant(to: rung) { return true }
+        for rung in (copy.map { [$0] } ?? []) + others {
+            if switchVariant(to: rung) { return rung }
             // Its playlist failed too.
             penalize(rung)
         }
-        return false
+        return nil
     }
 
     /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is (cut

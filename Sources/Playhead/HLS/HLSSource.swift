@@ -128,7 +128,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             playlistURL = url
             variant = nil
         case .multivariant(let master):
-            let opened = try Self.openVariant(of: master, url: url, fetch, caps: caps, startEstimate: startEstimate)
+            let opened = try Self.openVariant(
+                of: master, url: url, fetch, caps: caps, startEstimate: startEstimate,
+                penaltySeconds: options.penaltySeconds)
             unreported += opened.failures.map { .recovered($0) }
             playlist = opened.playlist
             playlistURL = opened.url

@@ -1,0 +1,26 @@
+import Foundation
+import Playhead
+
+extension PlaybackSession {
+    /// For each HLS failover the current item's error log gained since the last look (a variant, host or pathway
+    /// that failed for good, and where playback went): one line on stderr (unless `--really-quiet`) and a
+    /// `failover` event in `--log-json`. Main actor.
+    func noticeFailovers() {
+        guard let c = current else { return }
+        let id = ObjectIdentifier(c.item)
+        let entries = c.item.errorLog
+        let seen = failoversLookedAt[id] ?? 0
+        guard entries.count > seen else { return }
+        failoversLookedAt[id] = entries.count
+        for entry in entries[seen...] {
+            guard let to = entry.failoverTarget else { continue }
+            if !options.reallyQuiet {
+                printError(shown("HLS failover: \(entry.uri) failed (\(entry.failureReason)); now \(to)"))
+            }
+            log?.write([
+                "event": "failover", "input": location(of: c.slot), "from": entry.uri, "to": to,
+                "reason": entry.failureReason, "time": (MonotonicClock.now() - MonotonicClock.processStart),
+            ])
+        }
+    }
+}
