@@ -176,12 +176,7 @@ extension HLSSource {
         failedForGood.append(error)
         adaptive?.drainSamples()
         if let rung = failOver(after: error) {
-            let to = adaptive?.variants[rung].url?.absoluteString ?? ""
-            report(
-                .recovered(
-                    PlaybackError(
-                        error.category, source: error.source, reason: error.reason + HLSFailover.marker + to,
-                        code: error.code)))
+            reportFailover(error, to: rung)
             return .again
         }
         try skipSegment(after: error)

@@ -70,6 +70,14 @@ extension HLSSource {
         return nil
     }
 
+    /// Logs a failover: `error`, then where playback went (variant `rung`'s URL), for the error log and
+    /// `ErrorLogEntry.failoverTarget`.
+    func reportFailover(_ error: PlaybackError, to rung: Int) {
+        let to = adaptive?.variants[rung].url?.absoluteString ?? ""
+        let reason = error.reason + HLSFailover.marker + to
+        report(.recovered(PlaybackError(error.category, source: error.source, reason: reason, code: error.code)))
+    }
+
     /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is (cut
     /// out of the timeline). Throws once `skippableInARow` segments in a row were skipped, with one error listing
     /// what was tried (`givingUp`). The skip is logged once a later segment loads (`survivedSkips`); a stream that
@@ -125,12 +133,23 @@ extension HLSSource {
     /// A live playlist reload failed (`error`, logged): the next one is scheduled after the policy's backoff, capped
     /// at half a target duration (as a reload that finds no change), so the origin's return is noticed soon. A live
     /// stream rides out an outage its buffer covers: reloads are tried again while a second or more is buffered
-    /// ahead of the play head, and at least `maximumRetries` times; then the stream is given up with one error that counts the
-    /// tries (the buffer has played out by then). Demux thread; `state` is `live` as it was.
+    /// ahead of the play head, and at least `maximumRetries` times; then the stream is given up with one error that
+    /// counts the tries (the buffer has played out by then). A variant with a copy elsewhere fails over to it at
+    /// once instead. Demux thread; `state` is `live` as it was.
     func reloadFailed(_ error: PlaybackError, _ state: LiveState) throws(PlaybackError) -> LiveState {
         if error.reason.hasSuffix("cancelled") || isCancelled { throw error }
-        var state = state
         let now = MonotonicClock.now()
+        if let adaptive, let current = adaptive.current, adaptive.hasBackup(for: current),
+            let rung = failOver(after: error)
+        {
+            // A copy elsewhere (a redundant variant, another pathway) has taken over, its playlist just loaded.
+            reportFailover(error, to: rung)
+            var moved = live ?? state
+            (moved.failedReloads, moved.failingSince) = (0, nil)
+            moved.reloadAt = now + Double(max(playlist.targetDuration ?? 6, 1))
+            return moved
+        }
+        var state = state
         state.failedReloads += 1
         let since = state.failingSince ?? now
         state.failingSince = since
