@@ -27,6 +27,8 @@ boxes before it), and INDEPENDENT=YES is set where the fragment's first sample o
 DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master.m3u8 serves DIR/master.m3u8 as it is:
 its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency playlists of its variants.
 
+With --log-queries each request is logged with its query string.
+
 With --trace=SECONDS:BITS_PER_SECOND,... every body shares one link whose rate follows the trace (each step
 lasts its seconds; the last rate holds), counted from the first request: a bandwidth trace replayed.
 
@@ -222,6 +224,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     streams_lock = threading.Lock()
     seen = set()
     outage = None  # (status, until monotonic time or None)
+    log_queries = False
 
     def low_latency(self, url, q):
         parts = url.path.split("/")
@@ -263,7 +266,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlparse(self.path)
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
-        shown = self.path if url.path.startswith("/llhls/") else url.path
+        shown = self.path if url.path.startswith("/llhls/") or self.log_queries else url.path
         print("GET %s %s" % (shown, self.headers.get("Range", "-")), flush=True)
         if url.path == "/_control":
             status = int(q.get("status", "0"))
@@ -402,7 +405,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--trace=")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    Handler.log_queries = "--log-queries" in sys.argv[1:]
     for a in sys.argv[1:]:
         if a.startswith("--trace="):
             steps = [step.split(":") for step in a[len("--trace="):].split(",") if step]

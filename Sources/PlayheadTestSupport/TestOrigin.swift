@@ -16,14 +16,18 @@ public final class TestOrigin: @unchecked Sendable {
     private let log = LockedLines()
 
     /// Serves `folder`; with a `trace` (steps of seconds at bits per second, the last one holding), every body
-    /// shares one link paced to it, counted from the first request.
-    public init(serving folder: URL, trace: [(seconds: Double, bitsPerSecond: Double)] = []) throws {
+    /// shares one link paced to it, counted from the first request. With `logQueries`, `requests` show each
+    /// request's query string too.
+    public init(
+        serving folder: URL, trace: [(seconds: Double, bitsPerSecond: Double)] = [], logQueries: Bool = false
+    ) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Run.which("python3"))
         var arguments = [Paths.packageRoot.appendingPathComponent("scripts/test-origin.py").path, folder.path]
         if !trace.isEmpty {
             arguments.append("--trace=" + trace.map { "\($0.seconds):\($0.bitsPerSecond)" }.joined(separator: ","))
         }
+        if logQueries { arguments.append("--log-queries") }
         process.arguments = arguments
         process.standardOutput = output
         try process.run()

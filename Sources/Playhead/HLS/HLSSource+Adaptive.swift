@@ -6,20 +6,20 @@ import PlayheadHLS
 /// The adaptive side of an HLS stream: the ladder, the media playlists loaded so far, the throughput estimate and
 /// the policy. Owned by the demux thread through its `HLSSource` (shared by a source restarted for a seek).
 final class HLSAdaptiveState: @unchecked Sendable {
-    let variants: [Variant]
+    var variants: [Variant]
     var policy: AdaptiveBitratePolicy
     var estimator: BandwidthEstimator
     var playlists: [Int: MediaPlaylist] = [:]
     var current: Int?
     /// Whether each rung can be decoded here (the policy's `isSupported` before any penalty).
-    let supported: [Bool]
+    var supported: [Bool]
     /// Variants in the penalty box, until when (`MonotonicClock`), and how long a penalty lasts.
     var penalties: [Int: Double] = [:]
     var penaltySeconds = 60.0
     /// Each variant's redundancy group (`redundancyKey`: copies of one variant share it) and pathway (`PATHWAY-ID`,
     /// "." when none); the pathways in the order they are tried, the one to start with first.
-    let groups: [String]
-    let pathways: [String]
+    var groups: [String]
+    var pathways: [String]
     var pathwayOrder: [String]
     /// Throughput samples of the download in flight (one per network chunk), filled on the loader's queue and
     /// drained into `estimator` on the demux thread.
@@ -75,6 +75,7 @@ extension HLSSource {
     @discardableResult
     func adapt() -> Bool {
         guard let state = adaptive, let current = state.current, canSwitch else { return false }
+        steerIfDue()
         releasePenalties()
         // Back to the variant a penalty had left once it is over, or on to a copy of one that lost its place.
         if let standIn = state.standIn(for: current), standIn != current, switchVariant(to: standIn) { return true }

@@ -34,6 +34,18 @@ extension HLSAdaptiveState {
         }
     }
 
+    /// Adds `variant` to the ladder (a pathway clone's copy), last; the policy may choose it once its pathway is
+    /// the active one.
+    func add(_ variant: Variant) {
+        let supports = variant.codecList.allSatisfy(CodecSupport.isDecodable)
+        variants.append(variant)
+        policy.rungs.append(AdaptiveBitratePolicy.Rung(variant, isSupported: false))
+        supported.append(supports)
+        groups.append(Self.redundancyKey(variant))
+        pathways.append(variant.stream.pathwayID ?? ".")
+        if !pathwayOrder.contains(pathways[pathways.count - 1]) { pathwayOrder.append(pathways[pathways.count - 1]) }
+    }
+
     /// Puts `rung` in the penalty box for `penaltySeconds`.
     func penalize(_ rung: Int) {
         guard variants.indices.contains(rung) else { return }
@@ -98,7 +110,8 @@ extension ErrorLogEntry {
         return String(errorComment[range.upperBound...])
     }
 
-    /// The reason of a failover entry without where playback went (the whole comment for other entries).
+    /// The reason of a failover entry without where playback went (the whole comment for other entries). Any
+    /// thread.
     public var failureReason: String {
         guard let range = errorComment.range(of: HLSFailover.marker, options: .backwards) else { return errorComment }
         return String(errorComment[..<range.lowerBound])

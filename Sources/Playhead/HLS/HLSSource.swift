@@ -109,6 +109,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// Every request that failed for good (after its retries) since the last segment loaded, on any variant: what
     /// the item's error lists when the stream is given up (`givingUp`).
     var failedForGood: [PlaybackError] = []
+    /// Content steering, when the multivariant playlist names a steering server (`HLSSource+Steering.swift`).
+    var steering: SteeringState?
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -137,6 +139,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             variant = master.variants[opened.state.current!]
             multivariantStart = master.start
             adaptive = opened.state
+            steering = Self.steering(for: master)
         }
         if !playlist.hasEndList && playlist.playlistType != .vod {
             try startLive(loadStarted: loadStarted)

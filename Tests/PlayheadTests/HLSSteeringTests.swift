@@ -1,0 +1,82 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Content steering (issue 15): the steering manifest orders the pathways, clones one, and a steering server
+/// that goes away leaves playback where it is.
+@MainActor @Suite(.serialized) struct HLSSteeringTests {
+    /// One 6 s stream (1 s segments) on pathways A and B (two hosts, one `STABLE-VARIANT-ID`), steered by a third:
+    /// first [A, B] with a 1 s `TTL`; then the manifest clones B onto a fourth host (HOST and PARAMS) as C, puts C
+    /// first and clones a pathway that does not exist; then the steering server answers 503. Segments come from A,
+    /// then from C after the `TTL` (its playlist asked with the clone's parameter), and from C to the end; the
+    /// steering server is asked with `_HLS_pathway` and `_HLS_throughput`; no stall, the whole stream heard; the
+    /// bad clone and the steering failures are in the error log, naming the steering URL.
+    @Test func theManifestMovesPlaybackToAClonedPathwayAndAnUnreachableServerLeavesItThere() async throws {
+        _ = try KeyFixtures.make()
+        let root = try HLSFixtures.root()
+        let a = try TestOrigin(serving: root)
+        let b = try TestOrigin(serving: root)
+        let c = try TestOrigin(serving: root, logQueries: true)
+        let steering = try TestOrigin(serving: root, logQueries: true)
+        let dir = root.appendingPathComponent("steering")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let manifest = dir.appendingPathComponent("manifest.json")
+        try #"{"VERSION": 1, "TTL": 1, "PATHWAY-PRIORITY": ["A", "B"]}"#.write(
+            to: manifest, atomically: true, encoding: .utf8)
+        let stream = #"#EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.64001f,mp4a.40.2",STABLE-VARIANT-ID="v0""#
+        let master = [
+            "#EXTM3U",
+            #"#EXT-X-CONTENT-STEERING:SERVER-URI="\#(steering.url("steering/manifest.json"))",PATHWAY-ID="A""#,
+            stream + #",PATHWAY-ID="A""#, a.url("keys/clear/index.m3u8").absoluteString,
+            stream + #",PATHWAY-ID="B""#, b.url("keys/clear/index.m3u8").absoluteString, "",
+        ].joined(separator: "\n")
+        try master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: a.url("steering/master.m3u8"))
+        item.preferredForwardBufferDuration = 2
+        player.replaceCurrentItem(with: item)
+        player.play()
+        let started = await eventually(timeout: 20) { player.currentTime().seconds >= 0.5 }
+        #expect(started, "\(String(describing: item.error))")
+        let cHost = "127.0.0.1:\(c.port)"
+        try """
+        {"VERSION": 1, "TTL": 1, "PATHWAY-PRIORITY": ["C", "A", "B"], "PATHWAY-CLONES": [
+          {"BASE-ID": "B", "ID": "C", "URI-REPLACEMENT": {"HOST": "\(cHost)", "PARAMS": {"via": "clone"}}},
+          {"BASE-ID": "Z", "ID": "D", "URI-REPLACEMENT": {"HOST": "\(cHost)"}}]}
+        """.write(to: manifest, atomically: true, encoding: .utf8)
+        #expect(await eventually(timeout: 10) { c.requests.contains { $0.contains("/seg0") } }, "never moved to C")
+        try steering.fail(status: 503)
+        let steeringDownAt = c.requests.filter { $0.contains("/seg0") }.count
+        #expect(await eventually(timeout: 20) { player.timeControlStatus == .paused && item.status != .unknown })
+        try await Task.sleep(for: .milliseconds(200))
+        player.close()
+        let samples = sink.stopRecording()
+
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 6) < 0.25, "\(heard) s of sound")
+        #expect(item.accessLog.allSatisfy { $0.numberOfStalls == 0 }, "stalled")
+        let fromA = a.requests.filter { $0.contains("/seg0") }
+        let fromC = c.requests.filter { $0.contains("/seg0") }
+        #expect(fromA.first?.contains("/keys/clear/seg00.ts") == true, "\(fromA)")
+        #expect(fromC.last?.contains("/keys/clear/seg05.ts") == true, "\(fromC)")
+        #expect(fromA.count + fromC.count == 6, "A: \(fromA), C: \(fromC)")
+        #expect(b.requests.filter { $0.contains("/seg0") }.isEmpty, "\(b.requests)")
+        #expect(fromC.count > steeringDownAt, "playback left C when the steering server went down")
+        #expect(c.requests.first?.contains("/keys/clear/index.m3u8?via=clone") == true, "\(c.requests)")
+        let asked = steering.requests.filter { $0.contains("/steering/manifest.json") }
+        #expect(asked.first?.contains("_HLS_pathway=A") == true, "\(asked)")
+        #expect(asked.contains { $0.contains("_HLS_pathway=C") && $0.contains("_HLS_throughput=") }, "\(asked)")
+        let steeringURL = steering.url("steering/manifest.json").absoluteString
+        let entries = item.errorLog.map { ($0.uri, $0.errorStatusCode, $0.errorComment) }
+        #expect(
+            item.errorLog.contains {
+                $0.uri.hasPrefix(steeringURL)
+                    && $0.errorComment == "pathway clone D copies pathway Z, which does not exist"
+            }, "\(entries)")
+        #expect(item.errorLog.contains { $0.uri.hasPrefix(steeringURL) && $0.errorStatusCode == 503 }, "\(entries)")
+        #expect(!item.errorLog.contains { $0.failoverTarget != nil }, "\(entries)")
+    }
+}
