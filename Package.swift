@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PlayheadSubtitles", targets: ["PlayheadSubtitles"]),
         .library(name: "PlayheadNowPlaying", targets: ["PlayheadNowPlaying"]),
         .executable(name: "playhead", targets: ["playhead"]),
+        .executable(name: "playhead-abr-sim", targets: ["playhead-abr-sim"]),
     ],
     targets: [
         // C libraries from Debian's packages.
@@ -31,6 +32,9 @@ let package = Package(
         .target(name: "PlayheadCore"),
         .target(name: "PlayheadHLS"),
         .target(name: "PlayheadSubtitles"),
+        // The ABR trace simulator: the player's own policy against published baselines and the offline optimum.
+        .target(name: "PlayheadABRSim", dependencies: ["PlayheadHLS"]),
+        .executableTarget(name: "playhead-abr-sim", dependencies: ["PlayheadABRSim"]),
 
         // Wrappers over C.
         .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "CFFmpegFilter", "PlayheadCore"]),
@@ -60,6 +64,7 @@ let package = Package(
 
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"]),
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS", "PlayheadTestSupport"]),
+        .testTarget(name: "PlayheadABRSimTests", dependencies: ["PlayheadABRSim", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadSubtitlesTests", dependencies: ["PlayheadSubtitles"]),
         .testTarget(name: "PlayheadAudioTests", dependencies: ["PlayheadAudio", "PlayheadTestSupport"]),
         .testTarget(name: "PlayheadFFmpegTests", dependencies: ["PlayheadFFmpeg", "PlayheadTestSupport"]),

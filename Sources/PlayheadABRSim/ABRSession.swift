@@ -1,0 +1,142 @@
+import Foundation
+
+/// The outcome of one policy over one trace: the rung of every segment, and the stalls. A value type, safe
+/// anywhere.
+public struct ABRRun: Sendable, Hashable {
+    /// The rung played for each segment, in order.
+    public var rungs: [Int]
+    /// Seconds the play head stood still after playback started (start-up excluded).
+    public var rebufferSeconds: Double
+    /// Times the buffer ran dry while playing.
+    public var rebufferEvents: Int
+    /// Seconds from the first request to the first segment's arrival.
+    public var startup: Double
+    /// Downloads given up.
+    public var abandons: Int
+    /// The buffer (seconds) when each segment was requested.
+    public var buffers: [Double]
+    /// The simulated time each segment was requested.
+    public var requestTimes: [Double]
+
+    /// An empty run.
+    public init() {
+        (rungs, rebufferSeconds, rebufferEvents, startup, abandons, buffers, requestTimes) = ([], 0, 0, 0, 0, [], [])
+    }
+}
+
+/// Plays a movie over a trace with one controller, segment by segment, in continuous simulated time (Sabre's
+/// model): a request waits while the buffer holds more than `maximumBuffer` minus one segment, a download takes
+/// the latency of the period it starts in, then its bits at the trace's bandwidth; the buffer drains while playing
+/// and a stall lasts until the segment in flight arrives; playback starts when the first segment arrives.
+/// A value type; `run` runs on the caller's thread.
+public struct ABRSession: Sendable {
+    /// The movie played.
+    public var movie: ABRMovie
+    /// The network.
+    public var trace: ABRTrace
+    /// The most media the buffer may hold, in seconds (25 s, as Sabre).
+    public var maximumBuffer: Double
+    /// Seconds between abandonment checks during a download (0.25 s).
+    public var checkInterval = 0.25
+
+    /// A session of `movie` over `trace` with a buffer of `maximumBuffer` seconds.
+    public init(movie: ABRMovie, trace: ABRTrace, maximumBuffer: Double = 25) {
+        self.movie = movie
+        self.trace = trace
+        self.maximumBuffer = maximumBuffer
+    }
+
+    /// Plays the movie with `controller` and returns what happened.
+    public func run<C: ABRController>(_ controller: C) -> ABRRun {
+        var controller = controller
+        var run = ABRRun()
+        var clock = Clock()
+        let d = movie.segmentDuration
+        var current: Int?
+        func context(_ segment: Int) -> ABRContext {
+            ABRContext(
+                movie: movie, segment: segment, buffer: clock.buffer, current: current, time: clock.time,
+                isPlaying: clock.playing, maximumBuffer: maximumBuffer)
+        }
+        for segment in 0..<movie.segmentCount {
+            let room = maximumBuffer - d
+            if clock.buffer > room { clock.advance(clock.buffer - room) }
+            let decision = controller.decide(context(segment))
+            var rung = min(max(decision.rung, 0), movie.bitratesKbps.count - 1)
+            if decision.delay > 0, clock.playing { clock.advance(min(decision.delay, clock.buffer)) }
+            run.buffers.append(clock.buffer)
+            run.requestTimes.append(clock.time)
+            while true {
+                let size = movie.segmentSizes[segment][rung]
+                let start = clock.time
+                let firstBit = start + trace.period(at: start).latency
+                let end = trace.completion(ofBits: size, requestedAt: start)
+                var transfer = ABRTransfer(
+                    trace: trace, segment: segment, rung: rung, start: start, firstBit: firstBit, now: end, size: size)
+                var replacement: Int?
+                if clock.playing, controller.checksAbandonment {
+                    var check = start + checkInterval
+                    while check < end {
+                        clock.advance(check - clock.time)
+                        transfer.now = check
+                        if let lower = controller.abandon(transfer, context: context(segment)), lower != rung,
+                            (0..<movie.bitratesKbps.count).contains(lower)
+                        {
+                            replacement = lower
+                            break
+                        }
+                        check += checkInterval
+                    }
+                }
+                if let lower = replacement {
+                    transfer.abandoned = true
+                    controller.didDownload(transfer, context: context(segment))
+                    run.abandons += 1
+                    rung = lower
+                    continue
+                }
+                clock.advance(end - clock.time)
+                transfer.now = end
+                if !clock.playing { run.startup = clock.time }
+                clock.arrive(d)
+                current = rung
+                controller.didDownload(transfer, context: context(segment + 1))
+                break
+            }
+            run.rungs.append(rung)
+        }
+        run.rebufferSeconds = clock.rebuffer
+        run.rebufferEvents = clock.events
+        return run
+    }
+
+    /// Simulated time, the buffer, and the stalls.
+    struct Clock {
+        var time = 0.0
+        var buffer = 0.0
+        var playing = false
+        var stalled = false
+        var rebuffer = 0.0
+        var events = 0
+
+        mutating func advance(_ dt: Double) {
+            guard dt > 0 else { return }
+            time += dt
+            guard playing else { return }
+            if buffer >= dt {
+                buffer -= dt
+            } else {
+                rebuffer += dt - buffer
+                buffer = 0
+                if !stalled { events += 1 }
+                stalled = true
+            }
+        }
+
+        mutating func arrive(_ seconds: Double) {
+            buffer += seconds
+            playing = true
+            stalled = false
+        }
+    }
+}
