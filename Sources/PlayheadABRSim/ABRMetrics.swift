@@ -8,8 +8,10 @@ import Foundation
 /// - `switches`: rung changes between consecutive segments; `switchKbps`: their mean size (0 with none).
 /// - `startup`: seconds until the first segment arrived.
 /// - `qoeLin`: the linear QoE per segment (Yin et al. 2015, as Pensieve): the sum over segments of the bit rate in
-///   Mbit/s, minus 4.3 × seconds stalled after start-up, minus the sum of |bit rate change| in Mbit/s, divided by
-///   the number of segments.
+///   Mbit/s, minus 4.3 × seconds stalled, minus the sum of |bit rate change| in Mbit/s, divided by the number of
+///   segments. The wait for the first segment counts as stalled here, as in Pensieve's simulator (the first
+///   segment's download is a stall of an empty buffer), so that no policy, the optimum included, gains by a long
+///   start-up; `rebufferRatio` and `rebufferEvents` leave it out (it is `startup`).
 public struct ABRMetrics: Sendable, Hashable {
     /// Mean bit rate played, kbit/s.
     public var bitrateKbps = 0.0
@@ -43,7 +45,7 @@ public struct ABRMetrics: Sendable, Hashable {
         switches = Double(changes.count)
         switchKbps = changes.isEmpty ? 0 : changes.reduce(0, +) / Double(changes.count)
         startup = run.startup
-        qoeLin = Self.qoe(rates: rates, rebuffer: run.rebufferSeconds)
+        qoeLin = Self.qoe(rates: rates, rebuffer: run.rebufferSeconds + run.startup)
     }
 
     /// The linear QoE per segment of these bit rates (kbit/s) and stalled seconds.

@@ -47,7 +47,9 @@ public struct OfflineOptimal: Sendable {
         let bitsAtFirst = trace.bits(at: firstBit)
         for r in 0..<rungCount {
             let end = max(trace.time(atBits: bitsAtFirst + movie.segmentSizes[0][r]), firstBit)
-            offer(Cell(value: rates[r], time: end, buffer: d, parent: -1), rung: r, into: &layer)
+            offer(
+                Cell(value: rates[r] - ABRMetrics.rebufferPenalty * end, time: end, buffer: d, parent: -1), rung: r,
+                into: &layer)
         }
         layers.append(layer)
         for segment in 1..<max(movie.segmentCount, 1) {
