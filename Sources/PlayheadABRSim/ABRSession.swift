@@ -7,12 +7,26 @@ public struct ABRRun: Sendable, Hashable {
     public var rungs: [Int]
     /// Seconds the play head stood still after playback started (start-up excluded).
     public var rebufferSeconds: Double
+    /// Simulated seconds at which the buffer ran dry while playing.
+    public var stalls: [Double] = []
     /// Times the buffer ran dry while playing.
     public var rebufferEvents: Int
     /// Seconds from the first request to the first segment's arrival.
     public var startup: Double
-    /// Downloads given up.
-    public var abandons: Int
+    /// One download given up: when, which segment, from and to which rung. A value type, safe anywhere.
+    public struct Abandon: Sendable, Hashable {
+        /// Simulated seconds when it was given up.
+        public var time: Double
+        /// The segment.
+        public var segment: Int
+        /// The rung given up.
+        public var from: Int
+        /// The rung fetched instead.
+        public var to: Int
+    }
+
+    /// Downloads given up, in order.
+    public var abandons: [Abandon]
     /// The buffer (seconds) when each segment was requested.
     public var buffers: [Double]
     /// The simulated time each segment was requested.
@@ -20,7 +34,7 @@ public struct ABRRun: Sendable, Hashable {
 
     /// An empty run.
     public init() {
-        (rungs, rebufferSeconds, rebufferEvents, startup, abandons, buffers, requestTimes) = ([], 0, 0, 0, 0, [], [])
+        (rungs, rebufferSeconds, rebufferEvents, startup, abandons, buffers, requestTimes) = ([], 0, 0, 0, [], [], [])
     }
 }
 
@@ -91,7 +105,7 @@ public struct ABRSession: Sendable {
                 if let lower = replacement {
                     transfer.abandoned = true
                     controller.didDownload(transfer, context: context(segment))
-                    run.abandons += 1
+                    run.abandons.append(.init(time: clock.time, segment: segment, from: rung, to: lower))
                     rung = lower
                     continue
                 }
@@ -107,6 +121,7 @@ public struct ABRSession: Sendable {
         }
         run.rebufferSeconds = clock.rebuffer
         run.rebufferEvents = clock.events
+        run.stalls = clock.stallTimes
         return run
     }
 
@@ -118,17 +133,22 @@ public struct ABRSession: Sendable {
         var stalled = false
         var rebuffer = 0.0
         var events = 0
+        var stallTimes: [Double] = []
 
         mutating func advance(_ dt: Double) {
             guard dt > 0 else { return }
+            let before = time
             time += dt
             guard playing else { return }
             if buffer >= dt {
                 buffer -= dt
             } else {
+                if !stalled {
+                    events += 1
+                    stallTimes.append(before + buffer)
+                }
                 rebuffer += dt - buffer
                 buffer = 0
-                if !stalled { events += 1 }
                 stalled = true
             }
         }

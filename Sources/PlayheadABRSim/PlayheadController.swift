@@ -12,6 +12,8 @@ public struct PlayheadController: ABRController {
     public var estimator: BandwidthEstimator
     /// The next chunk time not yet fed to the estimator, for the download in flight.
     private var fedUntil: Double?
+    /// Whether the policy is told the sizes of the segments ahead (the player knows them only from byte ranges).
+    public var lookahead = true
 
     /// A controller with the player's default configuration, or `policy`'s rule constants and caps.
     public init(
@@ -32,9 +34,10 @@ public struct PlayheadController: ABRController {
     /// `nextRung`, as `HLSSource.adapt`.
     public mutating func decide(_ c: ABRContext) -> ABRDecision {
         fit(c.movie)
+        let ahead = c.movie.segmentSizes[c.segment..<min(c.segment + 5, c.movie.segmentCount)]
         let pick = policy.nextRung(
-            current: c.current, estimate: estimator.estimate, buffer: c.buffer, segmentDuration: c.movie.segmentDuration
-        )
+            current: c.current, estimate: estimator.estimate, buffer: c.buffer,
+            segmentDuration: c.movie.segmentDuration, upcoming: lookahead ? .init(sizes: Array(ahead)) : nil)
         return ABRDecision(rung: pick ?? 0)
     }
 
@@ -60,7 +63,9 @@ public struct PlayheadController: ABRController {
         let decision = policy.shouldAbandon(
             progress, rung: t.rung, segmentDuration: c.movie.segmentDuration, buffer: c.buffer,
             estimate: estimator.estimate)
-        if case .abandon(let lower) = decision { return lower }
+        if case .abandon(let lower) = decision {
+            return lower
+        }
         return nil
     }
 }

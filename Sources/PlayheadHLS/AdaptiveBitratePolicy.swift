@@ -86,6 +86,17 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         public var minimumElapsedBeforeAbandon: Double = 0.5
         /// Share of the measured rate a replacement download is assumed to get (0.8).
         public var abandonSafetyFraction: Double = 0.8
+        /// Segments the plan looks ahead (5, as RobustMPC); 0 turns planning off.
+        public var lookaheadSegments: Int = 5
+        /// Seconds of buffer the plan keeps in reserve: running below it costs as a stall does (4 s).
+        public var reserveBuffer: Double = 4
+        /// The cost of a second below the reserve, in units of the top rung's bit rate (1).
+        public var stallPenalty: Double = 1
+        /// Seconds of buffer the plan aims to end with (20 s), at most 80 % of `bufferToRideOutDrop` (which the
+        /// player fits to the most the stream can buffer).
+        public var targetBuffer: Double = 20
+        /// The cost of each second the plan ends short of `targetBuffer`, in top-rung units (0.05).
+        public var shortfallPenalty: Double = 0.05
 
         /// The defaults described on each property.
         public init() {}
@@ -136,7 +147,10 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///   - estimate: the throughput estimate in bits per second.
     ///   - buffer: seconds of media buffered ahead of the play head.
     ///   - segmentDuration: the length of the next segment (the target duration will do), in seconds.
-    public func nextRung(current: Int?, estimate: Double, buffer: Double, segmentDuration: Double) -> Int? {
+    ///   - upcoming: the sizes of the segments ahead, when known (else each rung's bit rate × the duration).
+    public func nextRung(
+        current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil
+    ) -> Int? {
         let allowed = allowedRungs
         guard let lowest = allowed.first else { return nil }
         let c = configuration
@@ -146,6 +160,19 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
                 return highest(in: allowed, within: estimate * c.downBandwidthFraction * scale(buffer)) ?? lowest
             }
             return highest(in: allowed, within: estimate * c.startupBandwidthFraction * scale(buffer)) ?? lowest
+        }
+        if c.lookaheadSegments > 0 {
+            let pick = plan(
+                allowed: allowed, current: current, estimate: estimate * c.downBandwidthFraction, buffer: buffer,
+                segmentDuration: segmentDuration, upcoming: upcoming)
+            guard rungs[pick].bitRate > rungs[current].bitRate, buffer >= c.minimumBufferForUpSwitch else {
+                return rungs[pick].bitRate > rungs[current].bitRate ? current : pick
+            }
+            // BOLA-O: an up-switch goes no higher than the estimate sustains (the buffer pays for dips, not for a
+            // rung the link cannot carry), else the plan would climb on a full buffer and fall back as it drains.
+            let sustained = highest(in: allowed, within: estimate * c.downBandwidthFraction) ?? allowed[0]
+            let ceiling = rungs[sustained].bitRate > rungs[current].bitRate ? sustained : current
+            return rungs[pick].bitRate <= rungs[ceiling].bitRate ? pick : ceiling
         }
         let here = rungs[current].bitRate
         if here > estimate * c.downBandwidthFraction * scale(buffer) {

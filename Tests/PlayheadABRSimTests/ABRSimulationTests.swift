@@ -1,119 +1,89 @@
 import Foundation
-import PlayheadTestSupport
+import PlayheadABRSim
+import PlayheadHLS
 import Testing
 
-@testable import PlayheadHLS
-
-/// The Sabre corpus (`../shared/corpora/traces/sabre/example/mmsys18`).
-private let sabre = Paths.corpora.appendingPathComponent("traces/sabre/example/mmsys18")
-
-private func loadMovie() throws -> Movie {
-    try JSONDecoder().decode(Movie.self, from: Data(contentsOf: sabre.appendingPathComponent("bbb.json")))
-}
-
-/// The first `limit` traces of `folder` (sorted by name) that pass `filter`.
-private func traces(_ folder: String, limit: Int, where filter: (NetworkTrace) -> Bool) throws -> [NetworkTrace] {
-    let names = try FileManager.default.contentsOfDirectory(atPath: sabre.appendingPathComponent(folder).path)
-        .filter { $0.hasSuffix(".json") }.sorted()
-    var picked: [NetworkTrace] = []
-    for name in names where picked.count < limit {
-        let trace = try NetworkTrace.load(sabre.appendingPathComponent(folder).appendingPathComponent(name))
-        if filter(trace) { picked.append(trace) }
-    }
-    return picked
-}
-
-/// A synthetic trace in Sabre's format: `steps` of (seconds, kbit/s), 20 ms latency.
-private func stepTrace(_ steps: [(Double, Double)]) -> NetworkTrace {
-    NetworkTrace(
-        periods: steps.map { .init(duration_ms: $0.0 * 1000, bandwidth_kbps: $0.1, latency_ms: 20) }, name: "steps")
-}
-
-@Suite("ABR simulation over Sabre traces with bbb.json")
+/// The player's policy (`PlayheadController`: `BandwidthEstimator` and `AdaptiveBitratePolicy`) over Sabre traces
+/// and synthetic steps, in the shared simulator.
+@Suite("ABR simulation of the player's policy over Sabre traces with bbb.json")
 struct ABRSimulationTests {
     @Test("no rebuffering when the lowest rung fits the bandwidth; the ladder is climbed when there is room")
     func noRebufferWhenLowestFits() throws {
         let movie = try loadMovie()
-        let lowestPeak = movie.segment_sizes_bits.map { $0[0] }.max()! / movie.segmentDuration / 1000
-        var picked: [NetworkTrace] = []
+        let lowestPeak = movie.segmentSizes.map { $0[0] }.max()! / movie.segmentDuration
+        var picked: [ABRTrace] = []
         for folder in ["4Glogs", "hd_fs", "sd_fs"] {
-            picked += try traces(folder, limit: 2) { $0.minimumKbps >= lowestPeak * 1.2 }
+            picked += try traces(folder, limit: 2) { $0.minimumBandwidth >= lowestPeak * 1.2 }
         }
         #expect(picked.count == 6)
         for trace in picked {
-            var simulation = ABRSimulation(movie: movie, trace: trace)
-            simulation.run()
-            #expect(simulation.rebufferEvents == 0, "\(trace.name): stalls at \(simulation.stalls)")
-            // Above the lowest rung on average: the policy used the room the trace gave.
-            #expect(simulation.averageKbps > movie.bitrates_kbps[1], "\(trace.name): \(simulation.averageKbps) kbit/s")
+            let run = ABRSession(movie: movie, trace: trace).run(PlayheadController())
+            #expect(run.rebufferEvents == 0, "\(trace.name): stalls at \(run.stalls)")
+            let metrics = ABRMetrics(run, movie: movie)
+            #expect(metrics.bitrateKbps > movie.bitratesKbps[1], "\(trace.name): \(metrics.bitrateKbps) kbit/s")
         }
     }
 
     @Test("a step down switches down before the buffer empties, and back up after the step up")
     func stepDownAndUp() throws {
-        let movie = try loadMovie()
-        let drop = 90.0
-        let recover = 180.0
-        let trace = stepTrace([(drop, 8000), (recover - drop, 700), (600, 8000)])
-        var simulation = ABRSimulation(movie: movie, trace: trace)
-        simulation.run(segments: 110)
-        #expect(simulation.rebufferEvents == 0, "stalls at \(simulation.stalls)")
-        let before = simulation.requests.filter { $0.time < drop }
-        let during = simulation.requests.filter { $0.time >= drop + 10 && $0.time < recover }
-        let recovering = simulation.requests.filter { $0.time >= recover }
-        let after = simulation.requests.filter { $0.time >= recover + 30 }
-        let high = movie.bitrates_kbps.firstIndex { $0 >= 2900 }!
-        #expect(before.contains { $0.rung >= high }, "climbed before the drop")
-        // After the drop, every segment fits the new bandwidth, and the first such choice came with buffer left.
-        #expect(!during.isEmpty && during.allSatisfy { movie.bitrates_kbps[$0.rung] <= 700 })
-        let firstFit = simulation.requests.first { $0.time >= drop && movie.bitrates_kbps[$0.rung] <= 700 }
+        let movie = try loadMovie().prefix(110)
+        let (drop, recover) = (90.0, 180.0)
+        let trace = try stepTrace([(drop, 8000), (recover - drop, 700), (600, 8000)])
+        let run = ABRSession(movie: movie, trace: trace).run(PlayheadController())
+        #expect(run.rebufferEvents == 0, "stalls at \(run.stalls)")
+        let requests = run.rungs.indices.map {
+            (time: run.requestTimes[$0], rung: run.rungs[$0], buffer: run.buffers[$0])
+        }
+        let high = movie.bitratesKbps.firstIndex { $0 >= 2900 }!
+        #expect(requests.filter { $0.time < drop }.contains { $0.rung >= high }, "climbed before the drop")
+        // Once the drop is felt, what is fetched fits the new bandwidth, and the first such choice came with buffer.
+        let during = requests.filter { $0.time >= drop + 15 && $0.time < recover }
+        #expect(!during.isEmpty && during.allSatisfy { movie.bitratesKbps[$0.rung] <= 700 }, "\(during)")
+        let firstFit = requests.first { $0.time >= drop && movie.bitratesKbps[$0.rung] <= 700 }
         #expect((firstFit?.buffer ?? 0) > 0)
-        // Back up within 30 s of the step up (the slow average paces the climb), without stepping back down.
-        #expect(!after.isEmpty && after.allSatisfy { $0.rung >= high }, "back up after the step up")
-        #expect(zip(recovering, recovering.dropFirst()).allSatisfy { $0.rung <= $1.rung }, "no oscillation")
+        let after = requests.filter { $0.time >= recover + 30 }
+        #expect(!after.isEmpty && after.allSatisfy { $0.rung >= high }, "back up after the step up: \(after)")
     }
 
     @Test("abandoning the segment in flight when the bandwidth collapses avoids the stall that waiting causes")
     func abandonOnCollapse() throws {
-        let movie = try loadMovie()
-        let trace = stepTrace([(60, 10_000), (600, 400)])
-        var simulation = ABRSimulation(movie: movie, trace: trace)
-        simulation.run(segments: 60)
-        var patient = ABRSimulation(movie: movie, trace: trace)
+        let movie = try loadMovie().prefix(60)
+        let trace = try stepTrace([(60, 10_000), (600, 400)])
+        let run = ABRSession(movie: movie, trace: trace).run(PlayheadController())
+        var patient = PlayheadController()
         patient.policy.configuration.minimumElapsedBeforeAbandon = .infinity
-        patient.run(segments: 60)
-        #expect(!simulation.abandons.isEmpty && simulation.abandons.allSatisfy { $0.time >= 60 && $0.to < $0.from })
-        #expect(simulation.rebufferEvents == 0, "stalls at \(simulation.stalls)")
-        #expect(patient.abandons.isEmpty && patient.rebufferSeconds > 0)
+        let patientRun = ABRSession(movie: movie, trace: trace).run(patient)
+        #expect(!run.abandons.isEmpty && run.abandons.allSatisfy { $0.time >= 60 && $0.to < $0.from })
+        #expect(run.rebufferSeconds < patientRun.rebufferSeconds, "\(run.stalls) against \(patientRun.stalls)")
+        #expect(patientRun.abandons.isEmpty && patientRun.rebufferSeconds > 0)
     }
 
-    @Test("on 3G traces with outages, rebuffering stays near the unavoidable (lowest rung only) at a higher bit rate")
+    @Test("on 3G traces with outages, rebuffering stays near the lowest rung's at a higher bit rate")
     func outages() throws {
-        let movie = try loadMovie()
-        let lowest = movie.bitrates_kbps[0] * 1000
-        for trace in try traces("3Glogs", limit: 4, where: { $0.minimumKbps < 100 }) {
-            var baseline = ABRSimulation(movie: movie, trace: trace, caps: .init(peakBitRate: lowest))
-            baseline.run(segments: 120)
-            var simulation = ABRSimulation(movie: movie, trace: trace)
-            simulation.run(segments: 120)
+        let movie = try loadMovie().prefix(120)
+        for trace in try traces("3Glogs", limit: 4, where: { $0.minimumBandwidth < 100_000 }) {
+            let session = ABRSession(movie: movie, trace: trace)
+            let lowest = session.run(FixedSequence(rungs: Array(repeating: 0, count: movie.segmentCount)))
+            let run = session.run(PlayheadController())
             #expect(
-                simulation.rebufferSeconds <= baseline.rebufferSeconds + 15,
-                "\(trace.name): \(simulation.rebufferSeconds) s against \(baseline.rebufferSeconds) s")
-            #expect(simulation.averageKbps >= baseline.averageKbps, "\(trace.name)")
+                run.rebufferSeconds <= lowest.rebufferSeconds + 15,
+                "\(trace.name): \(run.rebufferSeconds) s against \(lowest.rebufferSeconds) s")
+            #expect(
+                ABRMetrics(run, movie: movie).bitrateKbps >= ABRMetrics(lowest, movie: movie).bitrateKbps,
+                "\(trace.name)")
         }
     }
 
     @Test("caps are never exceeded, on broadband and on 3G traces")
     func capsHold() throws {
-        let movie = try loadMovie()
+        let movie = try loadMovie().prefix(80)
         let cap = 1_500_000.0
-        let allowed = movie.bitrates_kbps.filter { $0 * 1000 <= cap }.max()!
-        let picked = try traces("4Glogs", limit: 2) { _ in true } + traces("3Glogs", limit: 3) { _ in true }
+        let allowed = movie.bitratesKbps.filter { $0 * 1000 <= cap }.max()!
         var reachedCap = false
-        for trace in picked {
-            var simulation = ABRSimulation(movie: movie, trace: trace, caps: .init(peakBitRate: cap))
-            simulation.run(segments: 80)
-            let highest = simulation.requests.map { movie.bitrates_kbps[$0.rung] }.max()!
+        for trace in try traces("4Glogs", limit: 2) + traces("3Glogs", limit: 3) {
+            let controller = PlayheadController(policy: AdaptiveBitratePolicy(rungs: [], caps: .init(peakBitRate: cap)))
+            let run = ABRSession(movie: movie, trace: trace).run(controller)
+            let highest = run.rungs.map { movie.bitratesKbps[$0] }.max()!
             #expect(highest <= cap / 1000, "\(trace.name)")
             reachedCap = reachedCap || highest == allowed
         }

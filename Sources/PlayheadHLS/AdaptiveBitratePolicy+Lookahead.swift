@@ -1,0 +1,59 @@
+import Foundation
+
+extension AdaptiveBitratePolicy {
+    /// The sizes of the segments ahead, when the caller knows them: `sizes[k][rung]` is the size in bits of the
+    /// `k`-th segment from the next one on `rung` (the policy's rung indices). A value type, safe anywhere.
+    public struct UpcomingSegments: Sendable, Hashable {
+        /// Bits per segment ahead and rung.
+        public var sizes: [[Double]]
+
+        /// Sizes of the segments ahead, nearest first.
+        public init(sizes: [[Double]]) { self.sizes = sizes }
+    }
+
+    /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):
+    /// every sequence of allowed rungs is played against a constant throughput of `estimate`, scored by the bit
+    /// rate it brings (in units of the top allowed rung), minus `stallPenalty` per second the buffer would stand
+    /// below `reserveBuffer` before a segment arrives, minus the size of each change (same units); the first rung
+    /// of the best sequence is returned. Sizes are `upcoming`'s when given, else bit rate × duration.
+    /// The search is exhaustive, pruned by a bound no sequence can beat.
+    func plan(
+        allowed: [Int], current: Int, estimate: Double, buffer: Double, segmentDuration: Double,
+        upcoming: UpcomingSegments?
+    ) -> Int {
+        let c = configuration
+        let top = rungs[allowed[allowed.count - 1]].bitRate
+        guard estimate > 0, top > 0 else { return allowed[0] }
+        let steps = max(min(c.lookaheadSegments, upcoming.map { max($0.sizes.count, 1) } ?? c.lookaheadSegments), 1)
+        let rates = allowed.map { rungs[$0].bitRate / top }
+        let currentRate = rungs[current].bitRate / top
+        func size(_ k: Int, _ i: Int) -> Double {
+            if let sizes = upcoming?.sizes, k < sizes.count, sizes[k].indices.contains(allowed[i]) {
+                return sizes[k][allowed[i]]
+            }
+            return rungs[allowed[i]].bitRate * segmentDuration
+        }
+        var best = -Double.infinity
+        var bestFirst = 0
+        var first = 0
+        let target = min(c.targetBuffer, 0.8 * c.bufferToRideOutDrop)
+        func search(_ k: Int, _ buffer: Double, _ last: Double, _ score: Double) {
+            if k == steps {
+                let final = score - c.shortfallPenalty * max(target - buffer, 0)
+                if final > best { (best, bestFirst) = (final, first) }
+                return
+            }
+            guard score + Double(steps - k) > best + 1e-12 else { return }
+            for i in stride(from: rates.count - 1, through: 0, by: -1) {
+                let download = size(k, i) / estimate
+                let short = max(download - max(buffer - c.reserveBuffer, 0), 0)
+                if k == 0 { first = i }
+                search(
+                    k + 1, max(buffer - download, 0) + segmentDuration, rates[i],
+                    score + rates[i] - c.stallPenalty * short - abs(rates[i] - last))
+            }
+        }
+        search(0, buffer, currentRate, 0)
+        return allowed[bestFirst]
+    }
+}

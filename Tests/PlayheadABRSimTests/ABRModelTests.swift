@@ -1,0 +1,94 @@
+import Foundation
+import PlayheadABRSim
+import Testing
+
+/// The simulator's model on cases computed by hand, so that the benchmark cannot silently measure the wrong thing.
+@Suite("ABR simulator model, hand-computed cases")
+struct ABRModelTests {
+    /// Two rungs (1 and 2 Mbit/s), 2 s segments of exactly bit rate × duration, over a constant 3 Mbit/s with no
+    /// latency. By hand: the first segment (no measurement yet) is on the lowest rung and takes 2 Mbit / 3 Mbit/s =
+    /// 0.667 s; the link measures 3 Mbit/s, which fits the 2 Mbit/s rung with every baseline's margin (0.9 × 3,
+    /// hls.js's 0.7 × 3 = 2.1 with a 1.9 s fetch under 2 s of buffer, RobustMPC's 3 Mbit/s exactly, BOLA-E's
+    /// start-up throughput choice and then its placeholder level of 15.75 s for rung 1), so segments 1-4 are on
+    /// rung 1, each taking 1.333 s while playing 2 s: no stall. QoE: (1 + 4 × 2 − 1 switch − 4.3 × 0.667 start)
+    /// / 5 = 1.02667; the optimum is the same (starting on rung 1 costs 4.3 × 1.333 s of start-up).
+    @Test("a constant trace: every baseline and the optimum play rung 0 then rung 1, with no stall")
+    func constantTrace() throws {
+        let movie = try flatMovie(kbps: [1000, 2000], duration: 2, count: 5)
+        let session = ABRSession(movie: movie, trace: try .constant(kbps: 3000))
+        for policy in ABRPolicy.allCases where policy != .playhead {
+            let run = policy.run(session)
+            #expect(run.rungs == [0, 1, 1, 1, 1], "\(policy)")
+            #expect(run.rebufferSeconds == 0 && run.rebufferEvents == 0 && run.abandons.isEmpty, "\(policy)")
+            #expect(abs(run.startup - 2.0 / 3) < 1e-9, "\(policy): \(run.startup)")
+            let m = ABRMetrics(run, movie: movie)
+            #expect(abs(m.qoeLin - (9.0 - 1 - 4.3 * 2 / 3) / 5) < 1e-9, "\(policy): \(m.qoeLin)")
+            #expect(m.bitrateKbps == 1800 && m.switches == 1 && m.switchKbps == 1000, "\(policy)")
+            #expect(m.rebufferRatio == 0 && m.startup == run.startup, "\(policy)")
+        }
+    }
+
+    /// The player's policy on the same link: start-up on the lowest rung (500 kbit/s assumed × 0.7 × 0.5 fits
+    /// nothing); it then measures 3 Mbit/s, but an up-switch needs 10 s of buffer, which grows by 2 − 0.667 =
+    /// 1.333 s a segment from 2 s: 10.0 s is reached at segment 7 (2 + 6 × 1.333), so segments 7-9 are on rung 1.
+    @Test("a constant trace: the player's policy climbs once it holds 10 s of buffer")
+    func constantTracePlayhead() throws {
+        let movie = try flatMovie(kbps: [1000, 2000], duration: 2, count: 10)
+        let run = ABRSession(movie: movie, trace: try .constant(kbps: 3000)).run(PlayheadController())
+        #expect(run.rungs == [0, 0, 0, 0, 0, 0, 0, 1, 1, 1], "\(run.rungs) with buffers \(run.buffers)")
+        #expect(run.rebufferSeconds == 0)
+    }
+
+    /// One rung of 1 Mbit/s, 2 s segments, 2 Mbit/s for 2 s, nothing for 3 s, then 2 Mbit/s. By hand: segment 0
+    /// arrives at 1 s (start-up), segment 1 at 2 s (buffer 2 − 1 + 2 = 3 s); segment 2 starts at 2 s, waits out the
+    /// outage and arrives at 6 s: the buffer ran dry at 5 s, a stall of 1 s; segment 3 arrives at 7 s.
+    @Test("an outage produces the stall it must: one event of 1 s")
+    func outage() throws {
+        let movie = try flatMovie(kbps: [1000], duration: 2, count: 4)
+        let trace = try stepTrace([(2, 2000), (3, 0), (1000, 2000)], latencyMs: 0)
+        for policy in ABRPolicy.allCases {
+            let run = policy.run(ABRSession(movie: movie, trace: trace))
+            #expect(abs(run.rebufferSeconds - 1) < 1e-9 && run.rebufferEvents == 1, "\(policy): \(run)")
+            #expect(run.stalls.count == 1 && abs(run.stalls[0] - 5) < 1e-9, "\(policy): \(run.stalls)")
+            #expect(abs(run.startup - 1) < 1e-9)
+            let m = ABRMetrics(run, movie: movie)
+            #expect(abs(m.qoeLin - (4 - 4.3 * 2) / 4) < 1e-9, "\(policy): \(m.qoeLin)")
+            #expect(abs(m.rebufferRatio - 1.0 / 8) < 1e-9)
+        }
+    }
+
+    /// Latency delays the first bit: 100 ms, then 1 Mbit at 1 Mbit/s.
+    @Test("a download takes the period's latency, then its bits at the trace's bandwidth, across periods")
+    func transferTimes() throws {
+        let trace = try ABRTrace(
+            name: "t",
+            periods: [
+                .init(duration: 1, bandwidth: 1e6, latency: 0.1), .init(duration: 1, bandwidth: 0, latency: 0),
+                .init(duration: 2, bandwidth: 4e6, latency: 0),
+            ])
+        #expect(abs(trace.completion(ofBits: 0.5e6, requestedAt: 0) - 0.6) < 1e-9)
+        // 0.9 Mbit by 1 s, nothing until 2 s, then 4 Mbit/s: 1 Mbit more needs 0.25 s.
+        #expect(abs(trace.completion(ofBits: 1.9e6, requestedAt: 0) - 2.25) < 1e-9)
+        // The trace repeats: one pass carries 9 Mbit in 4 s.
+        #expect(abs(trace.bits(at: 9) - (2 * 9e6 + 1e6)) < 1e-3)
+        #expect(abs(trace.time(atBits: 18e6 + 1e6) - 9) < 1e-9)
+        #expect(trace.period(at: 5.5).bandwidth == 0)
+    }
+
+    /// The measures of a run given by hand: switches, their mean size, the ratio and the QoE.
+    @Test("metrics of a given run")
+    func metrics() throws {
+        let movie = try flatMovie(kbps: [500, 1000, 3000], duration: 4, count: 4)
+        var run = ABRRun()
+        run.rungs = [0, 2, 2, 1]
+        run.rebufferSeconds = 2
+        run.rebufferEvents = 1
+        run.startup = 0.5
+        let m = ABRMetrics(run, movie: movie)
+        #expect(m.bitrateKbps == 1875 && m.switches == 2 && m.switchKbps == 2250)
+        #expect(m.rebufferRatio == 2.0 / 16)
+        #expect(abs(m.qoeLin - (7.5 - 4.3 * 2.5 - 4.5) / 4) < 1e-12)
+        let mean = ABRMetrics.mean([m, ABRMetrics()])
+        #expect(mean.bitrateKbps == 937.5 && mean.switches == 1)
+    }
+}
