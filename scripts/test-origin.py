@@ -29,8 +29,9 @@ its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency p
 
 With --log-queries each request is logged with its query string.
 
-With --trace=SECONDS:BITS_PER_SECOND,... every body shares one link whose rate follows the trace (each step
-lasts its seconds; the last rate holds), counted from the first request: a bandwidth trace replayed.
+With --trace=SECONDS:BITS_PER_SECOND[:LATENCY_SECONDS],... every body shares one link whose rate follows the trace
+(each step lasts its seconds; the last rate holds), counted from the first request: a bandwidth trace replayed. A
+step's latency (0 when not given) delays the answer to each request made during it, as Sabre's traces do.
 
 Prints the port it listens on (127.0.0.1 only), then serves until killed. Each request is logged to stdout as
 "METHOD PATH RANGE", and the end of each body as "SENT PATH BYTES complete|aborted".
@@ -45,7 +46,7 @@ import urllib.parse
 
 
 class Link:
-    """A shared link paced to a bandwidth trace: [(seconds, bits_per_second)]."""
+    """A shared link paced to a bandwidth trace: [(seconds, bits_per_second, latency_seconds)]."""
 
     def __init__(self, trace):
         self.trace = trace
@@ -53,13 +54,20 @@ class Link:
         self.start = None
         self.free_at = 0.0
 
-    def rate(self, t):
+    def step(self, t):
         elapsed = t - self.start
-        for seconds, bps in self.trace:
-            if elapsed < seconds:
-                return bps / 8.0
-            elapsed -= seconds
-        return self.trace[-1][1] / 8.0
+        for step in self.trace:
+            if elapsed < step[0]:
+                return step
+            elapsed -= step[0]
+        return self.trace[-1]
+
+    def rate(self, t):
+        return self.step(t)[1] / 8.0
+
+    def latency(self):
+        """The latency of the step in force now."""
+        return self.step(time.monotonic())[2]
 
     def begin(self):
         with self.lock:
@@ -291,6 +299,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if self.link is not None:
             self.link.begin()
+            delay = self.link.latency()
+            if delay > 0:
+                time.sleep(delay)
         if q.get("once") == "1":
             with self.streams_lock:
                 repeat = url.path in self.seen
@@ -410,7 +421,7 @@ def main():
     for a in sys.argv[1:]:
         if a.startswith("--trace="):
             steps = [step.split(":") for step in a[len("--trace="):].split(",") if step]
-            Handler.link = Link([(float(sec), float(bps)) for sec, bps in steps])
+            Handler.link = Link([(float(s[0]), float(s[1]), float(s[2]) if len(s) > 2 else 0.0) for s in steps])
     Handler.root = args[0] if args else "."
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True

@@ -170,7 +170,7 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             }
             // BOLA-O: an up-switch goes no higher than the estimate sustains (the buffer pays for dips, not for a
             // rung the link cannot carry), else the plan would climb on a full buffer and fall back as it drains.
-            let sustained = highest(in: allowed, within: estimate * c.downBandwidthFraction) ?? allowed[0]
+            let sustained = highest(in: allowed, within: estimate) ?? allowed[0]
             let ceiling = rungs[sustained].bitRate > rungs[current].bitRate ? sustained : current
             return rungs[pick].bitRate <= rungs[ceiling].bitRate ? pick : ceiling
         }

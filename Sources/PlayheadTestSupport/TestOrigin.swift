@@ -18,14 +18,26 @@ public final class TestOrigin: @unchecked Sendable {
     /// Serves `folder`; with a `trace` (steps of seconds at bits per second, the last one holding), every body
     /// shares one link paced to it, counted from the first request. With `logQueries`, `requests` show each
     /// request's query string too.
-    public init(
+    public convenience init(
         serving folder: URL, trace: [(seconds: Double, bitsPerSecond: Double)] = [], logQueries: Bool = false
+    ) throws {
+        try self.init(
+            serving: folder, latencyTrace: trace.map { ($0.seconds, $0.bitsPerSecond, 0) }, logQueries: logQueries)
+    }
+
+    /// Serves `folder` with every body on one link paced to `latencyTrace` (steps of seconds at bits per second,
+    /// the last one holding), each request answered after the latency of the step it was made in; `logQueries` as
+    /// above.
+    public init(
+        serving folder: URL, latencyTrace trace: [(seconds: Double, bitsPerSecond: Double, latency: Double)],
+        logQueries: Bool = false
     ) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Run.which("python3"))
         var arguments = [Paths.packageRoot.appendingPathComponent("scripts/test-origin.py").path, folder.path]
         if !trace.isEmpty {
-            arguments.append("--trace=" + trace.map { "\($0.seconds):\($0.bitsPerSecond)" }.joined(separator: ","))
+            arguments.append(
+                "--trace=" + trace.map { "\($0.seconds):\($0.bitsPerSecond):\($0.latency)" }.joined(separator: ","))
         }
         if logQueries { arguments.append("--log-queries") }
         process.arguments = arguments

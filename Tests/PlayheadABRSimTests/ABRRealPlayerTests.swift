@@ -1,0 +1,90 @@
+import Foundation
+import PlayheadABRSim
+import PlayheadTestSupport
+import Testing
+
+/// The real player against the simulator's prediction: a ladder with `bbb.json`'s bit rates and exact segment
+/// sizes (`HLSFixtures.paddedLadder`) served by the test origin replaying a Sabre trace; `playhead --log-json`
+/// plays it and the linear QoE of its events is compared with the simulator's for the same movie and trace.
+/// The origin delays each request by the latency of the trace's period (as the simulator does); bandwidth 0 (an
+/// outage) is served as 1 kbit/s on both sides. The player reads 30 s ahead (its automatic forward buffer for network media): the
+/// simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no segment sizes before
+/// fetching, so the simulated policy is not told them either (`lookahead = false`).
+@Suite(.serialized) struct ABRRealPlayerTests {
+    struct Comparison {
+        var player: ABRMetrics
+        var simulated: ABRMetrics
+        var playerRun: ABRRun
+        var simulatedRun: ABRRun
+
+        /// |player − simulated| / |simulated| of the linear QoE.
+        var error: Double { abs(player.qoeLin - simulated.qoeLin) / max(abs(simulated.qoeLin), 1e-9) }
+    }
+
+    func compare(_ folder: String, _ traceName: String, segments: Int) throws -> Comparison {
+        let movie = try loadMovie().prefix(segments)
+        let bytes = movie.segmentSizes.map { $0.map { Int($0 / 8) / 188 * 188 } }
+        let exact = try ABRMovie(
+            name: movie.name, segmentDuration: movie.segmentDuration, bitratesKbps: movie.bitratesKbps,
+            segmentSizes: bytes.map { $0.map { Double($0 * 8) } })
+        let master = try HLSFixtures.paddedLadder(
+            "abr-bbb-\(segments)", segmentDuration: movie.segmentDuration, bitratesKbps: movie.bitratesKbps,
+            sizes: bytes)
+        let source = try ABRTrace.load(sabre.appendingPathComponent("\(folder)/\(traceName).json"))
+        // Enough of the trace for the whole run (it repeats, as in the simulator), at least 1 kbit/s.
+        var periods: [ABRTrace.Period] = []
+        var covered = 0.0
+        while covered < Double(segments) * movie.segmentDuration * 6 + 60 {
+            for p in source.periods {
+                periods.append(.init(duration: p.duration, bandwidth: max(p.bandwidth, 1000), latency: p.latency))
+                covered += p.duration
+            }
+        }
+        let trace = try ABRTrace(name: source.name, periods: periods)
+        let origin = try TestOrigin(
+            serving: try HLSFixtures.root(), latencyTrace: periods.map { ($0.duration, $0.bandwidth, $0.latency) })
+        let scratch = Paths.scratch("abr-real")
+        let log = scratch.appendingPathComponent("events.jsonl")
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--ao=null", "--vo=null", "--no-mpris", "--log-json=\(log.path)", origin.url(master).absoluteString],
+            environment: ["XDG_STATE_HOME": scratch.path], timeout: Double(segments) * movie.segmentDuration * 6 + 60)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let playerRun = try ABRPlayerLog.run(jsonLines: String(contentsOf: log, encoding: .utf8), bytes: bytes)
+        var controller = PlayheadController()
+        controller.lookahead = false
+        let simulatedRun = ABRSession(movie: exact, trace: trace, maximumBuffer: 33).run(controller)
+        return Comparison(
+            player: ABRMetrics(playerRun, movie: exact), simulated: ABRMetrics(simulatedRun, movie: exact),
+            playerRun: playerRun, simulatedRun: simulatedRun)
+    }
+
+    func describe(_ c: Comparison) -> String {
+        "player \(c.playerRun.rungs) stalls \(c.playerRun.rebufferSeconds) s start \(c.playerRun.startup) s "
+            + "qoe \(c.player.qoeLin); simulated \(c.simulatedRun.rungs) stalls \(c.simulatedRun.rebufferSeconds) s "
+            + "start \(c.simulatedRun.startup) s qoe \(c.simulated.qoeLin)"
+    }
+
+    @Test("the simulator predicts the real player's QoE within 10 % on a short 4G trace")
+    func oneShortTrace() throws {
+        let c = try compare("4Glogs", "report_bus_0006", segments: 12)
+        #expect(c.playerRun.rungs.count == 12, "\(describe(c))")
+        #expect(c.error <= 0.1, "\(describe(c))")
+    }
+
+    /// The comparison on traces of every set (`PLAYHEAD_ABR_COMPARE=1`: a few minutes of real playback).
+    @Test(
+        "the simulator predicts the real player's QoE within 10 % on traces of every set",
+        .enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_ABR_COMPARE"] != nil))
+    func severalTraces() throws {
+        let picks = [
+            ("3Glogs", "report.2010-09-13_1003CEST"), ("4Glogs", "report_bus_0001"),
+            ("sd_fs", "trace0002"), ("hd_fs", "trace0003"), ("hd_fs", "trace0010"), ("sd_fs", "trace0012"),
+        ]
+        for (folder, name) in picks {
+            let c = try compare(folder, name, segments: 20)
+            print("ABR compare \(folder)/\(name): error \(String(format: "%.3f", c.error)); \(describe(c))")
+            #expect(c.error <= 0.1, "\(folder)/\(name): \(describe(c))")
+        }
+    }
+}
