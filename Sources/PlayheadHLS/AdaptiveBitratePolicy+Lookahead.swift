@@ -14,8 +14,10 @@ extension AdaptiveBitratePolicy {
     /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):
     /// every sequence of allowed rungs is played against a constant throughput of `estimate`, scored by the bit
     /// rate it brings (in units of the top allowed rung), minus `stallPenalty` per second the buffer would stand
-    /// below `reserveBuffer` before a segment arrives, minus the size of each change (same units); the first rung
-    /// of the best sequence is returned. Sizes are `upcoming`'s when given, else bit rate × duration.
+    /// below `reserveBuffer` before a segment arrives, minus the size of each change (same units), minus
+    /// `shortfallPenalty` per second the buffer ends short of `targetBuffer`; the first rung of the best sequence is
+    /// returned. Sizes are `upcoming`'s when given, else bit rate × duration. The reserve is at most 40 % of
+    /// `lowBuffer` and the target at most 80 % of `bufferToRideOutDrop`, which the player fits to its reach.
     /// The search is exhaustive, pruned by a bound no sequence can beat.
     func plan(
         allowed: [Int], current: Int, estimate: Double, buffer: Double, segmentDuration: Double,
@@ -36,7 +38,9 @@ extension AdaptiveBitratePolicy {
         var best = -Double.infinity
         var bestFirst = 0
         var first = 0
+        // A player that can buffer little (live, a short forward buffer) has its thresholds fitted down: so do these.
         let target = min(c.targetBuffer, 0.8 * c.bufferToRideOutDrop)
+        let reserve = min(c.reserveBuffer, 0.4 * c.lowBuffer)
         func search(_ k: Int, _ buffer: Double, _ last: Double, _ score: Double) {
             if k == steps {
                 let final = score - c.shortfallPenalty * max(target - buffer, 0)
@@ -46,7 +50,7 @@ extension AdaptiveBitratePolicy {
             guard score + Double(steps - k) > best + 1e-12 else { return }
             for i in stride(from: rates.count - 1, through: 0, by: -1) {
                 let download = size(k, i) / estimate
-                let short = max(download - max(buffer - c.reserveBuffer, 0), 0)
+                let short = max(download - max(buffer - reserve, 0), 0)
                 if k == 0 { first = i }
                 search(
                     k + 1, max(buffer - download, 0) + segmentDuration, rates[i],

@@ -17,6 +17,16 @@ import Foundation
 /// - Down: to the highest rung within the budget, unless the buffer holds `bufferToRideOutDrop` or more
 ///   (a short dip is absorbed by the buffer instead); immediately when the current rung is no longer allowed.
 ///
+/// **When the sizes of the next segments are known** (`upcoming`, as a simulator or a playlist with byte ranges
+/// knows them), the rung after start-up comes instead from a plan over the next `lookaheadSegments` segments
+/// (model predictive control as RobustMPC, Yin et al. 2015, with the buffer target of BOLA, Spiteri et al. 2016):
+/// every sequence of allowed rungs is played against `downBandwidthFraction` × the estimate and scored by its bit
+/// rate, its switches, the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
+/// `targetBuffer` (see `plan`). Its up-switches still need `minimumBufferForUpSwitch`, and go no higher than the
+/// estimate itself sustains unless the current rung is higher already (BOLA-E's BOLA-O), so that a full buffer is
+/// not spent on a rung the link cannot carry and then given back. The player passes no sizes today: it runs the
+/// budget rule above.
+///
 /// A value type with no clock and no I/O: safe on any thread.
 public struct AdaptiveBitratePolicy: Sendable, Hashable {
     /// One variant as the policy sees it. A value type, safe anywhere.
@@ -161,7 +171,7 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             }
             return highest(in: allowed, within: estimate * c.startupBandwidthFraction * scale(buffer)) ?? lowest
         }
-        if c.lookaheadSegments > 0 {
+        if c.lookaheadSegments > 0, let upcoming, !upcoming.sizes.isEmpty {
             let pick = plan(
                 allowed: allowed, current: current, estimate: estimate * c.downBandwidthFraction, buffer: buffer,
                 segmentDuration: segmentDuration, upcoming: upcoming)
