@@ -52,6 +52,9 @@ public struct ABRSession: Sendable {
     public var maximumBuffer: Double
     /// Seconds between abandonment checks during a download (0.25 s).
     public var checkInterval = 0.25
+    /// Requests made before the first segment's, each taking its period's latency (0; an HLS player fetches the
+    /// multivariant and the media playlist first: 2).
+    public var requestsBeforeFirstSegment = 0
 
     /// A session of `movie` over `trace` with a buffer of `maximumBuffer` seconds.
     public init(movie: ABRMovie, trace: ABRTrace, maximumBuffer: Double = 25) {
@@ -72,6 +75,7 @@ public struct ABRSession: Sendable {
                 movie: movie, segment: segment, buffer: clock.buffer, current: current, time: clock.time,
                 isPlaying: clock.playing, maximumBuffer: maximumBuffer)
         }
+        for _ in 0..<requestsBeforeFirstSegment { clock.advance(trace.period(at: clock.time).latency) }
         for segment in 0..<movie.segmentCount {
             let room = maximumBuffer - d
             if clock.buffer > room { clock.advance(clock.buffer - room) }
