@@ -5,12 +5,12 @@ import Testing
 /// The offline optimum against every online policy on a small subset of each set.
 @Suite("ABR offline optimum")
 struct ABRBoundTests {
-    @Test("the optimum is never beaten by an online policy (3 traces of each set, 40 segments of each movie)")
+    @Test("the optimum is never beaten by an online policy (2 traces of each set, 30 segments of each movie)")
     func optimumIsNeverBeaten() throws {
         for movieName in ["bbb.json", "bbb4k.json"] {
-            let movie = try loadMovie(movieName).prefix(40)
+            let movie = try loadMovie(movieName).prefix(30)
             for folder in ["3Glogs", "4Glogs", "sd_fs", "hd_fs"] {
-                for trace in try traces(folder, limit: 3) {
+                for trace in try traces(folder, limit: 2) {
                     let session = ABRSession(movie: movie, trace: trace)
                     let best = ABRMetrics(ABRPolicy.optimal.run(session), movie: movie).qoeLin
                     for policy in onlinePolicies {
