@@ -97,11 +97,14 @@ final class AssetLoader: Sendable {
     /// loader opens the resource itself if loads wait for it.
     func share(_ outcome: Result<MediaInput, PlaybackError>?) {
         guard let outcome else {
-            let reopen = state.withLock { s -> Bool in
+            let (reopen, blocked) = state.withLock { s -> (Bool, [DispatchSemaphore]) in
                 s.started = !s.waiters.isEmpty
-                return s.started
+                defer { s.blocked.removeAll() }
+                return (s.started, s.blocked)
             }
             if reopen { DispatchQueue.global().async { self.open() } }
+            // Engines blocked on this open look again: they claim the open, or wait for the loader's.
+            for b in blocked { b.signal() }
             return
         }
         finish(outcome.map { AssetInfo(input: $0) }, input: nil)
