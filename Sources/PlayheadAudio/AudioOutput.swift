@@ -53,7 +53,8 @@ public protocol AudioOutput: AnyObject, Sendable {
     func interruptWrite()
     /// Allows blocking writes again after `interruptWrite()`.
     func resumeWrites()
-    /// Stops (true) or restarts (false) the sound at once, keeping what is buffered (PulseAudio's cork).
+    /// Stops (true) or restarts (false) the sound at once, keeping what is buffered (PulseAudio's cork). Returns
+    /// without waiting for the sound server: any thread, the main actor included.
     func setPaused(_ paused: Bool)
     /// Drops everything buffered and not yet heard.
     func flush()

@@ -87,6 +87,7 @@ extension PulseAudioOutput {
     /// `request-uncork` only to corked streams, so this also makes sure the interruption's end is reported.
     func corkForInterruption() {
         guard let s = stream, !corked else { return }
+        _ = positionLocked()
         corked = true
         if let op = pa_stream_cork(s, 1, nil, nil) { pa_operation_unref(op) }
     }
@@ -115,11 +116,14 @@ extension PulseAudioOutput {
         guard !fixedRole else { return }
         storedRole = properties["media.role"] ?? storedRole
         guard let s = stream, !reconnecting else { return }
+        // The waits let go of the lock: the reference keeps `s` valid if `stop()` drops the stream meanwhile.
+        pa_stream_ref(s)
+        defer { pa_stream_unref(s) }
         let props = pa_proplist_new()
         defer { pa_proplist_free(props) }
         for (key, value) in properties where !value.isEmpty { pa_proplist_sets(props, key, value) }
         wait(pa_stream_proplist_update(s, PA_UPDATE_REPLACE, props, PulseCallbacks.success, selfPointer))
-        for (key, value) in properties where value.isEmpty {
+        for (key, value) in properties where value.isEmpty && stream == s {
             var keys: [UnsafePointer<CChar>?] = [UnsafePointer(strdup(key)), nil]
             wait(pa_stream_proplist_remove(s, &keys, PulseCallbacks.success, selfPointer))
             free(UnsafeMutablePointer(mutating: keys[0]))

@@ -141,18 +141,23 @@ extension PulseAudioOutput {
         unlock()
     }
 
-    /// Corks or uncorks the stream.
+    /// Corks or uncorks the stream, returning at once: the request and a timing update are sent and not waited
+    /// for (the server carries out a stream's requests in order). Until timing newer than the change arrives,
+    /// `playPosition` does not run on from older timing, which would count the pause as played.
     public func setPaused(_ paused: Bool) {
         lock()
         defer { unlock() }
+        // The position stands where the sound stops now, not where the server's last timing left it.
+        if paused { _ = positionLocked() }
         corked = paused
         guard let s = stream, !reconnecting else { return }
-        wait(pa_stream_cork(s, paused ? 1 : 0, PulseCallbacks.success, selfPointer))
-        // Fresh timing, so the position does not interpolate from before the cork.
-        wait(pa_stream_update_timing_info(s, PulseCallbacks.success, selfPointer))
+        pa_gettimeofday(&corkChangedAt)
+        if let op = pa_stream_cork(s, paused ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+        if let op = pa_stream_update_timing_info(s, nil, nil) { pa_operation_unref(op) }
     }
 
-    /// Drops unheard audio; the write position returns to the server's read position.
+    /// Drops unheard audio; the write position returns to the server's read position. Waits for the server (on
+    /// the player's audio thread).
     public func flush() {
         lock()
         defer { unlock() }
@@ -160,8 +165,16 @@ extension PulseAudioOutput {
             written = heard
             return
         }
+        // The waits let go of the lock, and `stop()` or a rebuild on another thread may drop the stream meanwhile:
+        // the reference keeps `s` valid, and a stream that is no longer ours is not read.
+        pa_stream_ref(s)
+        defer { pa_stream_unref(s) }
         wait(pa_stream_flush(s, PulseCallbacks.success, selfPointer))
-        wait(pa_stream_update_timing_info(s, PulseCallbacks.success, selfPointer))
+        if stream == s { wait(pa_stream_update_timing_info(s, PulseCallbacks.success, selfPointer)) }
+        guard stream == s else {
+            written = heard
+            return
+        }
         if let info = pa_stream_get_timing_info(s), info.pointee.write_index_corrupt == 0 {
             written = timelineBase + info.pointee.write_index / Int64(format.bytesPerFrame)
         }
@@ -205,20 +218,29 @@ extension PulseAudioOutput {
     }
 
     /// The frame heard now, from the server's timing information: the read index less the sink's latency, plus
-    /// the time since the server measured it while the stream plays. Never goes backwards, never passes `written`.
-    /// (`pa_stream_get_time` keeps interpolating while a stream has not started, which would run the clock early.)
+    /// the time since the server measured it while the stream plays; while corked, where the sound stopped.
+    /// Never goes backwards, never passes `written`. (`pa_stream_get_time` keeps interpolating while a stream has
+    /// not started, which would run the clock early.)
     public var playPosition: Int64 {
         lock()
         defer { unlock() }
-        guard let s = stream, let info = pa_stream_get_timing_info(s), info.pointee.read_index_corrupt == 0 else {
+        return positionLocked()
+    }
+
+    /// `playPosition`, lock held: updates `heard` from the timing information unless corked. Timing stamped before
+    /// the last cork change is not extrapolated (it would count a pause as played).
+    func positionLocked() -> Int64 {
+        guard !reconnecting, let s = stream else { return heard }
+        guard !corked, let info = pa_stream_get_timing_info(s), info.pointee.read_index_corrupt == 0 else {
+            // A flush while corked takes back what was written and not heard.
+            heard = min(written, heard)
             return heard
         }
         let rate = Double(format.sampleRate)
-        guard !reconnecting else { return heard }
         var frames = Double(timelineBase) + Double(info.pointee.read_index) / Double(format.bytesPerFrame)
         frames -= Double(info.pointee.sink_usec) * rate / 1_000_000
-        if info.pointee.playing != 0 && !corked {
-            var stamp = info.pointee.timestamp
+        var stamp = info.pointee.timestamp
+        if info.pointee.playing != 0 && pa_timeval_cmp(&stamp, &corkChangedAt) > 0 {
             frames += Double(pa_timeval_age(&stamp)) * rate / 1_000_000
         }
         heard = min(written, max(heard, Int64(frames)))

@@ -26,6 +26,9 @@ public final class PulseAudioOutput: AudioOutput, PulseConnectionClient, @unchec
     /// Where the current stream's frame 0 is on the output's timeline (non-zero after a rebuild).
     var timelineBase: Int64 = 0
     var corked = true
+    /// When `setPaused` last changed the cork (the system clock, as timing information is stamped): timing older
+    /// than this is not extrapolated.
+    var corkChangedAt = timeval()
     var interrupted = false
     /// True while the stream is being made: opened by `start` and not ready yet, or rebuilt after a loss.
     var reconnecting = false

@@ -31,6 +31,8 @@ final class AudioRenderer: @unchecked Sendable {
         var attached: Set<ObjectIdentifier> = []
         /// Periods that are stopping: never given a turn again.
         var retired: Set<ObjectIdentifier> = []
+        /// A playing period stopped: what it wrote is flushed on the renderer's thread before the next turn.
+        var flushPending = false
         var shutDown = false
     }
 
@@ -69,23 +71,39 @@ final class AudioRenderer: @unchecked Sendable {
     }
 
     /// The renderer's thread: runs the playing period's audio while it owns the output and has a decoder; sleeps
-    /// while there is none (no item, a video-only item, between items).
+    /// while there is none (no item, a video-only item, between items). The output's flush after a stopped period
+    /// is made here too, between turns: this thread is the only writer, so nothing of the next period is lost.
     private func run() {
         output.prepareWriterThread()
-        while let period = nextTurn() {
-            period.renderAudioTurn()
+        while let work = nextWork() {
+            switch work {
+            case .flush:
+                output.flush()
+                output.resumeWrites()
+            case .turn(let period):
+                period.renderAudioTurn()
+            }
         }
     }
 
-    /// The period whose audio runs next, waiting until there is one; nil once shut down.
-    private func nextTurn() -> PlaybackEngine? {
+    private enum Work {
+        case flush
+        case turn(PlaybackEngine)
+    }
+
+    /// What the renderer's thread does next, waiting until there is something; nil once shut down.
+    private func nextWork() -> Work? {
         condition.lock()
         defer { condition.unlock() }
         while !state.shutDown {
+            if state.flushPending {
+                state.flushPending = false
+                return .flush
+            }
             if let p = state.playing, state.attached.contains(ObjectIdentifier(p)),
                 !state.retired.contains(ObjectIdentifier(p))
             {
-                return p
+                return .turn(p)
             }
             condition.wait()
         }
@@ -141,12 +159,15 @@ final class AudioRenderer: @unchecked Sendable {
     }
 
     /// `engine` is stopping: it gets no turn from now on, and the playing period, which may be waiting at its end
-    /// for it, looks again. Any thread.
-    func retire(_ engine: PlaybackEngine) {
+    /// for it, looks again. `flushingOutput`: it was the playing period, and what it wrote is dropped before the
+    /// next turn. Any thread; returns at once.
+    func retire(_ engine: PlaybackEngine, flushingOutput: Bool) {
         let playing = withState { s -> PlaybackEngine? in
             s.retired.insert(ObjectIdentifier(engine))
+            if flushingOutput { s.flushPending = true }
             return s.next === engine ? s.playing : nil
         }
+        if flushingOutput { condition.broadcast() }
         playing?.wake()
     }
 

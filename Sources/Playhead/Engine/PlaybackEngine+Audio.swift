@@ -106,7 +106,7 @@ extension PlaybackEngine {
         let (g, target) = control.withLock { ($0.generation, $0.exactTarget) }
         guard g != p.generation else { return }
         // The first generation needs no flush: what the output holds is the sound of the item before (a gapless
-        // join's tail, or nothing: a stopped engine flushes the output it leaves).
+        // join's tail, or nothing: the renderer flushes what a stopped period leaves).
         let seeked = p.generation != -1
         p.generation = g
         p.dropBefore = target

@@ -81,8 +81,6 @@ final class PlaybackEngine: @unchecked Sendable {
     /// The outputs that show the item's subtitles, and the cues read so far.
     let text: TextRenderer
     private let threadsDone = DispatchGroup()
-    /// Held by the audio thread around every call into the audio output (`withOutput`) and passed by `stop()`.
-    private let outputGate = NSLock()
     /// What the open input holds: set once on the demux thread when the input is open, read from any thread (the
     /// decode threads, the player's buffer monitor on the main actor, a predecessor's hand-off), under a lock.
     var info: MediaInfo? {
@@ -176,30 +174,24 @@ final class PlaybackEngine: @unchecked Sendable {
         }
     }
 
-    /// Stops the threads and returns at once: the audio thread leaves the output (a write or drain in progress is
-    /// interrupted) and never touches it again, the output is flushed and left paused for the next item, and the
-    /// threads end on their own (waited for 20 ms at most: a decoder inside a long frame does not hold the caller).
-    /// Any thread.
+    /// Stops the threads and returns at once, waiting for nothing (no thread, no lock held across a call into the
+    /// sound server, no server round trip): a write or drain in progress is interrupted, the output is corked for
+    /// the next item, and the renderer's thread, which leaves this period's turn when it sees `stopping`, flushes
+    /// what this period wrote before it gives any period a turn again. The threads end on their own. Any thread.
     func stop() {
         control.withLock { $0.stopping = true }
         let ownsOutput = self.ownsOutput
+        if ownsOutput, let out = config.audioOutput {
+            out.interruptWrite()
+            if config.decodeAudio { out.setPaused(true) }
+        }
         // No more turns on the renderer's thread; a period waiting at its end for this one looks again.
-        config.audio?.retire(self)
+        config.audio?.retire(self, flushingOutput: ownsOutput && config.decodeAudio)
         source?.cancel()
         audioQueue.abort()
         videoQueue.abort()
         frameQueue.abort()
-        if ownsOutput { config.audioOutput?.interruptWrite() }
         wake()
-        // Past the gate, the audio thread has left the output for good (it looks at `stopping` inside it).
-        outputGate.lock()
-        outputGate.unlock()
-        _ = threadsDone.wait(timeout: .now() + 0.02)
-        if ownsOutput, let out = config.audioOutput, config.decodeAudio {
-            out.setPaused(true)
-            out.flush()
-            out.resumeWrites()
-        }
         config.audio?.remove(self)
         // No picture of this item waits for its time any more.
         video.setUpcoming(nil)
@@ -227,12 +219,11 @@ final class PlaybackEngine: @unchecked Sendable {
 
     var isStopping: Bool { control.withLock { $0.stopping } }
 
-    /// Audio thread: runs `body` (a call into the audio output) unless the engine is stopping; nil when it is.
-    /// Once `stop()` has passed the gate, the output is never touched by this engine again.
+    /// On the renderer's thread, in this period's turn: runs `body` (a call into the audio output) unless the
+    /// engine is stopping; nil when it is. What a turn writes after `stop()` is flushed by the same thread before
+    /// the next turn, so nothing written late is heard.
     @discardableResult
     func withOutput<T>(_ body: () throws -> T) rethrows -> T? {
-        outputGate.lock()
-        defer { outputGate.unlock() }
         guard !isStopping else { return nil }
         return try body()
     }
