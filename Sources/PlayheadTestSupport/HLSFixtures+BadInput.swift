@@ -82,8 +82,11 @@ extension HLSFixtures {
 extension HLSFixtures {
     /// A ladder (`name/master.m3u8`) over the segments of `ladder-long` (48 s, made once) whose playlists name
     /// those segments through `../../ladder-long/...` with `query(variant, segment)` appended (empty for none): to
-    /// make chosen segments slow or broken on the test origin.
-    public static func derivedLadder(_ name: String, query: (Int, Int) -> String) throws -> String {
+    /// make chosen segments slow or broken on the test origin. `segments` keeps only the first ones (a shorter
+    /// stream, for a test that needs no more).
+    public static func derivedLadder(
+        _ name: String, segments limit: Int = .max, query: (Int, Int) -> String
+    ) throws -> String {
         let source = try tsLadder("ladder-long", seconds: 48)
         let base = try root()
         let dir = base.appendingPathComponent(name)
@@ -94,11 +97,17 @@ extension HLSFixtures {
             let text = try String(
                 contentsOf: base.appendingPathComponent("ladder-long/v\(variant)/index.m3u8"), encoding: .utf8)
             var segment = 0
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-                guard line.hasSuffix(".ts") else { return String(line) }
+            var lines: [String] = []
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("#EXTINF"), segment >= limit { continue }
+                guard line.hasSuffix(".ts") else {
+                    lines.append(String(line))
+                    continue
+                }
                 defer { segment += 1 }
+                guard segment < limit else { continue }
                 let q = query(variant, segment)
-                return "../../ladder-long/v\(variant)/\(line)" + (q.isEmpty ? "" : "?\(q)")
+                lines.append("../../ladder-long/v\(variant)/\(line)" + (q.isEmpty ? "" : "?\(q)"))
             }
             let out = dir.appendingPathComponent("v\(variant)")
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

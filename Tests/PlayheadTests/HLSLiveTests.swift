@@ -23,24 +23,24 @@ import Testing
         #expect(
             abs(player.currentTime().seconds - firstWindow.end.seconds) < 2.5,
             "started at \(player.currentTime().seconds), window \(firstWindow)")
-        try await Task.sleep(for: .seconds(60))
+        try await Task.sleep(for: .seconds(30))
         let window = try #require(item.seekableTimeRanges.first)
         let position = player.currentTime().seconds
         #expect(item.error == nil, "\(String(describing: item.error))")
-        #expect(window.start.seconds - firstWindow.start.seconds > 50, "the window slid: \(firstWindow) → \(window)")
+        #expect(window.start.seconds - firstWindow.start.seconds > 22, "the window slid: \(firstWindow) → \(window)")
         #expect(abs(position - window.end.seconds) < 4, "the play head \(position) keeps to the edge: \(window)")
         let samples = sink.stopRecording()
         #expect(abs(AudioAnalysis.frequency(samples) - 440) < 4)
-        #expect(AudioAnalysis.audibleSeconds(samples) > 58, "\(AudioAnalysis.audibleSeconds(samples)) s of sound")
+        #expect(AudioAnalysis.audibleSeconds(samples) > 28, "\(AudioAnalysis.audibleSeconds(samples)) s of sound")
         #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
 
         // Reloads (RFC 8216 6.3.4): a target duration (2 s) after a load that found the playlist changed, half of
         // it after one that did not, never faster, never slower.
         let reloads = try HLSFixtures.loggedRequests(since: before).filter { $0.path == "/" + stream.path }
         let intervals = zip(reloads.dropFirst(), reloads).map { $0.time - $1.time }.dropFirst()
-        #expect(reloads.count > 28, "\(reloads.count) playlist loads in 60 s")
+        #expect(reloads.count > 13, "\(reloads.count) playlist loads in 30 s")
         #expect(intervals.allSatisfy { $0 > 0.9 && $0 < 2.4 }, "\(intervals)")
-        #expect(intervals.filter { $0 > 1.8 }.count > 20, "reloads a target duration apart: \(intervals)")
+        #expect(intervals.filter { $0 > 1.8 }.count > 9, "reloads a target duration apart: \(intervals)")
         let segments = try HLSFixtures.requests(since: before).filter { $0.hasSuffix(".ts") }
         #expect(Set(segments).count == segments.count, "a segment fetched twice: \(segments)")
 

@@ -63,8 +63,9 @@ import Testing
     }
 
     @Test func aDownloadThatWillNotArriveInTimeIsAbandonedForALowerVariant() async throws {
-        // Segment 9 of the 540p, 720p and 1080p variants crawls at 20 kB/s (0.16 Mb/s) from its first byte.
-        let master = try HLSFixtures.derivedLadder("ladder-abandon") { variant, segment in
+        // Segment 9 of the 540p, 720p and 1080p variants crawls at 20 kB/s (0.16 Mb/s) from its first byte; the
+        // stream ends 5 segments after it (28 s), enough to hear that nothing stalled.
+        let master = try HLSFixtures.derivedLadder("ladder-abandon", segments: 14) { variant, segment in
             variant >= 1 && segment == 9 ? "rate=20000" : ""
         }
         let origin = try TestOrigin(serving: try HLSFixtures.root(), trace: [(600, 6e6)])
