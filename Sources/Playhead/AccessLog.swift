@@ -32,15 +32,22 @@ public struct AccessLogEvent: Sendable, Hashable {
     public var isSwitch: Bool
     /// Seconds from starting the item to being ready to play (first period only; 0 in later ones).
     public var startupTime: Double = 0
+    /// The host the period's media came from: the variant playlist's, with the port when its URI names one
+    /// (`AVFoundation` gives an IP address here); nil for local or `data:` playlists.
+    public var serverAddress: String?
+    /// The content steering pathway of the period's variant (`PATHWAY-ID`; "." for a variant without one).
+    public var pathwayID: String?
 }
 
 extension PlayerItem {
     /// Starts a new access log period on a variant.
-    func accessLogDidSwitch(bitRate: Int, width: Int, height: Int, uri: String) {
-        accessLog.append(
-            AccessLogEvent(
-                uri: uri, playbackStartDate: Date(), indicatedBitrate: Double(bitRate),
-                resolution: Size(width: Double(width), height: Double(height)), isSwitch: !accessLog.isEmpty))
+    func accessLogDidSwitch(to v: VariantChoice) {
+        var period = AccessLogEvent(
+            uri: asset.url.absoluteString, playbackStartDate: Date(), indicatedBitrate: Double(v.bitRate),
+            resolution: Size(width: Double(v.width), height: Double(v.height)), isSwitch: !accessLog.isEmpty)
+        period.serverAddress = v.host
+        period.pathwayID = v.pathway
+        accessLog.append(period)
     }
 
     /// Counts a downloaded segment in the current period.

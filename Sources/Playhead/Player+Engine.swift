@@ -195,9 +195,14 @@ extension Player {
         case .droppedFrame:
             item.accessLogUpdate { $0.numberOfDroppedVideoFrames += 1 }
             emit(PlayerEvent(.droppedFrame, timestamp: timestamp))
-        case .variantSwitch(let bitRate, let width, let height):
-            item.accessLogDidSwitch(bitRate: bitRate, width: width, height: height, uri: item.asset.url.absoluteString)
+        case .variantSwitch(let choice):
+            let pathwayBefore = item.accessLog.last?.pathwayID
+            item.accessLogDidSwitch(to: choice)
+            let (bitRate, width, height) = (choice.bitRate, choice.width, choice.height)
             emit(PlayerEvent(.variantSwitch(bitRate: bitRate, width: width, height: height), timestamp: timestamp))
+            if let from = pathwayBefore, from != choice.pathway {
+                emit(PlayerEvent(.pathwayChanged(from: from, to: choice.pathway), timestamp: timestamp))
+            }
         case .segmentLoaded(let bytes, let seconds, let estimate):
             item.accessLogDidLoad(bytes: bytes, seconds: seconds, estimate: estimate)
             emit(PlayerEvent(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate), timestamp: timestamp))

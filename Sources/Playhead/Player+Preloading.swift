@@ -66,8 +66,8 @@ extension Player {
         case .failed(let error): preloaded?.failure = error
         case .ended: preloaded?.ended = true
         // The item's own logs follow what its engine fetched while waiting (no player events yet).
-        case .variantSwitch(let bitRate, let width, let height):
-            item.accessLogDidSwitch(bitRate: bitRate, width: width, height: height, uri: item.asset.url.absoluteString)
+        case .variantSwitch(let choice):
+            item.accessLogDidSwitch(to: choice)
         case .segmentLoaded(let bytes, let seconds, let estimate):
             item.accessLogDidLoad(bytes: bytes, seconds: seconds, estimate: estimate)
         case .hls(.recovered(let error)): item.logError(error)

@@ -34,6 +34,9 @@ public struct PlayerEvent: Sendable {
         case droppedFrame
         /// HLS moved to another variant (its `BANDWIDTH` and resolution), from the next segment on.
         case variantSwitch(bitRate: Int, width: Int, height: Int)
+        /// HLS moved to another content steering pathway (`PATHWAY-ID`s; "." for variants without one), from the
+        /// next segment on: a steering manifest reordered them, or the pathway playing failed.
+        case pathwayChanged(from: String, to: String)
         /// An HLS segment arrived: its size, its transfer time, and the bandwidth estimate after it (bits/s).
         case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
         /// Playback jumped from `from` to `to` seconds without a seek (a live stream's play head fell out of its
@@ -69,6 +72,7 @@ public struct PlayerEvent: Sendable {
         case .error: return "error"
         case .droppedFrame: return "dropped-frame"
         case .variantSwitch: return "variant-switch"
+        case .pathwayChanged: return "pathway-change"
         case .segmentLoaded: return "segment-loaded"
         case .timeJumped: return "time-jumped"
         }

@@ -59,6 +59,18 @@ public enum ProbeReport {
             lines.append("  session data \(data.dataID): \(data.value ?? data.uri ?? "")")
         }
         for key in playlist.sessionKeys { lines.append("  session key: \(describe(key))") }
+        // Pathways in the order they first appear (RFC 8216bis 4.4.6.6: a variant without PATHWAY-ID is in ".").
+        var pathways: [String] = []
+        for variant in playlist.variants where !pathways.contains(variant.stream.pathwayID ?? ".") {
+            pathways.append(variant.stream.pathwayID ?? ".")
+        }
+        if pathways.count > 1 || playlist.contentSteering != nil {
+            let counts = pathways.map { p in
+                let n = playlist.variants.filter { ($0.stream.pathwayID ?? ".") == p }.count
+                return "\(p) (\(n) variant\(n == 1 ? "" : "s"))"
+            }
+            lines.append("  pathways: " + counts.joined(separator: ", "))
+        }
         if let steering = playlist.contentSteering {
             lines.append("  content steering: \(steering.serverURI)" + (steering.pathwayID.map { " (\($0))" } ?? ""))
         }
@@ -74,6 +86,8 @@ public enum ProbeReport {
         if let rate = stream.frameRate { parts.append("\(PlaylistWriter.decimal(rate)) fps") }
         if let codecs = stream.codecs { parts.append(codecs) }
         if let range = stream.videoRange { parts.append(range) }
+        if let pathway = stream.pathwayID { parts.append("pathway \(pathway)") }
+        if let stable = stream.stableVariantID { parts.append("stable ID \(stable)") }
         return parts.isEmpty ? "(no attributes)" : parts.joined(separator: ", ")
     }
 

@@ -39,14 +39,16 @@ public enum FaultFixtures {
 
     /// Writes `NAME.m3u8` in the root's folder `folder`: a multivariant playlist listing two copies of one variant
     /// (the same attributes, another URI): `primary`, then `backup` (relative to `folder`, or absolute: another
-    /// host). Returns its path under the root.
+    /// host), in the pathways `pathways` names (`PATHWAY-ID`) or in none. Returns its path under the root.
     @discardableResult
-    public static func redundant(_ name: String, in folder: String = "keys", primary: String, backup: String) throws
-        -> String
-    {
+    public static func redundant(
+        _ name: String, in folder: String = "keys", primary: String, backup: String,
+        pathways: (primary: String, backup: String)? = nil
+    ) throws -> String {
         let dir = try HLSFixtures.root().appendingPathComponent(folder)
         let stream = "#EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS=\"avc1.64001f,mp4a.40.2\""
-        let text = ["#EXTM3U", stream, primary, stream, backup, ""].joined(separator: "\n")
+        let (a, b) = pathways.map { (",PATHWAY-ID=\"\($0.primary)\"", ",PATHWAY-ID=\"\($0.backup)\"") } ?? ("", "")
+        let text = ["#EXTM3U", stream + a, primary, stream + b, backup, ""].joined(separator: "\n")
         try text.write(to: dir.appendingPathComponent("\(name).m3u8"), atomically: true, encoding: .utf8)
         return "\(folder)/\(name).m3u8"
     }

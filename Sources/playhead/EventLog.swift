@@ -49,6 +49,9 @@ final class EventLog {
         case .variantSwitch(let bitRate, let width, let height):
             object["bitrate"] = bitRate
             object["resolution"] = "\(width)x\(height)"
+        case .pathwayChanged(let from, let to):
+            object["from"] = from
+            object["to"] = to
         case .timeJumped(let from, let to):
             object["from"] = from
             object["to"] = to

@@ -43,4 +43,32 @@ import Testing
         let size = (try? FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 0
         #expect(size >= 6 * 48_000 * 4, "\(size) bytes of sound written")
     }
+
+    /// The same failure with the copies in pathways A and B: `--log-json` has a `pathway-change` event from A to B,
+    /// and `playhead probe` lists both pathways and each variant's.
+    @Test func aPathwayChangeIsLoggedAndProbeListsThePathways() throws {
+        try FaultFixtures.playlist("fault-500", segments: [2, 3, 4, 5], query: "status=500")
+        let path = try FaultFixtures.redundant(
+            "pathways-500", primary: "fault-500.m3u8", backup: "clear/index.m3u8", pathways: ("A", "B"))
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let home = Paths.scratch("pathway-home")
+        let log = home.appendingPathComponent("events.jsonl")
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--ao=null", "--vo=null", "--no-mpris", "--log-json=\(log.path)", origin.url(path).absoluteString],
+            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path], timeout: 40)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let changes = events.filter { $0["event"] as? String == "pathway-change" }
+        #expect(changes.count == 1, "\(events.map { $0["event"] ?? "" })")
+        #expect(changes.first?["from"] as? String == "A" && changes.first?["to"] as? String == "B", "\(changes)")
+
+        let probe = try Run.command(Paths.playheadBinary(), ["probe", origin.url(path).absoluteString], timeout: 20)
+        #expect(probe.status == 0, "exit \(probe.status): \(probe.stderr)")
+        let lines = probe.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  pathways: A (1 variant), B (1 variant)"), "\(probe.stdout)")
+        #expect(lines.filter { $0.contains("pathway A") }.count == 1, "\(probe.stdout)")
+    }
 }

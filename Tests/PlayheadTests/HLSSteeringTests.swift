@@ -34,6 +34,7 @@ import Testing
         try master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
         let sink = try TestSink()
         let player = Player.onSink(sink)
+        let recorder = SwitchRecorder(player)
         let item = PlayerItem(url: a.url("steering/master.m3u8"))
         item.preferredForwardBufferDuration = 2
         player.replaceCurrentItem(with: item)
@@ -78,5 +79,10 @@ import Testing
             }, "\(entries)")
         #expect(item.errorLog.contains { $0.uri.hasPrefix(steeringURL) && $0.errorStatusCode == 503 }, "\(entries)")
         #expect(!item.errorLog.contains { $0.failoverTarget != nil }, "\(entries)")
+        // The access log names each period's pathway and host; the move is one `pathwayChanged` event.
+        let periods = item.accessLog.map { "\($0.pathwayID ?? "nil")@\($0.serverAddress ?? "nil")" }
+        #expect(periods.first == "A@127.0.0.1:\(a.port)", "\(periods)")
+        #expect(periods.last == "C@\(cHost)", "\(periods)")
+        #expect(recorder.pathwayChanges.current == ["A→C"], "\(recorder.pathwayChanges.current)")
     }
 }

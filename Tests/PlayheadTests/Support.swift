@@ -13,22 +13,24 @@ func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
     return condition()
 }
 
-/// Records a player's variant switches (seconds since the recorder was made, bit rate) and stalls from its
-/// events. Read from the main actor; filled by the events' task.
+/// Records a player's variant switches (seconds since the recorder was made, bit rate), pathway changes and stalls
+/// from its events. Read from the main actor; filled by the events' task.
 @MainActor
 final class SwitchRecorder {
     let switches = Locked([(time: Double, bitRate: Int)]())
+    let pathwayChanges = Locked([String]())
     let stalls = Locked(0)
 
     init(_ player: Player) {
         let started = MonotonicClock.now() - MonotonicClock.processStart
         let events = player.events()
-        let (switches, stalls) = (switches, stalls)
+        let (switches, stalls, pathways) = (switches, stalls, pathwayChanges)
         Task { @MainActor in
             for await e in events {
                 switch e.kind {
                 case .variantSwitch(let bitRate, _, _):
                     switches.withLock { $0.append((e.timestamp - started, bitRate)) }
+                case .pathwayChanged(let from, let to): pathways.withLock { $0.append("\(from)→\(to)") }
                 case .stalled: stalls.withLock { $0 += 1 }
                 default: break
                 }

@@ -19,7 +19,7 @@ enum EngineEvent: Sendable {
     case ended
     case failed(PlaybackError)
     case droppedFrame
-    case variantSwitch(bitRate: Int, width: Int, height: Int)
+    case variantSwitch(VariantChoice)
     case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
     /// HLS window, time jump and error-log reports (`Player+HLS.swift`).
     case hls(HLSNotice)
@@ -136,4 +136,18 @@ struct EngineConfiguration: Sendable {
     var forwardBuffer: Double { forwardBufferSeconds > 0 ? forwardBufferSeconds : automaticForwardBuffer }
     /// Seconds buffered before playback starts or resumes after a stall.
     static let resumeThreshold: Double = 1.0
+}
+
+/// The HLS variant playing from the next segment on, as the access log and events name it. A value type, safe
+/// anywhere.
+struct VariantChoice: Sendable, Equatable {
+    /// `BANDWIDTH`, bits per second.
+    var bitRate: Int
+    var width: Int
+    var height: Int
+    /// The variant's `PATHWAY-ID` ("." when it has none, RFC 8216bis 4.4.6.6).
+    var pathway: String
+    /// The host (and port, when the URI names one) its playlist is fetched from; nil for a local or `data:`
+    /// playlist.
+    var host: String?
 }

@@ -173,6 +173,10 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     }
 
     static func switchEvent(_ v: Variant) -> EngineEvent {
-        .variantSwitch(bitRate: v.bandwidth ?? 0, width: v.resolution?.width ?? 0, height: v.resolution?.height ?? 0)
+        .variantSwitch(
+            VariantChoice(
+                bitRate: v.bandwidth ?? 0, width: v.resolution?.width ?? 0, height: v.resolution?.height ?? 0,
+                pathway: v.stream.pathwayID ?? ".",
+                host: v.url.flatMap { u in u.host.map { h in u.port.map { "\(h):\($0)" } ?? h } }))
     }
 }
