@@ -23,15 +23,18 @@ public final class TestSink: @unchecked Sendable {
     private var recorder: Process?
     private let file: URL
 
-    /// Loads a new null sink (48 kHz stereo) and starts recording its monitor (which also keeps the sink from
-    /// idling in 2-second blocks).
-    public init() throws {
+    /// A null sink (48 kHz stereo) of its own, recording its monitor (which also keeps the sink from idling in
+    /// 2-second blocks). `fresh`: loaded now, for a test about a sink appearing; otherwise one loaded ahead and
+    /// already running (`SinkPool`), whose recording starts at once.
+    public init(fresh: Bool = false) throws {
         try PulseServer.require()
-        name = "t_" + UUID().uuidString.prefix(8).lowercased()
-        let r = try Run.command(
-            "pactl", ["load-module", "module-null-sink", "sink_name=\(name)", "rate=48000", "channels=2"])
-        guard r.status == 0 else { throw TestSupportError("cannot load a null sink: \(r.stderr)") }
-        module = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        var keeper: Process?
+        if fresh {
+            (name, module) = try SinkPool.load()
+        } else {
+            let warm = try SinkPool.take()
+            (name, module, keeper) = (warm.name, warm.module, warm.keeper)
+        }
         file = Paths.scratch("rec").appendingPathComponent("\(name).raw")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let p = Process()
@@ -46,6 +49,8 @@ public final class TestSink: @unchecked Sendable {
         // bytes, so the sink runs at low latency before anything plays.
         let deadline = Date().addingTimeInterval(5)
         while recordedSeconds == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        // The recording holds the sink in short blocks from now on.
+        if let keeper { Run.kill(keeper) }
         guard recordedSeconds > 0 else { throw TestSupportError("the sink \(name) delivers no data to its monitor") }
     }
 

@@ -124,7 +124,7 @@ import Testing
         #expect(AudioAnalysis.audibleSeconds(Array(firstSamples.dropFirst(Int((movedAt + 0.1) * 48_000)))) == 0)
         #expect(session.currentRoute.outputs.map(\.uid) == [chosen.name])
         #expect(events.waitFor { if case .routeChange(.override, _) = $0 { true } else { false } })
-        let added = try TestSink()
+        let added = try TestSink(fresh: true)
         #expect(events.waitFor { if case .routeChange(.newDeviceAvailable, _) = $0 { true } else { false } })
         #expect(session.availableOutputs.contains { $0.uid == added.name })
     }

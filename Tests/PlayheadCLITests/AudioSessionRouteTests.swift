@@ -35,7 +35,7 @@ import Testing
         let markBeforePlay = remaining.recordedSeconds
         #expect(try Run.command("playerctl", ["-p", "playhead", "play"], timeout: 5).status == 0)
         #expect(waitUntil(timeout: 5) { audibleSeconds(remaining.samplesSoFar, from: markBeforePlay) > 0.3 })
-        let added = try TestSink()
+        let added = try TestSink(fresh: true)
         #expect(p.waitFor("route-change", count: 2), "events: \(p.names)")
         let last = p.events.last { ($0["event"] as? String) == "route-change" }
         #expect(last?["reason"] as? String == "newDeviceAvailable", "\(String(describing: last))")
