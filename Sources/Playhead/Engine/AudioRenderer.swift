@@ -33,6 +33,10 @@ final class AudioRenderer: @unchecked Sendable {
         var retired: Set<ObjectIdentifier> = []
         /// A playing period stopped: what it wrote is flushed on the renderer's thread before the next turn.
         var flushPending = false
+        /// The renderer's thread is flushing now.
+        var flushing = false
+        /// Whether the playing period wants the output corked; an uncork waits for a pending flush.
+        var wantsCorked = true
         var shutDown = false
     }
 
@@ -80,6 +84,11 @@ final class AudioRenderer: @unchecked Sendable {
             case .flush:
                 output.flush()
                 output.resumeWrites()
+                // An uncork asked for meanwhile waited for the flush: none of the stopped period's sound is heard.
+                condition.lock()
+                state.flushing = false
+                if !state.wantsCorked && !state.flushPending { output.setPaused(false) }
+                condition.unlock()
             case .turn(let period):
                 period.renderAudioTurn()
             }
@@ -98,6 +107,7 @@ final class AudioRenderer: @unchecked Sendable {
         while !state.shutDown {
             if state.flushPending {
                 state.flushPending = false
+                state.flushing = true
                 return .flush
             }
             if let p = state.playing, state.attached.contains(ObjectIdentifier(p)),
@@ -108,6 +118,16 @@ final class AudioRenderer: @unchecked Sendable {
             condition.wait()
         }
         return nil
+    }
+
+    /// Corks (true) or uncorks the output for the playing period, at once; an uncork while a stopped period's sound
+    /// waits to be flushed is made after the flush. Any thread; returns at once (the server is not waited for, and
+    /// the renderer's lock is held only around sending the request, so requests reach the server in order).
+    func setCorked(_ corked: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        state.wantsCorked = corked
+        if corked || !(state.flushPending || state.flushing) { output.setPaused(corked) }
     }
 
     /// Whether `engine` is the period that writes, corks and flushes now. Any thread.
@@ -164,7 +184,12 @@ final class AudioRenderer: @unchecked Sendable {
     func retire(_ engine: PlaybackEngine, flushingOutput: Bool) {
         let playing = withState { s -> PlaybackEngine? in
             s.retired.insert(ObjectIdentifier(engine))
-            if flushingOutput { s.flushPending = true }
+            if flushingOutput {
+                // Its sound stops now (the cork is sent, not waited for) and stays stopped until the flush.
+                s.flushPending = true
+                s.wantsCorked = true
+                output.setPaused(true)
+            }
             return s.next === engine ? s.playing : nil
         }
         if flushingOutput { condition.broadcast() }

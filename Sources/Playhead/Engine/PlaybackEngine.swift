@@ -181,11 +181,9 @@ final class PlaybackEngine: @unchecked Sendable {
     func stop() {
         control.withLock { $0.stopping = true }
         let ownsOutput = self.ownsOutput
-        if ownsOutput, let out = config.audioOutput {
-            out.interruptWrite()
-            if config.decodeAudio { out.setPaused(true) }
-        }
-        // No more turns on the renderer's thread; a period waiting at its end for this one looks again.
+        if ownsOutput { config.audioOutput?.interruptWrite() }
+        // No more turns on the renderer's thread; a period waiting at its end for this one looks again. The
+        // output, corked at once, is flushed before any uncork.
         config.audio?.retire(self, flushingOutput: ownsOutput && config.decodeAudio)
         source?.cancel()
         audioQueue.abort()
@@ -267,9 +265,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
     func applyCork(_ corked: Bool) {
         guard control.withLock({ $0.active }) else { return }
-        if config.decodeAudio, info?.audioStream != nil, ownsOutput, let out = config.audioOutput {
-            out.setPaused(corked)
-        }
+        if config.decodeAudio, info?.audioStream != nil, ownsOutput { config.audio?.setCorked(corked) }
         let rate = control.withLock { $0.rate }
         clock.setSystemRunning(!corked, rate: rate == 0 ? 1 : rate)
     }
