@@ -71,4 +71,28 @@ import Testing
         #expect(lines.contains("  pathways: A (1 variant), B (1 variant)"), "\(probe.stdout)")
         #expect(lines.filter { $0.contains("pathway A") }.count == 1, "\(probe.stdout)")
     }
+
+    /// The primary copy's every segment answers 500, from the first: nothing has played yet, and playback still
+    /// moves to the copy at once, the whole stream written, with the one failover line.
+    @Test func aFailoverBeforeAnythingPlayed() throws {
+        try FaultFixtures.playlist("fault-500-all", segments: Set(0..<6), query: "status=500")
+        let path = try FaultFixtures.redundant(
+            "redundant-500-all", primary: "fault-500-all.m3u8", backup: "clear/index.m3u8")
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let home = Paths.scratch("failover-first-home")
+        let wav = home.appendingPathComponent("out.wav")
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--ao=wav:\(wav.path)", "--vo=null", "--no-mpris", origin.url(path).absoluteString],
+            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path], timeout: 40)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+        let failing = origin.url("keys/clear/seg00.ts", ["status": "500"]).absoluteString
+        #expect(lines.count == 1 && lines.first?.contains("HLS failover: \(failing) failed") == true, "\(r.stderr)")
+        let segments = origin.requests.filter { $0.contains("/seg0") }.map { $0.split(separator: " ")[1] }
+        #expect(segments.filter { $0 == "/keys/clear/seg00.ts" }.count == 2, "\(segments)")
+        #expect(segments.count == 7, "\(segments)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 0
+        #expect(size >= 6 * 48_000 * 4, "\(size) bytes of sound written")
+    }
 }

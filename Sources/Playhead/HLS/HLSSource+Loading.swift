@@ -161,15 +161,18 @@ extension HLSSource {
         decryption: HLSDecryption?
     ) throws(PlaybackError) -> SegmentFetch {
         let failure: PlaybackError
-        // With a copy elsewhere (a redundant variant, another pathway), a failure moves there at once.
-        let failFast = fetchedAny && adaptive.map { s in s.current.map(s.hasBackup) ?? false } ?? false
+        // With a copy elsewhere (a redundant variant, another pathway), a failure moves there at once, before the
+        // first segment as after it.
+        let hasBackup = adaptive.map { s in s.current.map(s.hasBackup) ?? false } ?? false
         do {
             return .loaded(
                 try download(
-                    url, range: range, duration: duration, watch: watch, decryption: decryption, failFast: failFast))
+                    url, range: range, duration: duration, watch: watch, decryption: decryption, failFast: hasBackup))
         } catch {
-            // Before the first segment has played, nothing says the stream is any good: the error is the item's.
-            if error.source != url.absoluteString || isCancelled || seekPending() || !fetchedAny { throw error }
+            // Before the first segment has played and with no copy to move to, nothing says the stream is any
+            // good: the error is the item's.
+            let itemError = !fetchedAny && !hasBackup
+            if error.source != url.absoluteString || isCancelled || seekPending() || itemError { throw error }
             failure = error
         }
         let error = failure
@@ -179,6 +182,7 @@ extension HLSSource {
             reportFailover(error, to: rung)
             return .again
         }
+        if !fetchedAny { throw error }
         try skipSegment(after: error)
         return .again
     }
