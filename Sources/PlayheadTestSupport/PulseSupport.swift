@@ -157,16 +157,19 @@ public enum AudioAnalysis {
         return result
     }
 
-    /// The tones heard, in order: the frequency of each quarter second of sound, rounded to 10 Hz, kept when two
-    /// windows in a row agree (a window across a join measures neither tone), repeats collapsed.
+    /// The tones heard, in order: the frequency of 0.2 s windows of sound every 0.1 s, rounded to 10 Hz, kept when a
+    /// window and the one right after it (0.2 s on, not overlapping) agree: a window across a join or a seek's jump
+    /// measures neither tone, and no two such windows can share that moment. Repeats collapse. A tone heard for
+    /// 0.5 s is found wherever it falls (windows a quarter second apart missed a 0.68 s tone when the grid fell
+    /// badly).
     public static func toneSequence(_ samples: [Float]) -> [Int] {
         guard let span = soundSpan(samples) else { return [] }
         var result: [Int] = []
-        var previous: Int?
-        for start in stride(from: span.lowerBound, to: span.upperBound - 9_600, by: 12_000) {
+        var measured: [Int] = []
+        for start in stride(from: span.lowerBound, to: span.upperBound - 9_600, by: 4_800) {
             let f = Int((frequency(Array(samples[start..<(start + 9_600)])) / 10).rounded()) * 10
-            if f == previous, result.last != f { result.append(f) }
-            previous = f
+            if measured.count >= 2, measured[measured.count - 2] == f, result.last != f { result.append(f) }
+            measured.append(f)
         }
         return result
     }
