@@ -197,6 +197,14 @@ public class Player {
         eventContinuations.removeAll()
     }
 
+    /// Waits until no thread of any player runs (the players were closed or released: their threads end on their
+    /// own, soon), at most `seconds`; true when none runs. Linux-specific, for a program about to exit: `exit()`
+    /// runs the process's exit handlers, which must not run under a thread still reading or decoding. Callable
+    /// from any actor; it suspends, never blocks a thread.
+    public nonisolated static func waitForPlaybackThreads(upTo seconds: Double) async -> Bool {
+        await PlaybackThreads.waitUntilNoneRuns(upTo: seconds)
+    }
+
     /// A stream of every playback event from now on (one stream per call).
     public func events() -> AsyncStream<PlayerEvent> {
         let id = UUID()

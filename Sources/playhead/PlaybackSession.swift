@@ -97,6 +97,7 @@ final class PlaybackSession {
         defer { forward.cancel() }
         if quitRequested {
             player.close()
+            _ = await Player.waitForPlaybackThreads(upTo: 2)
             return failures > 0 ? 1 : 0
         }
         enqueue(first)
@@ -120,6 +121,8 @@ final class PlaybackSession {
         }
         if quitRequested { saveResumePoint() }
         player.close()
+        // The engine's threads end on their own; the process's exit handlers must not run under them.
+        _ = await Player.waitForPlaybackThreads(upTo: 2)
         return failures > 0 ? 1 : 0
     }
 

@@ -90,6 +90,32 @@ extension LifecycleTests {
 }
 
 extension LifecycleTests {
+    /// A program about to exit waits for the threads of the players it closed: when the wait says none runs, no
+    /// thread of the closed player is left. The player here waits for a playlist that trickles in a line a second,
+    /// so its demux thread takes a while (up to a tenth of a second) to notice the close and end.
+    @Test func afterCloseTheWaitEndsWhenThePlayersThreadsHaveEnded() async throws {
+        let sink = try TestSink()
+        let dir = try HLSFixtures.badInputs()
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"
+            .write(to: dir.appendingPathComponent("trickle.m3u8"), atomically: true, encoding: .utf8)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let threadsBefore = Self.engineThreads()
+        let player = Player.onSink(sink)
+        player.replaceCurrentItem(with: PlayerItem(url: origin.url("bad/trickle.m3u8", ["trickle": "1"])))
+        player.play()
+        #expect(await eventually { !origin.requests.isEmpty }, "the playlist was never asked for")
+        try await Task.sleep(for: .milliseconds(300))
+        let threads = Self.engineThreads().subtracting(threadsBefore)
+        #expect(!threads.isEmpty, "the player's threads: \(threads)")
+        player.close()
+        #expect(await Player.waitForPlaybackThreads(upTo: 5), "threads still running 5 s after close")
+        let left = Self.engineThreads().intersection(threads)
+        #expect(left.isEmpty, "the wait ended with threads still running: \(left)")
+        _ = sink.stopRecording()
+    }
+}
+
+extension LifecycleTests {
     /// The indices of the sink inputs (playback streams) on the test sink now.
     nonisolated static func streamIDs(on sink: TestSink) throws -> [String] {
         let sinks = try Run.command("pactl", ["list", "short", "sinks"]).stdout.split(separator: "\n")

@@ -48,13 +48,7 @@ final class AudioRenderer: @unchecked Sendable {
     /// A renderer for a started output; its thread starts at once and ends with `shutDown()`.
     init(output: any AudioOutput) {
         self.output = output
-        let thread = Thread { [self] in
-            ThreadName.set("playhead.audio")
-            run()
-        }
-        thread.name = "playhead.audio"
-        thread.stackSize = 1 << 20
-        thread.start()
+        PlaybackThreads.start("playhead.audio") { [self] in run() }
     }
 
     private func withState<T>(_ body: (inout State) -> T) -> T {

@@ -126,15 +126,10 @@ final class PlaybackEngine: @unchecked Sendable {
 
     func spawn(_ name: String, _ body: @escaping @Sendable (PlaybackEngine) -> Void) {
         threadsDone.enter()
-        let thread = Thread { [self] in
-            // Named in the kernel too (`/proc/self/task/*/comm`, `top -H`); Foundation does not pass it on.
-            ThreadName.set(name)
+        PlaybackThreads.start(name) { [self] in
             body(self)
             threadsDone.leave()
         }
-        thread.name = name
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// Plays at `rate` (media seconds per second); 0 pauses.
