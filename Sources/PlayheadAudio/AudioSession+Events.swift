@@ -2,16 +2,17 @@ import CPulse
 import Foundation
 
 extension AudioSession {
-    /// Calls `handler` on the session's queue for every event from now on; keep the token to remove it.
+    /// Calls `handler` on the session's queue for every event from now on, after the observers added before it (in
+    /// the order they were added, as `NotificationCenter` does); keep the token to remove it.
     public func addObserver(_ handler: @escaping @Sendable (Event) -> Void) -> UUID {
         let id = UUID()
-        state.withLock { $0.observers[id] = handler }
+        state.withLock { $0.observers.append((id, handler)) }
         return id
     }
 
     /// Stops calling the handler registered as `token`.
     public func removeObserver(_ token: UUID) {
-        _ = state.withLock { $0.observers.removeValue(forKey: token) }
+        state.withLock { $0.observers.removeAll { $0.id == token } }
     }
 
     /// Every event from now on, as an async stream (one per call; ends when the consumer stops).
@@ -24,7 +25,7 @@ extension AudioSession {
 
     /// Calls the observers and posts the notification. Session queue.
     func deliver(_ event: Event) {
-        let observers = state.withLock { Array($0.observers.values) }
+        let observers = state.withLock { $0.observers.map(\.handler) }
         for o in observers { o(event) }
         let center = NotificationCenter.default
         switch event {

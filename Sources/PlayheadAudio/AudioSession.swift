@@ -36,7 +36,8 @@ public final class AudioSession: @unchecked Sendable {
         var serverLost = false
         var pausedOthers: [String] = []
         var ducked: [UInt32: pa_cvolume] = [:]
-        var observers: [UUID: @Sendable (Event) -> Void] = [:]
+        /// In the order they were added, called in that order (as `NotificationCenter` calls its observers).
+        var observers: [(id: UUID, handler: @Sendable (Event) -> Void)] = []
         var others: (any OtherAudioApplications)?
     }
 

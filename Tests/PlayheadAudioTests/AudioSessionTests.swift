@@ -71,6 +71,19 @@ import Testing
         }
     }
 
+    /// Observers hear an event in the order they were added (as `NotificationCenter` calls its observers): an app's
+    /// observer added before a player's logs an interruption's end before the resumption the player makes.
+    @Test func observersAreCalledInTheOrderTheyWereAdded() {
+        let session = AudioSession.shared
+        let heard = Locked<[Int]>([])
+        let tokens = (0..<32).map { i in session.addObserver { _ in heard.withLock { $0.append(i) } } }
+        session.removeObserver(tokens[5])
+        session.deliver(.resumptionRecommendation(.shouldResume))
+        for token in tokens { session.removeObserver(token) }
+        session.deliver(.resumptionRecommendation(.shouldResume))
+        #expect(heard.current == Array(0..<32).filter { $0 != 5 }, "\(heard.current)")
+    }
+
     @Test func aCorkRequestIsAnInterruptionAndTheUncorkEndsItWithShouldResume() throws {
         let sink = try TestSink()
         let session = AudioSession.shared
