@@ -140,7 +140,7 @@ final class AssetLoader: Sendable {
 
 extension AssetInfo {
     init(input: MediaInput) {
-        let media = MediaInfo(source: DemuxerSource(input: input, location: input.name))
+        let media = MediaInfo(source: DemuxerSource.make(input: input, location: input.name))
         self.media = media
         duration = media.duration.isNumeric ? media.duration : .indefinite
         tracks = media.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)

@@ -11,13 +11,15 @@ import PlayheadFFmpeg
 /// Threads: owned by the engine's demux thread; `interrupt()` and `cancel()` may come from any thread.
 class DemuxerSource: MediaSource, @unchecked Sendable {
     let input: MediaInput
-    let tracks: [MediaTrack]
+    /// Set at init; a subclass may relabel them before the source is attached (an HLS rendition's language).
+    var tracks: [MediaTrack]
     private let follower: FileFollower?
 
-    /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it.
-    static func make(input: MediaInput, location: String) -> DemuxerSource {
-        if let hls = input.byteSource as? HLSSource { return HLSMediaSource(input: input, hls: hls) }
-        return DemuxerSource(input: input, location: location)
+    /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it. Makes no request and
+    /// reads nothing.
+    static func make(input: MediaInput, location: String) -> any MediaSource {
+        guard let hls = input.byteSource as? HLSSource else { return DemuxerSource(input: input, location: location) }
+        return HLSMediaSource(input: input, hls: hls)
     }
 
     /// Wraps an opened input; `location` is what was opened (a local file is followed while it grows).

@@ -22,16 +22,16 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     /// Hands `heldFailure` to the engine (from the host).
     private var failAtEnd: @Sendable (PlaybackError) -> Void = { _ in }
 
-    /// Takes over `input`, opened (and probed) over `hls`: from now on segments are loaded by `read`.
+    /// Wraps `input`, opened (and probed) over `hls`; once attached, segments are loaded by `read`.
     init(input: MediaInput, hls: HLSSource) {
         self.hls = hls
         super.init(input: input, follower: nil)
-        hls.loadsOnRead = false
-        // The fMP4 demuxer does not go on after the end of its bytes: each segment is a part with its init.
-        hls.repeatsInit = input.formatName.contains("mp4")
     }
 
     override func attach(_ host: SourceHost) {
+        hls.loadsOnRead = false
+        // The fMP4 demuxer does not go on after the end of its bytes: each segment is a part with its init.
+        hls.repeatsInit = input.formatName.contains("mp4")
         hls.playbackPosition = host.position
         hls.currentCaps = host.caps
         // A short forward buffer bounds the buffer the policy can hope for, as a live edge does.

@@ -1,0 +1,134 @@
+import PlayheadCore
+import PlayheadFFmpeg
+
+/// Several media sources on one item timeline, read as one: an HLS variant and the audio rendition played beside it
+/// (each with its own segment loader and demuxer), later a subtitle rendition or a subtitle file. Reads interleave
+/// the parts by decoding time: the next sample is the earliest of the next one of each part, so no part's queue
+/// runs ahead of the others by more than a sample.
+///
+/// Track identifiers: the first part's are kept; part `k` (from 1) adds `k * trackStride` to its own, in the track
+/// and in its stream's index, so an `AssetTrack` names one track of the whole. The first part is the main one: its
+/// name, duration, metadata, seekability and container are the item's.
+///
+/// Threads: as `MediaSource` (the demux thread; `interrupt` and `cancel` from any thread).
+final class MergedSource: MediaSource, @unchecked Sendable {
+    /// The distance between two parts' track identifiers.
+    static let trackStride = 1000
+
+    private let parts: [any MediaSource]
+    /// Each part's next sample, read ahead of the others; nil when none is waiting.
+    private var pending: [MediaSample?]
+    /// Each part's decoding time (item seconds) of its pending sample, the order of reads.
+    private var pendingOrder: [Double]
+    /// Parts that read their end (until a seek).
+    private var ended: Set<Int> = []
+    let tracks: [MediaTrack]
+
+    /// `parts`, the main one first, each opened on the item's timeline.
+    init(_ parts: [any MediaSource]) {
+        precondition(!parts.isEmpty, "a merged source needs a part")
+        self.parts = parts
+        pending = Array(repeating: nil, count: parts.count)
+        pendingOrder = Array(repeating: 0, count: parts.count)
+        tracks = parts.enumerated().flatMap { k, part in
+            part.tracks.map { track in
+                var t = track
+                t.id = Self.mergedID(track.id, part: k)
+                t.stream.index = t.id
+                return t
+            }
+        }
+    }
+
+    private static func mergedID(_ id: Int, part: Int) -> Int { id + part * trackStride }
+
+    /// The part and its own identifier of merged track `id`.
+    private func split(_ id: Int) -> (part: Int, id: Int)? {
+        let k = id / Self.trackStride
+        guard id >= 0, k < parts.count else { return nil }
+        return (k, id - k * Self.trackStride)
+    }
+
+    var name: String { parts[0].name }
+    var duration: MediaTime { parts[0].duration }
+    var metadata: MediaMetadata { parts[0].metadata }
+    var isSeekable: Bool { parts[0].isSeekable }
+    var formatName: String { parts[0].formatName }
+
+    /// The default of the last part that has one: a part is added for its tracks (an audio rendition's sound
+    /// replaces the sound muxed in the variant).
+    func defaultTrack(_ kind: TrackKind) -> Int? {
+        for (k, part) in parts.enumerated().reversed() {
+            if let id = part.defaultTrack(kind) { return Self.mergedID(id, part: k) }
+        }
+        return nil
+    }
+
+    func makeDecoder(track: Int, threads: Int) throws(FFmpegError) -> Decoder {
+        guard let (k, id) = split(track) else {
+            throw FFmpegError(code: FFmpegError.invalidArgument, function: "MergedSource.makeDecoder")
+        }
+        return try parts[k].makeDecoder(track: id, threads: threads)
+    }
+
+    func attach(_ host: SourceHost) {
+        for part in parts { part.attach(host) }
+    }
+
+    func deliverPendingJump() {
+        for part in parts { part.deliverPendingJump() }
+    }
+
+    func read() throws(PlaybackError) -> SourceRead {
+        // Every part that has not ended has a sample waiting: the earliest goes first.
+        for k in parts.indices where pending[k] == nil && !ended.contains(k) {
+            switch try parts[k].read() {
+            case .sample(var sample):
+                let own = parts[k].track(sample.track)
+                let dts = sample.packet.dts ?? sample.packet.pts
+                pendingOrder[k] = own.flatMap { t in dts.map { t.seconds($0) } } ?? sample.seconds ?? -.infinity
+                sample.track = Self.mergedID(sample.track, part: k)
+                pending[k] = sample
+            case .end:
+                ended.insert(k)
+            case .interrupted:
+                return .interrupted
+            }
+        }
+        let waiting = parts.indices.filter { pending[$0] != nil }
+        guard let first = waiting.min(by: { pendingOrder[$0] < pendingOrder[$1] }) else { return .end }
+        defer { pending[first] = nil }
+        return .sample(pending[first]!)
+    }
+
+    func seek(to seconds: Double) throws(PlaybackError) {
+        pending = Array(repeating: nil, count: parts.count)
+        ended.removeAll()
+        for part in parts { try part.seek(to: seconds) }
+    }
+
+    func idle() -> (ok: Bool, nextDeadline: Double?) {
+        var ok = true
+        var deadline: Double?
+        for part in parts {
+            let r = part.idle()
+            ok = ok && r.ok
+            if let d = r.nextDeadline { deadline = min(deadline ?? d, d) }
+        }
+        return (ok, deadline)
+    }
+
+    func waitForMore(idle: Double, cancelled: () -> Bool) -> Bool {
+        guard parts[0].waitForMore(idle: idle, cancelled: cancelled) else { return false }
+        ended.remove(0)
+        return true
+    }
+
+    func interrupt() {
+        for part in parts { part.interrupt() }
+    }
+
+    func cancel() {
+        for part in parts { part.cancel() }
+    }
+}
