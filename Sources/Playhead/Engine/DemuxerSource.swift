@@ -15,11 +15,15 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     var tracks: [MediaTrack]
     private let follower: FileFollower?
 
-    /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it. Makes no request and
-    /// reads nothing.
+    /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it, merged with one for
+    /// each rendition the client opened beside the variant (`MergedSource`). Makes no request and reads nothing.
     static func make(input: MediaInput, location: String) -> any MediaSource {
         guard let hls = input.byteSource as? HLSSource else { return DemuxerSource(input: input, location: location) }
-        return HLSMediaSource(input: input, hls: hls)
+        let main = HLSMediaSource(input: input, hls: hls)
+        let renditions = hls.renditionInputs.compactMap { r in
+            (r.byteSource as? HLSSource).map { HLSMediaSource(input: r, hls: $0) }
+        }
+        return renditions.isEmpty ? main : MergedSource([main] + renditions)
     }
 
     /// Wraps an opened input; `location` is what was opened (a local file is followed while it grows).

@@ -12,6 +12,8 @@ struct HLSClientOptions: Sendable {
     var retry = RetryPolicy()
     /// Seconds a failing variant, host or pathway stays in the penalty box.
     var penaltySeconds = HLSSource.penaltySeconds
+    /// The languages wanted for the sound, most wanted first: they choose among audio renditions.
+    var audioLanguages = HLSSource.environmentLanguages()
 }
 
 /// Failed downloads: retries with backoff, failing variants in a penalty box, and segments that cannot be had

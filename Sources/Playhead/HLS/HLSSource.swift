@@ -111,6 +111,12 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var failedForGood: [PlaybackError] = []
     /// Content steering, when the multivariant playlist names a steering server (`HLSSource+Steering.swift`).
     var steering: SteeringState?
+    /// The audio rendition chosen at open to play beside the variant (`HLSSource+Renditions.swift`).
+    var chosenAudioRendition: Rendition?
+    /// The rendition this source loads, when it was opened for one beside a variant.
+    var rendition: Rendition?
+    /// The renditions opened beside the variant, each an input over its own `HLSSource`, on the item's timeline.
+    var renditionInputs: [MediaInput] = []
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -140,6 +146,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             multivariantStart = master.start
             adaptive = opened.state
             steering = Self.steering(for: master)
+            chosenAudioRendition = Self.audioRendition(
+                of: master.variants[opened.state.current!], in: master, languages: options.audioLanguages)
         }
         if !playlist.hasEndList && playlist.playlistType != .vod {
             try startLive(loadStarted: loadStarted)
