@@ -195,11 +195,15 @@ extension AudioSession {
         }
     }
 
-    /// Lowers (on) or restores (off) the volume of every other process's sink input.
+    /// Lowers (on, while the session is active) or restores (off) the volume of every other process's sink input.
     func applyDucking(_ on: Bool) {
         guard let m = monitor() else { return }
         let me = getpid()
+        duckingLock.lock()
+        defer { duckingLock.unlock() }
         if on {
+            // A deactivation since the caller looked has restored everything: nothing is lowered after it.
+            guard state.withLock({ $0.active && $0.options.contains(.duckOthers) }) else { return }
             let ducked = state.withLock { $0.ducked }
             for input in m.sinkInputs() where input.processID != me && ducked[input.index] == nil {
                 var original = input.volume

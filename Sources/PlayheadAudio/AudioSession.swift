@@ -47,6 +47,9 @@ public final class AudioSession: @unchecked Sendable {
     /// Held through each activation or deactivation, so two at once (the app's and a player's) do not both pause
     /// the other players.
     let activationLock = NSLock()
+    /// Serialises lowering and restoring other streams (activation, deactivation, a stream that appears), so a
+    /// stream lowered for an activation that a deactivation has already undone is never left lowered.
+    let duckingLock = NSLock()
     /// Where players activate the session when they start playing (`activateForPlayback()`), in order; an app
     /// that activates and deactivates the session off the main actor may use it too, to stay in order with them.
     package let activationQueue = DispatchQueue(label: "playhead.audiosession.activation")
