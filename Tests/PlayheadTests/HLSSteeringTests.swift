@@ -85,4 +85,40 @@ import Testing
         #expect(periods.last == "C@\(cHost)", "\(periods)")
         #expect(recorder.pathwayChanges.current == ["A→C"], "\(recorder.pathwayChanges.current)")
     }
+
+    /// A steering manifest held in a `data:` URI is read in place: its `PATHWAY-PRIORITY` puts B first, so every
+    /// segment comes from B although the playlist lists A first, and the whole stream is heard.
+    @Test func aDataSteeringManifestIsReadInPlace() async throws {
+        _ = try KeyFixtures.make()
+        let root = try HLSFixtures.root()
+        let a = try TestOrigin(serving: root)
+        let b = try TestOrigin(serving: root)
+        let dir = root.appendingPathComponent("steering-data")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let manifest = Data(#"{"VERSION": 1, "TTL": 300, "PATHWAY-PRIORITY": ["B", "A"]}"#.utf8).base64EncodedString()
+        let stream = #"#EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.64001f,mp4a.40.2",STABLE-VARIANT-ID="v0""#
+        let master = [
+            "#EXTM3U",
+            #"#EXT-X-CONTENT-STEERING:SERVER-URI="data:application/json;base64,\#(manifest)",PATHWAY-ID="A""#,
+            stream + #",PATHWAY-ID="A""#, a.url("keys/clear/index.m3u8").absoluteString,
+            stream + #",PATHWAY-ID="B""#, b.url("keys/clear/index.m3u8").absoluteString, "",
+        ].joined(separator: "\n")
+        try master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: a.url("steering-data/master.m3u8"))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 30) { player.timeControlStatus == .paused && item.status != .unknown })
+        try await Task.sleep(for: .milliseconds(200))
+        player.close()
+        let samples = sink.stopRecording()
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 6) < 0.25, "\(heard) s of sound")
+        let fromB = b.requests.filter { $0.contains("/seg0") }
+        #expect(fromB.count == 6, "\(fromB)")
+        #expect(a.requests.filter { $0.contains("/seg0") }.isEmpty, "\(a.requests)")
+        #expect(item.errorLog.isEmpty, "\(item.errorLog.map(\.errorComment))")
+    }
 }

@@ -24,36 +24,52 @@ extension HLSSource {
     /// The most a steering manifest may weigh.
     static let steeringLimit = 64 << 10
 
-    /// Content steering for `master`, when it names an http(s) steering server (a `data:` manifest is not read).
+    /// Content steering for `master`, when it names an http(s) steering server or holds its manifest in a `data:`
+    /// URI (read in place; its `RELOAD-URI`, if any, is then asked after the `TTL`).
     static func steering(for master: MultivariantPlaylist) -> SteeringState? {
         guard let cs = master.contentSteering,
             let url = URL(string: cs.serverURI, relativeTo: cs.baseURL ?? master.url)?.absoluteURL,
-            url.scheme == "http" || url.scheme == "https"
+            ["http", "https", "data"].contains(url.scheme?.lowercased() ?? "")
         else { return nil }
         return SteeringState(url: url)
+    }
+
+    /// The body of a steering manifest: read from a `data:` URI in place, else fetched from `request`.
+    private func steeringManifestBody(_ request: URL) throws(PlaybackError) -> Data {
+        guard request.scheme?.lowercased() == "data" else {
+            // A steering server never holds playback up for long: a few seconds at most.
+            return try fetch.get(request, limit: Self.steeringLimit, deadline: min(fetch.timeout, 4)).body
+        }
+        guard let body = HLSKeyStore.dataURIBytes(request.absoluteString), body.count <= Self.steeringLimit else {
+            throw PlaybackError(
+                .parsing, source: "data: steering URI (in the playlist)", reason: "not a readable data: URI")
+        }
+        return body
     }
 
     /// Asks the steering server when it is due and takes its answer (`apply`). Before each segment.
     func steerIfDue() {
         guard var s = steering, let state = adaptive, MonotonicClock.now() >= s.reloadAt else { return }
-        var c = URLComponents(url: s.url, resolvingAgainstBaseURL: true)
-        var items = (c?.queryItems ?? []).filter { !$0.name.hasPrefix("_HLS_") }
-        if let p = state.activePathway { items.append(URLQueryItem(name: "_HLS_pathway", value: p)) }
-        let estimate = state.estimator.estimate
-        if estimate.isFinite, estimate >= 1 {
-            items.append(URLQueryItem(name: "_HLS_throughput", value: "\(Int(min(estimate, 1e12)))"))
+        var request = s.url
+        if s.url.scheme?.lowercased() != "data", var c = URLComponents(url: s.url, resolvingAgainstBaseURL: true) {
+            var items = (c.queryItems ?? []).filter { !$0.name.hasPrefix("_HLS_") }
+            if let p = state.activePathway { items.append(URLQueryItem(name: "_HLS_pathway", value: p)) }
+            let estimate = state.estimator.estimate
+            if estimate.isFinite, estimate >= 1 {
+                items.append(URLQueryItem(name: "_HLS_throughput", value: "\(Int(min(estimate, 1e12)))"))
+            }
+            c.queryItems = items
+            request = c.url ?? s.url
         }
-        c?.queryItems = items
-        let request = c?.url ?? s.url
         do throws(PlaybackError) {
-            // A steering server never holds playback up for long: a few seconds at most.
-            let response = try fetch.get(request, limit: Self.steeringLimit, deadline: min(fetch.timeout, 4))
+            let body = try steeringManifestBody(request)
             let manifest: SteeringManifest
             do {
-                manifest = try SteeringManifest.parse(response.body, url: s.url)
+                manifest = try SteeringManifest.parse(body, url: s.url)
             } catch {
+                let name = request.scheme?.lowercased() == "data" ? "data: steering URI" : request.absoluteString
                 throw PlaybackError(
-                    .parsing, source: request.absoluteString, reason: "not a usable steering manifest: \(error.reason)")
+                    .parsing, source: name, reason: "not a usable steering manifest: \(error.reason)")
             }
             s = SteeringState(
                 url: manifest.reloadURL ?? s.url, reloadAt: MonotonicClock.now() + Double(manifest.ttl), failures: 0,
