@@ -55,6 +55,29 @@ public struct StreamInfo: Sendable, Hashable {
         hasher.combine(codecName)
     }
 
+    /// A stream known only from a description (an HLS rendition's `EXT-X-MEDIA` tag) before its media is opened:
+    /// no time base (1/90000), duration or sizes yet.
+    public init(
+        describing mediaType: MediaType, index: Int, codecName: String, isDecodable: Bool, channels: Int = 0,
+        language: String? = nil
+    ) {
+        self.index = index
+        self.mediaType = mediaType
+        self.codecName = codecName
+        self.isDecodable = isDecodable
+        timeBase = (1, 90_000)
+        duration = .invalid
+        startSeconds = 0
+        sampleRate = 0
+        self.channels = channels
+        width = 0
+        height = 0
+        frameRate = 0
+        bitRate = 0
+        isAttachedPicture = false
+        self.language = language
+    }
+
     init(_ stream: UnsafeMutablePointer<AVStream>) {
         let par = stream.pointee.codecpar!.pointee
         index = Int(stream.pointee.index)

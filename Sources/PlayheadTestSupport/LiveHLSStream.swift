@@ -73,6 +73,37 @@ public final class LiveHLSStream: @unchecked Sendable {
         try process.run()
     }
 
+    /// Starts writing a live stream whose sound is an audio rendition: `name/master.m3u8` over a video-only
+    /// variant `video/index.m3u8` (160x90) naming the group `group_aud`, whose one rendition `audio/index.m3u8`
+    /// (English, `DEFAULT`) carries the tone; 2 s segments, `listSize` in each playlist. `playlist` is the audio
+    /// rendition's (for `waitForSegments`); `path` the multivariant playlist's.
+    public init(renditions name: String, tone: Int, listSize: Int = 5) throws {
+        let dir = try HLSFixtures.root().appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: dir)
+        for sub in ["video", "audio"] {
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        playlist = dir.appendingPathComponent("audio/index.m3u8")
+        path = "\(name)/master.m3u8"
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Run.which("ffmpeg"))
+        process.arguments = [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=s=160x90:r=25",
+            "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000", "-map", "0:v", "-map", "1:a",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-b:a", "64k",
+            "-f", "hls", "-hls_time", "2", "-hls_list_size", "\(listSize)",
+            "-hls_flags", "delete_segments+temp_file+independent_segments", "-master_pl_name", "master.m3u8",
+            "-var_stream_map", "v:0,agroup:aud,name:video a:0,agroup:aud,name:audio,language:en,default:yes",
+            "-hls_segment_filename", dir.appendingPathComponent("%v/seg%05d.ts").path,
+            dir.appendingPathComponent("%v/index.m3u8").path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
     /// Waits until the playlist lists `count` segments; throws after `timeout` seconds.
     public func waitForSegments(_ count: Int, timeout: Double = 60) throws {
         let deadline = Date().addingTimeInterval(timeout)

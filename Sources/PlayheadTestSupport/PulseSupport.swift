@@ -102,6 +102,16 @@ public enum AudioAnalysis {
         soundSpan(s, threshold: threshold).map { Double($0.count) / 48_000 } ?? 0
     }
 
+    /// The left channel of a 16-bit stereo WAV file as `playhead --ao=wav` writes it (a 44-byte header), as
+    /// floats; empty when the file is missing.
+    public static func wavSamples(_ url: URL) -> [Float] {
+        let data = (try? Data(contentsOf: url)) ?? Data()
+        return data.dropFirst(44).withUnsafeBytes { raw in
+            let s = raw.bindMemory(to: Int16.self)
+            return stride(from: 0, to: s.count - 1, by: 2).map { Float(s[$0]) / 32768 }
+        }
+    }
+
     /// The dominant frequency of `s` (Hz) by counting rising zero crossings over the loud span, at 48 kHz.
     public static func frequency(_ s: [Float]) -> Double {
         guard let span = soundSpan(s) else { return 0 }

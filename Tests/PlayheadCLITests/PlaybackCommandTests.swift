@@ -103,11 +103,7 @@ import Testing
         let r = try Run.command(Paths.playheadBinary(), ["--ao=wav:\(out.path)", "--untimed", tone.path], timeout: 30)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect(r.seconds < 1.5, "untimed WAV output should not run in real time (\(r.seconds) s)")
-        let data = try Data(contentsOf: out)
-        let samples: [Float] = data.dropFirst(44).withUnsafeBytes { raw in
-            let s = raw.bindMemory(to: Int16.self)
-            return stride(from: 0, to: s.count - 1, by: 2).map { Float(s[$0]) / 32768 }
-        }
+        let samples = AudioAnalysis.wavSamples(out)
         #expect(abs(Double(samples.count) / 48_000 - 2) < 0.05)
         #expect(abs(AudioAnalysis.frequency(samples) - 1000) < 10)
     }

@@ -15,15 +15,30 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     var tracks: [MediaTrack]
     private let follower: FileFollower?
 
-    /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it, merged with one for
-    /// each rendition the client opened beside the variant (`MergedSource`). Makes no request and reads nothing.
-    static func make(input: MediaInput, location: String) -> any MediaSource {
-        guard let hls = input.byteSource as? HLSSource else { return DemuxerSource(input: input, location: location) }
-        let main = HLSMediaSource(input: input, hls: hls)
-        let renditions = hls.renditionInputs.compactMap { r in
-            (r.byteSource as? HLSSource).map { HLSMediaSource(input: r, hls: $0) }
+    /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it, merged with a part
+    /// for each audio rendition of the variant's group (`HLSRenditionSource`: a track known from the playlist,
+    /// opened only if it is chosen, with `hls` and `stopping`). Makes no request and reads nothing.
+    static func make(
+        input: MediaInput, location: String, hls: HLSClientOptions = .init(),
+        stopping: (@Sendable () -> Bool)? = nil
+    ) -> any MediaSource {
+        guard let client = input.byteSource as? HLSSource else {
+            return DemuxerSource(input: input, location: location)
         }
-        return renditions.isEmpty ? main : MergedSource([main] + renditions)
+        let main = HLSMediaSource(input: input, hls: client)
+        let renditions = client.audioRenditions.filter { $0.url != nil }
+        guard !renditions.isEmpty else { return main }
+        // The variant's own sound is the rendition without a URI, when the group has one.
+        if let own = client.audioRenditions.first(where: { $0.url == nil }) {
+            main.label(.audio, language: own.language)
+        }
+        let codec = CodecSupport.audioDecoderName(inCodecs: client.variant?.stream.codecs) ?? "aac"
+        let parts = renditions.map { r in
+            HLSRenditionSource(
+                rendition: r, main: client, mainStart: input.startSeconds, codec: codec,
+                isPreferred: r == client.preferredAudioRendition, options: hls, stopping: stopping)
+        }
+        return MergedSource([main] + parts)
     }
 
     /// Wraps an opened input; `location` is what was opened (a local file is followed while it grows).
@@ -67,6 +82,18 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     }
 
     func attach(_ host: SourceHost) {}
+
+    /// Gives the tracks of `kind` whose container names no language (or "und") the language `language` (an HLS
+    /// rendition's `LANGUAGE`). Before the source is attached.
+    func label(_ kind: TrackKind, language: String?) {
+        guard let language else { return }
+        for i in tracks.indices where tracks[i].kind == kind && [nil, "und"].contains(tracks[i].stream.language) {
+            tracks[i].stream.language = language
+        }
+    }
+
+    /// Everything is open already: the chosen tracks that are this input's.
+    func select(_ chosen: Set<Int>) -> Set<Int> { chosen.intersection(tracks.map(\.id)) }
 
     func deliverPendingJump() {}
 

@@ -44,7 +44,7 @@ struct MediaInfo: Sendable {
 
     init(
         source: any MediaSource, wantAudio: Bool = true, wantVideo: Bool = true,
-        selection: any TrackSelectionPolicy = DefaultTrackSelection()
+        selection: any TrackSelectionPolicy = DefaultTrackSelection(), excluding: Set<Int> = []
     ) {
         name = source.name
         duration = source.duration
@@ -52,28 +52,55 @@ struct MediaInfo: Sendable {
         metadata = source.metadata
         isSeekable = source.isSeekable
         formatName = source.formatName
-        audio = wantAudio ? Self.choose(.audio, source, selection) : nil
-        video = wantVideo ? Self.choose(.video, source, selection) : nil
-        text = Self.choose(.text, source, selection)
+        audio = wantAudio ? Self.choose(.audio, source, selection, excluding) : nil
+        video = wantVideo ? Self.choose(.video, source, selection, excluding) : nil
+        text = Self.choose(.text, source, selection, excluding)
+    }
+
+    /// The tracks chosen to play.
+    var chosen: Set<Int> { Set([audio?.id, video?.id, text?.id].compactMap { $0 }) }
+
+    /// The tracks the engine plays from `source`, which loads only those (`MediaSource.select`): chosen by
+    /// `selection`; a chosen track the source cannot open (an HLS rendition that fails) is left out and its kind
+    /// chosen again among the rest. Demux thread (it may block while a rendition opens).
+    static func choosing(
+        from source: any MediaSource, wantAudio: Bool, wantVideo: Bool, selection: any TrackSelectionPolicy
+    ) -> MediaInfo {
+        var excluded = Set<Int>()
+        while true {
+            var media = MediaInfo(
+                source: source, wantAudio: wantAudio, wantVideo: wantVideo, selection: selection, excluding: excluded)
+            let failed = media.chosen.subtracting(source.select(media.chosen))
+            if failed.isEmpty {
+                // The tracks as the source knows them now (a rendition opened has its real codec and time base).
+                media.tracks = source.tracks
+                media.audio = source.track(media.audio?.id)
+                media.video = source.track(media.video?.id)
+                media.text = source.track(media.text?.id)
+                return media
+            }
+            excluded.formUnion(failed)
+        }
     }
 
     /// The track of `kind` the policy picks among the playable ones, suggesting the source's default.
     private static func choose(
-        _ kind: TrackKind, _ source: any MediaSource, _ selection: any TrackSelectionPolicy
+        _ kind: TrackKind, _ source: any MediaSource, _ selection: any TrackSelectionPolicy, _ excluded: Set<Int>
     ) -> MediaTrack? {
         let playable = source.tracks.filter { track in
-            guard track.kind == kind else { return false }
+            guard track.kind == kind, !excluded.contains(track.id) else { return false }
             switch kind {
             case .audio: return track.stream.isDecodable
             case .video: return track.stream.isDecodable && !track.stream.isAttachedPicture
             case .text: return TextCueReader.supports(track.stream.codecName)
             }
         }
-        let fallback = source.track(source.defaultTrack(kind))
-        // The source's default when it is playable; else, for subtitles, the first text track.
+        let fallback = source.track(source.defaultTrack(kind)).flatMap { excluded.contains($0.id) ? nil : $0 }
+        // The source's default when it is playable; else, for subtitles or when a chosen track could not be
+        // opened (another rendition of the group plays instead), the first playable track.
         let suggested =
             fallback.flatMap { f in playable.contains { $0.id == f.id } ? f : nil }
-            ?? (kind == .text ? playable.first : fallback)
+            ?? (kind == .text || !excluded.isEmpty ? playable.first : fallback)
         let type: AssetTrack.MediaType = kind == .audio ? .audio : kind == .video ? .video : .subtitle
         let chosen = selection.select(
             type, among: playable.map { AssetTrack($0.stream) }, suggested: suggested.map { AssetTrack($0.stream) })

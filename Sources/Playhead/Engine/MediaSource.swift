@@ -86,6 +86,11 @@ protocol MediaSource: AnyObject, Sendable {
     func makeDecoder(track: Int, threads: Int) throws(FFmpegError) -> Decoder
     /// Connects the engine: called once before the first read.
     func attach(_ host: SourceHost)
+    /// The tracks the engine chose to play, once, after `attach` and before the first read: the source loads
+    /// only what they need (an HLS rendition is opened now, blocking; a part whose tracks none plays is never
+    /// read). Returns the chosen tracks it can play; one it could not open is left out (and reported through the
+    /// host), and its `tracks` are then final (a track opened now has its real codec and time base).
+    func select(_ chosen: Set<Int>) -> Set<Int>
     /// Before the engine looks at its commands: a jump the source found while idle (the play head fell out of a
     /// live window while paused) becomes a seek request through the host once the host allows it.
     func deliverPendingJump()

@@ -22,7 +22,9 @@ final class MergedSource: MediaSource, @unchecked Sendable {
     private var pendingOrder: [Double]
     /// Parts that read their end (until a seek).
     private var ended: Set<Int> = []
-    let tracks: [MediaTrack]
+    /// Parts none of whose tracks plays: never read (`select`).
+    private var unread: Set<Int> = []
+    private(set) var tracks: [MediaTrack]
 
     /// `parts`, the main one first, each opened on the item's timeline.
     init(_ parts: [any MediaSource]) {
@@ -30,10 +32,14 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         self.parts = parts
         pending = Array(repeating: nil, count: parts.count)
         pendingOrder = Array(repeating: 0, count: parts.count)
-        tracks = parts.enumerated().flatMap { k, part in
+        tracks = Self.tracks(of: parts)
+    }
+
+    private static func tracks(of parts: [any MediaSource]) -> [MediaTrack] {
+        parts.enumerated().flatMap { k, part in
             part.tracks.map { track in
                 var t = track
-                t.id = Self.mergedID(track.id, part: k)
+                t.id = mergedID(track.id, part: k)
                 t.stream.index = t.id
                 return t
             }
@@ -75,13 +81,28 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         for part in parts { part.attach(host) }
     }
 
+    /// Each part gets its chosen tracks; a part with none is never read (an HLS rendition not chosen is never
+    /// fetched). The main part is read whatever is chosen: it holds the item's timeline.
+    func select(_ chosen: Set<Int>) -> Set<Int> {
+        var playable = Set<Int>()
+        unread.removeAll()
+        for (k, part) in parts.enumerated() {
+            let own = Set(chosen.compactMap { id in split(id).flatMap { $0.part == k ? $0.id : nil } })
+            let taken = own.isEmpty ? [] : part.select(own)
+            playable.formUnion(taken.map { Self.mergedID($0, part: k) })
+            if taken.isEmpty && k > 0 { unread.insert(k) }
+        }
+        tracks = Self.tracks(of: parts)
+        return playable
+    }
+
     func deliverPendingJump() {
         for part in parts { part.deliverPendingJump() }
     }
 
     func read() throws(PlaybackError) -> SourceRead {
         // Every part that has not ended has a sample waiting: the earliest goes first.
-        for k in parts.indices where pending[k] == nil && !ended.contains(k) {
+        for k in parts.indices where pending[k] == nil && !ended.contains(k) && !unread.contains(k) {
             switch try parts[k].read() {
             case .sample(var sample):
                 let own = parts[k].track(sample.track)
@@ -104,13 +125,13 @@ final class MergedSource: MediaSource, @unchecked Sendable {
     func seek(to seconds: Double) throws(PlaybackError) {
         pending = Array(repeating: nil, count: parts.count)
         ended.removeAll()
-        for part in parts { try part.seek(to: seconds) }
+        for (k, part) in parts.enumerated() where !unread.contains(k) { try part.seek(to: seconds) }
     }
 
     func idle() -> (ok: Bool, nextDeadline: Double?) {
         var ok = true
         var deadline: Double?
-        for part in parts {
+        for (k, part) in parts.enumerated() where !unread.contains(k) {
             let r = part.idle()
             ok = ok && r.ok
             if let d = r.nextDeadline { deadline = min(deadline ?? d, d) }

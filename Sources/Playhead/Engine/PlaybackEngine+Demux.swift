@@ -34,13 +34,16 @@ extension PlaybackEngine {
                 return
             }
         }
-        let source = DemuxerSource.make(input: opened, location: config.location)
+        let source = DemuxerSource.make(
+            input: opened, location: config.location, hls: config.assetLoader?.hls ?? HLSClientOptions(),
+            stopping: { [weak self] in self?.isStopping ?? true })
         self.source = source
         source.attach(makeHost())
         if isStopping { return }
-        let media = MediaInfo(
-            source: source, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo,
+        let media = MediaInfo.choosing(
+            from: source, wantAudio: config.decodeAudio, wantVideo: config.decodeVideo,
             selection: config.trackSelection)
+        if isStopping { return }
         if media.audio == nil && media.video == nil {
             fail(PlaybackError.noPlayableStream(in: source))
             return

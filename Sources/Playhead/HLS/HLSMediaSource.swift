@@ -26,12 +26,6 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     init(input: MediaInput, hls: HLSSource) {
         self.hls = hls
         super.init(input: input, follower: nil)
-        // A rendition's tracks speak its `LANGUAGE` unless the container says otherwise.
-        if let language = hls.rendition?.language {
-            for i in tracks.indices where [nil, "und"].contains(tracks[i].stream.language) {
-                tracks[i].stream.language = language
-            }
-        }
     }
 
     override func attach(_ host: SourceHost) {

@@ -186,13 +186,26 @@ extension HLSSource {
 
 /// Which RFC 6381 codec strings FFmpeg can decode here.
 enum CodecSupport {
+    private static let names: [String: String] = [
+        "avc1": "h264", "avc3": "h264", "hvc1": "hevc", "hev1": "hevc", "mp4a": "aac", "ac-3": "ac3",
+        "ec-3": "eac3", "vp09": "vp9", "av01": "av1", "opus": "opus", "flac": "flac", "mp3": "mp3",
+    ]
+    private static let audioNames: Set<String> = ["aac", "ac3", "eac3", "opus", "flac", "mp3"]
+
+    /// FFmpeg's decoder name for an RFC 6381 codec string ("mp4a.40.2": "aac"); nil when unknown here.
+    static func decoderName(_ codec: String) -> String? {
+        names[codec.split(separator: ".").first.map(String.init)?.lowercased() ?? ""]
+    }
+
     static func isDecodable(_ codec: String) -> Bool {
-        let prefix = codec.split(separator: ".").first.map(String.init)?.lowercased() ?? ""
-        let names: [String: String] = [
-            "avc1": "h264", "avc3": "h264", "hvc1": "hevc", "hev1": "hevc", "mp4a": "aac", "ac-3": "ac3",
-            "ec-3": "eac3", "vp09": "vp9", "av01": "av1", "opus": "opus", "flac": "flac", "mp3": "mp3",
-        ]
-        guard let name = names[prefix] else { return false }
+        guard let name = decoderName(codec) else { return false }
         return FFmpegLibrary.hasDecoder(named: name)
+    }
+
+    /// The decoder name of the first sound codec in a `CODECS` list, nil when it names none Playhead knows.
+    static func audioDecoderName(inCodecs codecs: String?) -> String? {
+        (codecs ?? "").split(separator: ",").lazy.compactMap {
+            decoderName($0.trimmingCharacters(in: .whitespaces))
+        }.first { audioNames.contains($0) }
     }
 }

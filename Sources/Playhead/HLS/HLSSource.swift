@@ -111,12 +111,10 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var failedForGood: [PlaybackError] = []
     /// Content steering, when the multivariant playlist names a steering server (`HLSSource+Steering.swift`).
     var steering: SteeringState?
-    /// The audio rendition chosen at open to play beside the variant (`HLSSource+Renditions.swift`).
-    var chosenAudioRendition: Rendition?
-    /// The rendition this source loads, when it was opened for one beside a variant.
-    var rendition: Rendition?
-    /// The renditions opened beside the variant, each an input over its own `HLSSource`, on the item's timeline.
-    var renditionInputs: [MediaInput] = []
+    /// The audio renditions of the variant's `AUDIO` group, in playlist order (`HLSSource+Renditions.swift`).
+    var audioRenditions: [Rendition] = []
+    /// The one of them to play unless the item chooses: the user's language, else the group's `DEFAULT`.
+    var preferredAudioRendition: Rendition?
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -146,8 +144,11 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             multivariantStart = master.start
             adaptive = opened.state
             steering = Self.steering(for: master)
-            chosenAudioRendition = Self.audioRendition(
-                of: master.variants[opened.state.current!], in: master, languages: options.audioLanguages)
+            if let group = master.variants[opened.state.current!].stream.audio {
+                audioRenditions = master.renditions.filter { $0.type == .audio && $0.groupID == group }
+                preferredAudioRendition = Self.preferredRendition(
+                    among: audioRenditions, languages: options.audioLanguages)
+            }
         }
         if !playlist.hasEndList && playlist.playlistType != .vod {
             try startLive(loadStarted: loadStarted)

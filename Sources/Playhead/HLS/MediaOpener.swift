@@ -34,7 +34,6 @@ enum MediaOpener {
                 // The item's timeline is the playlist's: the first segment fetched plays at its playlist time.
                 input.setStartSeconds(input.startSeconds - source.openedAt)
                 source.setTimelineBase(input.startSeconds)
-                source.openRenditions(options: hls, mainStart: input.startSeconds, stopping: stopping)
                 return input
             } catch {
                 // An error the source met while FFmpeg probed is the source's own (FFmpeg saw an I/O error).
