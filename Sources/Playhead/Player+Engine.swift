@@ -187,6 +187,7 @@ extension Player {
             item.isPlaybackBufferEmpty = false
             emit(PlayerEvent(.resumed, timestamp: timestamp))
         case .ended:
+            for observer in itemEndObservers.values { observer(item) }
             emit(PlayerEvent(.ended, timestamp: timestamp))
             item.postNotification(PlayerItem.didPlayToEndTimeNotification)
             itemDidEnd(item)

@@ -116,6 +116,9 @@ public class Player {
     var seekWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var seekHandlers: [Int: @Sendable (Bool) -> Void] = [:]
     var eventContinuations: [UUID: AsyncStream<PlayerEvent>.Continuation] = [:]
+    /// Told at once, on the main actor, when an item plays to its end, before the event is sent and the queue
+    /// moves on: state kept beside the player's (a looper's count) changes with it, not an event later.
+    var itemEndObservers: [UUID: (PlayerItem) -> Void] = [:]
     let observers = TimeObserverHub()
     var engineReady = false
     /// The buffer monitor that runs (`startBufferMonitor`); an older one ends when it sees another.

@@ -34,6 +34,8 @@ public final class PlayerLooper {
     /// The player's current item as of the last `currentItemChanged` event handled.
     private var current: PlayerItem?
     private var task: Task<Void, Never>?
+    /// The looper's `itemEndObservers` entry on the player: the count changes as the copy ends.
+    private let endObserver = UUID()
     /// Copies kept queued ahead: the playing one, the preloaded one and one spare.
     private static let depth = 3
 
@@ -50,8 +52,22 @@ public final class PlayerLooper {
                 self.handle(event)
             }
         }
+        player.itemEndObservers[endObserver] = { [weak self] item in self?.itemEnded(item) }
         topUp()
         current = player.currentItem
+    }
+
+    /// An item played to its end (the player tells at once, before its current item changes): one loop more when
+    /// it is a copy.
+    private func itemEnded(_ item: PlayerItem) {
+        if copies.contains(where: { $0 === item }) { loopCount += 1 }
+    }
+
+    /// Stops following the player (looping is over and no copy is left).
+    private func stopFollowing() {
+        task?.cancel()
+        task = nil
+        player.itemEndObservers[endObserver] = nil
     }
 
     /// Stops looping: the copies not yet playing leave the queue and the playing one plays to its end.
@@ -65,18 +81,11 @@ public final class PlayerLooper {
 
     private func handle(_ event: PlayerEvent) {
         switch event.kind {
-        case .ended:
-            // The queue has already moved on when the event arrives: the item that ended is the one current at
-            // the last change.
-            if let ended = current, copies.contains(where: { $0 === ended }) { loopCount += 1 }
         case .currentItemChanged:
             current = player.currentItem
             copies.removeAll { item in item !== current && !player.items().contains { $0 === item } }
             topUp()
-            if status == .cancelled && copies.isEmpty {
-                task?.cancel()
-                task = nil
-            }
+            if status == .cancelled && copies.isEmpty { stopFollowing() }
         case .ready:
             if status == .unknown { status = .ready }
         case .error(let e):
@@ -92,8 +101,7 @@ public final class PlayerLooper {
     private func disableCopies() {
         for copy in copies where copy !== player.currentItem { player.remove(copy) }
         copies.removeAll()
-        task?.cancel()
-        task = nil
+        stopFollowing()
     }
 
     /// Keeps `depth` copies queued.
