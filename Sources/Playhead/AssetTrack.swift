@@ -35,6 +35,11 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     public var languageCode: String?
     /// The track's duration, `.invalid` when the container does not say.
     public var duration: MediaTime
+    /// The track's own name (a Matroska track title, an HLS rendition's `NAME`), when given.
+    public var name: String?
+    /// What the media says the track is for, as `MediaCharacteristic` raw values (accessibility, forced
+    /// subtitles).
+    public var characteristics: [String]
 
     /// The track ID.
     public var id: Int { trackID }
@@ -52,6 +57,8 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
         channelCount = s.channels
         languageCode = s.language
         duration = s.duration
+        name = s.title
+        characteristics = s.characteristics
     }
 }
 

@@ -72,7 +72,7 @@ extension Player {
             location: URLAsset.location(of: item.asset.url), assetLoader: item.asset.loader,
             audio: audio, videoOutputs: decodesVideo ? item.outputs : [])
         config.textOutputs = item.legibleOutputs
-        config.trackSelection = item.trackSelection
+        config.trackSelection = item.effectiveTrackSelection
         config.playerVideo = decodesVideo ? videoRenderer : nil
         config.forwardBufferSeconds = item.preferredForwardBufferDuration
         config.decodeAudio = audio != nil
@@ -108,6 +108,18 @@ extension Player {
             if let added { e.video.attach(added) }
             if let removed { e.video.detach(removed) }
         }
+    }
+
+    /// Starts `item`, the current item, again where it is (its tracks chosen anew): the engine is replaced, the
+    /// position and the rate are kept. Nothing when `item` is not current or has no engine. Main actor.
+    func restartCurrentItem(_ item: PlayerItem) {
+        guard item === currentItem, engine != nil else { return }
+        let position = currentTime().seconds
+        discardPreloaded()
+        stopEngine()
+        item.startSeconds = position.isFinite ? max(0, position) : nil
+        startEngine(for: item)
+        updateTimeControlStatus()
     }
 
     func stopEngine() {

@@ -82,6 +82,10 @@ public final class PlayerItem {
     public var trackSelection: any TrackSelectionPolicy = DefaultTrackSelection()
     /// Subtitle outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemLegibleOutput`.
     public internal(set) var legibleOutputs: [any LegibleOutput] = []
+    /// The options chosen with `select(_:in:)`, by media type: a track ID, or nil for none.
+    var mediaSelectionChoices: [AssetTrack.MediaType: Int?] = [:]
+    /// The tracks the engine plays, by media type (from its open).
+    var playingTracks: [AssetTrack.MediaType: Int] = [:]
 
     /// When a player last started the item (seconds since process start), for the access log's start-up time.
     var engineStartedAt: Double?
@@ -117,6 +121,10 @@ public final class PlayerItem {
         let size = info.presentationSize
         presentationSize = Size(width: Double(size.width), height: Double(size.height))
         tracks = info.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)
+        playingTracks = [:]
+        if let a = info.audio { playingTracks[.audio] = a.id }
+        if let v = info.video { playingTracks[.video] = v.id }
+        if let t = info.text { playingTracks[.subtitle] = t.id }
         metadata = MetadataItem.items(from: info.metadata)
         if info.isSeekable, duration.isNumeric {
             seekableTimeRanges = [TimeRange(start: .zero, duration: duration)]

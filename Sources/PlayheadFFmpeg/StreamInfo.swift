@@ -43,6 +43,11 @@ public struct StreamInfo: Sendable, Hashable {
     public var isAttachedPicture: Bool
     /// The stream's language tag, when given.
     public var language: String?
+    /// The stream's own name (its `title` tag; an HLS rendition's `NAME`), when given.
+    public var title: String?
+    /// What the media says the stream is for, as `AVMediaCharacteristic` raw values (an HLS rendition's
+    /// `CHARACTERISTICS`, "public.subtitles.forced-only" for `FORCED=YES`).
+    public var characteristics: [String] = []
 
     /// Equality by index and codec (time bases are tuples and do not synthesise).
     public static func == (a: StreamInfo, b: StreamInfo) -> Bool {
@@ -59,8 +64,9 @@ public struct StreamInfo: Sendable, Hashable {
     /// no time base (1/90000), duration or sizes yet.
     public init(
         describing mediaType: MediaType, index: Int, codecName: String, isDecodable: Bool, channels: Int = 0,
-        language: String? = nil
+        language: String? = nil, title: String? = nil
     ) {
+        self.title = title
         self.index = index
         self.mediaType = mediaType
         self.codecName = codecName
@@ -108,6 +114,7 @@ public struct StreamInfo: Sendable, Hashable {
         bitRate = Int(par.bit_rate)
         isAttachedPicture = stream.pointee.disposition & ph_disposition_attached_pic() != 0
         language = MediaMetadata.tag("language", in: stream.pointee.metadata)
+        title = MediaMetadata.tag("title", in: stream.pointee.metadata)
     }
 
     /// Seconds for a time stamp in this stream's time base.

@@ -89,4 +89,53 @@ import Testing
         _ = sink.stopRecording()
         stream.stop()
     }
+
+    /// `loadMediaSelectionGroup(for: .audible)` lists the renditions (name, language, the default), and
+    /// `select(_:in:)` while playing switches the sound where playback is: the other tone at the sink, the position
+    /// kept, only the chosen rendition fetched from then on; `currentMediaSelection` follows.
+    @Test func selectingAnotherRenditionSwitchesTheSoundWherePlaybackIs() async throws {
+        let url = try HLSFixtures.url(try HLSFixtures.renditionLadder())
+        let asset = URLAsset(url: url)
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        #expect(group.options.map(\.displayName) == ["English", "Deutsch"], "\(group.options)")
+        #expect(group.options.map(\.extendedLanguageTag) == ["en", "de"])
+        #expect(!group.allowsEmptySelection && group.options.allSatisfy(\.isPlayable))
+        let legible = try await asset.loadMediaSelectionGroup(for: .legible)
+        #expect(legible == nil, "\(String(describing: legible))")
+        let first = try #require(group.defaultOption)
+        let other = try #require(group.options.first { $0 != first })
+        let tone = { (option: MediaSelectionOption) in
+            HLSFixtures.audioRenditions.first { $0.language == option.extendedLanguageTag }?.tone ?? 0
+        }
+
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(asset: asset)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(
+            await eventually(timeout: 20) { player.currentTime().seconds > 1.5 }, "\(String(describing: item.error))")
+        #expect(item.currentMediaSelection.selectedMediaOption(in: group) == first)
+        let before = try HLSFixtures.requestCount()
+        let position = player.currentTime().seconds
+        item.select(other, in: group)
+        #expect(await eventually(timeout: 10) { item.currentMediaSelection.selectedMediaOption(in: group) == other })
+        #expect(await eventually(timeout: 10) { player.timeControlStatus == .playing })
+        let resumedAt = player.currentTime().seconds
+        #expect(
+            resumedAt > position - 0.3 && resumedAt < position + 1, "switched at \(position), went on at \(resumedAt)")
+        let landed = sink.samplesSoFar.count
+        #expect(await eventually(timeout: 10) { player.currentTime().seconds > resumedAt + 2 })
+        let heard = Array(sink.samplesSoFar.dropFirst(landed))
+        #expect(abs(AudioAnalysis.frequency(heard) - Double(tone(other))) < 4, "\(AudioAnalysis.frequency(heard)) Hz")
+        #expect(AudioAnalysis.longestGap(heard) < 0.05, "a gap of \(AudioAnalysis.longestGap(heard)) s")
+        let requests = try HLSFixtures.requests(since: before)
+        let otherDir = "/renditions/a-\(other.extendedLanguageTag ?? "")/"
+        let firstDir = "/renditions/a-\(first.extendedLanguageTag ?? "")/"
+        #expect(requests.first { $0.contains(otherDir + "seg") }?.hasSuffix("seg00.ts") == true, "\(requests)")
+        #expect(!requests.contains { $0.contains(firstDir) }, "the first rendition after the switch: \(requests)")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        player.close()
+        _ = sink.stopRecording()
+    }
 }

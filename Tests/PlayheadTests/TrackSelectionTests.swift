@@ -54,4 +54,34 @@ import Testing
         #expect(LanguageTrackSelection.language("ger") == LanguageTrackSelection.language("de"))
         #expect(LanguageTrackSelection.language("eng") != LanguageTrackSelection.language("fre"))
     }
+
+    /// A file's sound and subtitle tracks as media selection groups; choosing before playing (French sound, no
+    /// subtitles) is what plays, and `currentMediaSelection` says so.
+    @Test func aFilesTracksAreMediaSelectionGroupsAndAChoiceBeforePlayingIsWhatPlays() async throws {
+        let asset = URLAsset(url: try Fixtures.bilingual())
+        let audible = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        #expect(audible.options.map(\.extendedLanguageTag) == ["en", "fr"], "\(audible.options)")
+        #expect(audible.options.map(\.displayName) == ["English", "French"], "\(audible.options)")
+        #expect(audible.defaultOption == audible.options.first && !audible.allowsEmptySelection)
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        #expect(legible.options.count == 2 && legible.allowsEmptySelection, "\(legible)")
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(asset: asset)
+        item.select(audible.options[1], in: audible)
+        item.select(nil, in: legible)
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        item.forwardPlaybackEndTime = MediaTime(seconds: 3, preferredTimescale: 1000)
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 10) { ended.value }, "\(String(describing: item.error))")
+        #expect(item.currentMediaSelection.selectedMediaOption(in: audible) == audible.options[1])
+        #expect(item.currentMediaSelection.selectedMediaOption(in: legible) == nil)
+        player.close()
+        let hertz = AudioAnalysis.frequency(sink.stopRecording())
+        #expect(abs(hertz - 880) < 10, "heard \(hertz) Hz")
+        #expect(output.all.isEmpty, "subtitles shown: \(output.all.map(\.texts))")
+    }
 }

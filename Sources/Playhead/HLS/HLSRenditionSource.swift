@@ -41,10 +41,20 @@ final class HLSRenditionSource: MediaSource, @unchecked Sendable {
         self.options = options
         self.stopping = stopping
         let channels = rendition.channels.flatMap { Int($0.split(separator: "/").first ?? "") } ?? 0
-        let stream = StreamInfo(
+        var stream = StreamInfo(
             describing: .audio, index: Self.trackID, codecName: codec,
-            isDecodable: FFmpegLibrary.hasDecoder(named: codec), channels: channels, language: rendition.language)
+            isDecodable: FFmpegLibrary.hasDecoder(named: codec), channels: channels, language: rendition.language,
+            title: rendition.name.isEmpty ? nil : rendition.name)
+        stream.characteristics = Self.characteristics(of: rendition)
         tracks = [MediaTrack(id: Self.trackID, kind: .audio, stream: stream, timelineOffset: mainStart)]
+    }
+
+    /// `CHARACTERISTICS` (comma-separated UTIs), and "public.subtitles.forced-only" for `FORCED=YES`.
+    static func characteristics(of rendition: Rendition) -> [String] {
+        let listed = (rendition.characteristics ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        return listed + (rendition.forced ? ["public.subtitles.forced-only"] : [])
     }
 
     var name: String { rendition.url?.absoluteString ?? rendition.name }
@@ -81,6 +91,8 @@ final class HLSRenditionSource: MediaSource, @unchecked Sendable {
             track = source.track(own) ?? track
             track.id = Self.trackID
             track.stream.index = Self.trackID
+            track.stream.title = tracks[0].stream.title
+            track.stream.characteristics = tracks[0].stream.characteristics
             tracks = [track]
             if let host { source.attach(host) }
             opened.withLock { $0 = (source, own) }

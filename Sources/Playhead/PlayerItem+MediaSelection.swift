@@ -1,0 +1,77 @@
+import Foundation
+
+extension URLAsset {
+    /// The choices for `characteristic`, like `AVAsset.loadMediaSelectionGroup(for:)`: `.audible` lists the sound
+    /// tracks (an HLS stream's audio renditions, each known from its playlist and fetched only if chosen),
+    /// `.legible` the subtitle tracks; nil when the asset offers none. Loads the asset; throws its error. Any
+    /// actor.
+    public func loadMediaSelectionGroup(for characteristic: MediaCharacteristic) async throws
+        -> MediaSelectionGroup?
+    {
+        try await loader.info().mediaSelectionGroup(for: characteristic)
+    }
+}
+
+extension AssetInfo {
+    /// The group of `characteristic` from the asset's tracks; its default is what plays when nobody chooses.
+    func mediaSelectionGroup(for characteristic: MediaCharacteristic) -> MediaSelectionGroup? {
+        let type: AssetTrack.MediaType
+        switch characteristic {
+        case .audible: type = .audio
+        case .legible: type = .subtitle
+        default: return nil
+        }
+        let options = tracks.filter { $0.mediaType == type }.enumerated().map {
+            MediaSelectionOption($1, number: $0 + 1)
+        }
+        guard !options.isEmpty else { return nil }
+        let defaultID = type == .audio ? media.audio?.id : media.text?.id
+        return MediaSelectionGroup(
+            characteristic: characteristic, options: options,
+            defaultOption: options.first { $0.trackID == defaultID }, allowsEmptySelection: type == .subtitle)
+    }
+}
+
+extension PlayerItem {
+    /// Plays `option` of `group` (nil: none of it, where the group allows an empty selection), like
+    /// `AVPlayerItem.select(_:in:)`. It overrides `trackSelection` for that kind of media. Before the item plays,
+    /// its start takes it; while it plays or is paused, the item starts again where it is with the new choice (the
+    /// position and the rate are kept; a short gap while it reopens, and an HLS stream fetches the chosen
+    /// rendition from there). Main actor.
+    public func select(_ option: MediaSelectionOption?, in group: MediaSelectionGroup) {
+        guard let type = group.options.first?.mediaType else { return }
+        if option == nil && !group.allowsEmptySelection { return }
+        if let option, !group.options.contains(option) { return }
+        let choice = option?.trackID
+        if let old = mediaSelectionChoices[type], old == choice { return }
+        mediaSelectionChoices[type] = .some(choice)
+        if playingTracks[type] == choice { return }
+        player?.restartCurrentItem(self)
+    }
+
+    /// What plays now in each group, like `AVPlayerItem.currentMediaSelection`: the tracks the item's playback
+    /// opened (the choices made with `select(_:in:)` once they apply). Main actor.
+    public var currentMediaSelection: MediaSelection { MediaSelection(playing: playingTracks) }
+
+    /// `trackSelection` with the choices made with `select(_:in:)` in place of its own.
+    var effectiveTrackSelection: any TrackSelectionPolicy {
+        mediaSelectionChoices.isEmpty
+            ? trackSelection : ChosenTracks(base: trackSelection, choices: mediaSelectionChoices)
+    }
+}
+
+/// The item's policy, except for the kinds of media chosen explicitly (`PlayerItem.select(_:in:)`). A value type,
+/// safe anywhere.
+struct ChosenTracks: TrackSelectionPolicy {
+    var base: any TrackSelectionPolicy
+    var choices: [AssetTrack.MediaType: Int?]
+
+    func select(_ mediaType: AssetTrack.MediaType, among tracks: [AssetTrack], suggested: AssetTrack?) -> AssetTrack? {
+        guard let choice = choices[mediaType] else {
+            return base.select(mediaType, among: tracks, suggested: suggested)
+        }
+        guard let id = choice else { return nil }
+        // A choice that cannot play (its rendition failed to open) leaves the item's own policy to choose.
+        return tracks.first { $0.trackID == id } ?? base.select(mediaType, among: tracks, suggested: suggested)
+    }
+}
