@@ -191,6 +191,7 @@ struct Options {
           space, p   pause / play          left/right  seek -5 s / +5 s
           up/down    seek +60 s / -60 s    [ / ]       speed down / up
           9 / 0      volume down / up      m           mute
+          #          next sound track (or HLS audio rendition)
           > / Enter  next entry            < / Backspace  previous (restarts the entry after 3 s)
           q          quit (a long unfinished item resumes there next time)
 

@@ -37,9 +37,29 @@ extension PlaybackSession {
         case .char("9"): player.volume = max(0, player.volume - 0.05)
         case .char("0"): player.volume = min(1, player.volume + 0.05)
         case .char("m"): player.isMuted.toggle()
+        case .char("#"): cycleSound()
         default: break
         }
         tick()
+    }
+
+    /// Plays the item's next playable sound track (an HLS stream's next audio rendition), from where it is, and
+    /// names it on the terminal.
+    private func cycleSound() {
+        guard let item = player.currentItem else { return }
+        Task { @MainActor [weak self] in
+            guard let group = try? await item.asset.loadMediaSelectionGroup(for: .audible) else { return }
+            let playable = group.options.filter(\.isPlayable)
+            guard playable.count > 1 else {
+                self?.terminal.message("only one sound track")
+                return
+            }
+            let now = item.currentMediaSelection.selectedMediaOption(in: group)
+            let index = now.flatMap { playable.firstIndex(of: $0) } ?? -1
+            let next = playable[(index + 1) % playable.count]
+            item.select(next, in: group)
+            self?.terminal.message("sound: \(next.displayName)")
+        }
     }
 
     private func changeSpeed(by factor: Double) {

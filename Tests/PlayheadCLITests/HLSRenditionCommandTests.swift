@@ -82,4 +82,23 @@ extension HLSRenditionCommandTests {
             abs(AudioAnalysis.frequency(samples) - Double(german.tone)) < 3, "\(AudioAnalysis.frequency(samples)) Hz")
         #expect(abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.2, "\(AudioAnalysis.audibleSeconds(samples)) s")
     }
+
+    /// In a terminal, `#` plays the next rendition where playback is: the first tone, then the other, with the
+    /// rendition named on the terminal.
+    @Test func theHashKeyPlaysTheNextRendition() throws {
+        let url = try HLSFixtures.url(try HLSFixtures.renditionLadder())
+        let home = Paths.scratch("renditions-key")
+        let sink = try TestSink()
+        let command = try [
+            Paths.playheadBinary(), "--no-mpris", "--vo=null", "--ao=pulse", "--audio-device=\(sink.name)",
+            url.absoluteString,
+        ].map { "'\($0)'" }.joined(separator: " ")
+        let r = try Run.command(
+            "bash", ["-c", "(sleep 2.5; printf '#'; sleep 8) | script -qfec \"\(command)\" /dev/null"],
+            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path, "LANG": "C", "LANGUAGE": ""], timeout: 40)
+        #expect(r.status == 0, "exit \(r.status): \(r.stdout)")
+        #expect(r.stdout.contains("sound: Deutsch"), "\(r.stdout.suffix(400))")
+        let tones = AudioAnalysis.toneSequence(sink.stopRecording())
+        #expect(tones == HLSFixtures.audioRenditions.map(\.tone), "\(tones)")
+    }
 }
