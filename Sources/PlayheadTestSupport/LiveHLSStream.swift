@@ -38,7 +38,7 @@ public final class LiveHLSStream: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Run.start(process)
     }
 
     /// Starts writing a live two-variant ladder: `name/master.m3u8` over `v0/index.m3u8` (320x180, 300 kb/s) and
@@ -70,7 +70,7 @@ public final class LiveHLSStream: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Run.start(process)
     }
 
     /// Starts writing a live stream whose sound is an audio rendition: `name/master.m3u8` over a video-only
@@ -101,7 +101,7 @@ public final class LiveHLSStream: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Run.start(process)
     }
 
     /// Waits until the playlist lists `count` segments; throws after `timeout` seconds.

@@ -23,6 +23,7 @@ public enum Paths {
 
     /// The `playhead` binary: `PLAYHEAD_BIN`, or `.build/debug/playhead`. Throws when it was not built.
     public static func playheadBinary() throws -> String {
+        Run.inheritNothing
         let path =
             ProcessInfo.processInfo.environment["PLAYHEAD_BIN"]
             ?? packageRoot.appendingPathComponent(".build/debug/playhead").path

@@ -56,7 +56,7 @@ public final class PrivatePulseServer: @unchecked Sendable {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         p.standardInput = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         process = p
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -116,7 +116,7 @@ public final class Recorder: @unchecked Sendable {
         p.arguments = ["--device=\(device)", "--rate=48000", "--channels=2", "--format=s16le", "--latency-msec=10"]
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         p.standardOutput = try FileHandle(forWritingTo: file)
-        try p.run()
+        try Run.start(p)
         process = p
         let deadline = Date().addingTimeInterval(5)
         while seconds == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

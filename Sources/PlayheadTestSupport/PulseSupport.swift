@@ -43,7 +43,7 @@ public final class TestSink: @unchecked Sendable {
             "--device=\(name).monitor", "--rate=48000", "--channels=2", "--format=s16le", "--latency-msec=10",
         ]
         p.standardOutput = try FileHandle(forWritingTo: file)
-        try p.run()
+        try Run.start(p)
         recorder = p
         // An idle null sink works in 2-second blocks until its monitor delivers data: wait for the first recorded
         // bytes, so the sink runs at low latency before anything plays.

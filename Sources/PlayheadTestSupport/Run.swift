@@ -58,8 +58,38 @@ public enum Run {
         p.waitUntilExit()
     }
 
+    /// Starts a helper that outlives this call. A standard handle the caller did not set reads or writes
+    /// /dev/null: the test process's own are pipes `swift test` reads until every holder closes them, so a helper
+    /// left running after the test process crashed would keep `swift test` waiting for ever. It inherits no other
+    /// descriptor either (`inheritNothing`).
+    public static func start(_ p: Process) throws {
+        Run.inheritNothing
+        // Foundation's default is the test process's own handle, not nil.
+        func inherited(_ handle: Any?, _ fd: Int32) -> Bool {
+            guard let handle else { return true }
+            return (handle as? FileHandle)?.fileDescriptor == fd
+        }
+        if inherited(p.standardInput, 0) { p.standardInput = FileHandle.nullDevice }
+        if inherited(p.standardOutput, 1) { p.standardOutput = FileHandle.nullDevice }
+        if inherited(p.standardError, 2) { p.standardError = FileHandle.nullDevice }
+        try p.run()
+    }
+
+    /// Marks every descriptor the test process inherited (beyond standard input, output and error) close-on-exec,
+    /// once: a helper it starts (a recorder, a stream writer) must not hold `swift test`'s own pipe, or a test
+    /// process that crashes leaves `swift test` waiting forever for that pipe to close. Called before anything is
+    /// started (`which`, `Paths.playheadBinary`).
+    public static let inheritNothing: Void = {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in fds.compactMap({ Int32($0) }) where fd > 2 {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
+    }()
+
     /// The full path of a program on PATH; throws when it is missing (tests then fail loudly).
     public static func which(_ name: String) throws -> String {
+        Run.inheritNothing
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }

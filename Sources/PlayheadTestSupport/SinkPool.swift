@@ -49,7 +49,7 @@ enum SinkPool {
         // Nothing of the test process's output: `swift test` waits for its pipes to close.
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         if !exitHandlerSet {
             exitHandlerSet = true
             atexit { SinkPool.killKeepers() }

@@ -42,7 +42,7 @@ public final class TestOrigin: @unchecked Sendable {
         if logQueries { arguments.append("--log-queries") }
         process.arguments = arguments
         process.standardOutput = output
-        try process.run()
+        try Run.start(process)
         var line = Data()
         let handle = output.fileHandleForReading
         while !line.contains(UInt8(ascii: "\n")) {

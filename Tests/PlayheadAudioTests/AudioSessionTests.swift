@@ -151,7 +151,7 @@ import Testing
         let other = Process()
         other.executableURL = URL(fileURLWithPath: try Run.which("paplay"))
         other.arguments = ["--device=\(sink.name)", music.path]
-        try other.run()
+        try Run.start(other)
         defer { Run.kill(other) }
         #expect(waitFor { AudioAnalysis.audibleSeconds(sink.samplesSoFar) > 1 })
         func level() -> Float {
@@ -169,7 +169,7 @@ import Testing
         let later = Process()
         later.executableURL = other.executableURL
         later.arguments = ["--device=\(laterSink.name)", music.path]
-        try later.run()
+        try Run.start(later)
         defer { Run.kill(later) }
         #expect(waitFor { AudioAnalysis.audibleSeconds(laterSink.samplesSoFar) > 0.5 })
         Thread.sleep(forTimeInterval: 0.4)
@@ -195,7 +195,7 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Run.which("pacat"))
         p.arguments = ["--property=media.role=phone", "--device=\(sink)", "/dev/zero"]
-        try p.run()
+        try Run.start(p)
         return p
     }
 }

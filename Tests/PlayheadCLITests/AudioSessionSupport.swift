@@ -19,7 +19,7 @@ final class PlayheadProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errFile)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try Run.start(process)
     }
 
     /// The events logged so far.
@@ -68,7 +68,7 @@ func startPhoneStream(on sink: String, environment: [String: String] = [:]) thro
     p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     p.standardOutput = FileHandle.nullDevice
     p.standardError = FileHandle.nullDevice
-    try p.run()
+    try Run.start(p)
     return p
 }
 

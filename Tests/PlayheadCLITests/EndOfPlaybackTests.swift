@@ -81,7 +81,7 @@ extension EndOfPlaybackTests {
             "-i", "sine=frequency=440:duration=6:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
             "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-f", "mpegts", "-flush_packets", "1", file.path,
         ]
-        try writer.run()
+        try Run.start(writer)
         defer { Run.kill(writer) }
         Thread.sleep(forTimeInterval: 2)
         let (r, heard) = try playAndListen([file.path])

@@ -36,7 +36,7 @@ import Testing
         p.arguments = ["--ao=null", "--vo=null", "--no-mpris", url.absoluteString]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         defer { Run.kill(p) }
         var deadline = Date().addingTimeInterval(10)
         while Date() < deadline, origin.requests.isEmpty { Thread.sleep(forTimeInterval: 0.05) }

@@ -53,7 +53,7 @@ import Testing
         p.standardError = FileHandle.nullDevice
         p.standardInput = FileHandle.nullDevice
         let start = Date()
-        try p.run()
+        try Run.start(p)
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         kill(p.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(10)
@@ -98,7 +98,7 @@ import Testing
         let err = Pipe()
         p.standardOutput = FileHandle.nullDevice
         p.standardError = err
-        try p.run()
+        try Run.start(p)
         defer { Run.kill(p) }
         var deadline = Date().addingTimeInterval(5)
         while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {

@@ -14,7 +14,7 @@ import Testing
         p.arguments = [try Fixtures.numberedVideo().path]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         defer { Run.kill(p) }
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {

@@ -15,7 +15,7 @@ import Testing
         p.arguments = ["--ao=null", "--log-json=\(log.path)", tone.path]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         defer { Run.kill(p) }
         let deadline = Date().addingTimeInterval(5)
         var listed = ""
@@ -45,7 +45,7 @@ import Testing
         p.arguments = ["--ao=null", tone.path]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         defer { Run.kill(p) }
         var deadline = Date().addingTimeInterval(5)
         while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {
@@ -78,7 +78,7 @@ import Testing
         p.arguments = ["--ao=null", "--no-resume", first.path, second.path]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         defer { Run.kill(p) }
         func title() throws -> String {
             try Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout

@@ -140,7 +140,7 @@ import Testing
         p.arguments = ["--ao=null", "--loop-file=20", list.path]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         defer { Run.kill(p) }
         var title = ""
         for _ in 0..<50 where title != "My Curated Title" {

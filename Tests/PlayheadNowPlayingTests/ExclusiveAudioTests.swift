@@ -17,7 +17,7 @@ import Testing
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         p.standardInput = FileHandle.nullDevice
-        try p.run()
+        try Run.start(p)
         // "playhead" when this test process has not taken that name itself (its own center never plays here).
         let names = ["playhead.instance\(p.processIdentifier)", "playhead"]
         for _ in 0..<100 {

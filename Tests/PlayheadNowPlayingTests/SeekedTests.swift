@@ -17,7 +17,7 @@ final class SeekedMonitor: Sendable {
         process.arguments = ["--session", match]
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Run.start(process)
         // dbus-monitor prints the bus's NameAcquired signal once its match rules are in place.
         let deadline = Date().addingTimeInterval(5)
         while (try? Data(contentsOf: output))?.isEmpty ?? true {

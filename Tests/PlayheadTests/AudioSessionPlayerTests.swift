@@ -123,7 +123,7 @@ import Testing
         let other = Process()
         other.executableURL = URL(fileURLWithPath: try Run.which("paplay"))
         other.arguments = ["--device=\(otherSink.name)", try Fixtures.tone(seconds: 20, ext: "wav").path]
-        try other.run()
+        try Run.start(other)
         defer { Run.kill(other) }
         func otherVolume() -> Double? { (try? SinkInput.of(process: other.processIdentifier))?.first?.volume }
         #expect(
@@ -163,7 +163,7 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Run.which("pacat"))
         p.arguments = ["--property=media.role=phone", "--device=\(sink)", "/dev/zero"]
-        try p.run()
+        try Run.start(p)
         return p
     }
 }
