@@ -56,6 +56,49 @@ extension HLSFixtures {
         return "\(name)/master.m3u8"
     }
 
+    /// Makes (once) the flash-and-beep clip (`Fixtures.flashAndBeep`: a white flash and a 1 kHz beep start together
+    /// at 1, 2, 3, 4 and 5 s) as HLS in `flash-beep/`, twice: `muxed.m3u8`, one variant with both in 2 s MPEG-TS
+    /// segments; `master.m3u8`, a video-only variant (2 s segments) whose sound is an audio rendition in 4 s
+    /// segments, both copied from the first. Returns the two playlists' paths on the server.
+    public static func flashBeepStreams() throws -> (muxed: String, renditions: String) {
+        let dir = try root().appendingPathComponent("flash-beep")
+        let paths = ("flash-beep/muxed/index.m3u8", "flash-beep/master.m3u8")
+        if FileManager.default.fileExists(atPath: dir.appendingPathComponent("master.m3u8").path) { return paths }
+        let video = [
+            "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=6",
+            "-vf", "geq=lum='if(gte(T\\,1)*lt(mod(T\\,1)\\,0.1)\\,235\\,16)':cb=128:cr=128",
+            "-c:v", "libx264", "-preset", "veryfast", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0",
+            "-pix_fmt", "yuv420p",
+        ]
+        let audio = [
+            "-f", "lavfi", "-i",
+            "aevalsrc='if(gte(t\\,1)*lt(mod(t\\,1)\\,0.1)\\,0.5*sin(2*PI*1000*t)\\,0)':s=48000:d=6",
+            "-c:a", "aac", "-ac", "2",
+        ]
+        // Inputs first, then the options of each stream.
+        try encode(
+            into: dir.appendingPathComponent("muxed"), segmentSeconds: 2,
+            Array(video[0..<4]) + Array(audio[0..<4]) + Array(video[4...]) + Array(audio[4...]))
+        // The renditions as a packager cuts them from the same encode: the streams copied with their time stamps
+        // (two encodes would not line up: the sound's priming and the pictures' reordering delay differ).
+        let muxed = dir.appendingPathComponent("muxed/index.m3u8").path
+        try encode(
+            into: dir.appendingPathComponent("video"), segmentSeconds: 2,
+            ["-i", muxed, "-map", "0:v", "-c", "copy", "-copyts"])
+        try encode(
+            into: dir.appendingPathComponent("audio"), segmentSeconds: 4,
+            ["-i", muxed, "-map", "0:a", "-c", "copy", "-copyts"])
+        let master = [
+            "#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-INDEPENDENT-SEGMENTS",
+            "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Beeps\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/index.m3u8\"",
+            "#EXT-X-STREAM-INF:BANDWIDTH=600000,RESOLUTION=320x240,CODECS=\"avc1.64000d,mp4a.40.2\",AUDIO=\"aud\"",
+            "video/index.m3u8", "",
+        ]
+        try master.joined(separator: "\n").write(
+            to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        return paths
+    }
+
     /// One `ffmpeg` run of `arguments` (inputs and codecs) into a VOD MPEG-TS playlist `dir/index.m3u8`.
     private static func encode(into dir: URL, segmentSeconds: Int, _ arguments: [String]) throws {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

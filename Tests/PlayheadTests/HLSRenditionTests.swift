@@ -138,4 +138,50 @@ import Testing
         player.close()
         _ = sink.stopRecording()
     }
+
+    /// Each beep's item time minus its flash's frame time, for the flash-and-beep stream at `path`, played untimed
+    /// into a WAV file with every picture captured. The item starts exactly at 0.5 s, so the sound written starts
+    /// at item time 0.5 (an exact start drops what comes before): a beep's item time is its place in the file
+    /// plus 0.5.
+    func beepsMinusFlashes(_ path: String) async throws -> [Double] {
+        let start = 0.5
+        let wav = Paths.scratch("flash-beep").appendingPathComponent("\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let player = Player()
+        player.untimed = true
+        player.audioOutputChoice = .wav(path: wav.path)
+        let capture = CaptureVideoOutput { frame in frame.luma(x: 160, y: 120) > 128 ? 1 : 0 }
+        let item = PlayerItem(url: try HLSFixtures.url(path))
+        item.add(capture)
+        item.seek(to: MediaTime(seconds: start, preferredTimescale: 1000))
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { ended.value }, "\(String(describing: item.error))")
+        player.close()
+        var flashes: [Double] = []
+        var wasBright = false
+        for frame in capture.frames {
+            let bright = frame.value == 1
+            if bright && !wasBright { flashes.append(frame.time.seconds) }
+            wasBright = bright
+        }
+        let beeps = AudioAnalysis.onsets(AudioAnalysis.wavSamples(wav), threshold: 0.2, minGap: 0.5).map { $0 + start }
+        #expect(beeps.count == 5 && flashes.count == 5, "\(path): beeps at \(beeps), flashes at \(flashes)")
+        return zip(beeps, flashes).map { $0 - $1 }
+    }
+
+    /// A/V sync with an audio rendition whose segments are not the video's (4 s against 2 s, another encode): on
+    /// the item's timeline each beep starts where its flash does, within 40 ms of the same clip with both in one
+    /// variant, which is itself in sync.
+    @Test func aRenditionsSoundKeepsToThePicturesAsInOneVariant() async throws {
+        let (muxed, renditions) = try HLSFixtures.flashBeepStreams()
+        let reference = try await beepsMinusFlashes(muxed)
+        let separate = try await beepsMinusFlashes(renditions)
+        #expect(reference.count == 5 && reference.allSatisfy { abs($0) < 0.05 }, "one variant: \(reference)")
+        #expect(separate.count == 5, "\(separate)")
+        for (one, two) in zip(reference, separate) {
+            #expect(abs(one - two) < 0.040, "beep minus flash: \(reference) in one variant, \(separate) apart")
+        }
+    }
 }

@@ -6,6 +6,18 @@ import Testing
 /// Content steering (issue 15): the steering manifest orders the pathways, clones one, and a steering server
 /// that goes away leaves playback where it is.
 @MainActor @Suite(.serialized) struct HLSSteeringTests {
+    /// Writes `dir/master.m3u8`: one 6 s stream (1 s segments) on pathway A (origin `a`) and B (origin `b`), one
+    /// `STABLE-VARIANT-ID`, steered by `steering` (a URL or a `data:` URI), starting on A.
+    nonisolated static func writeMaster(in dir: URL, steering: String, a: TestOrigin, b: TestOrigin) throws {
+        let stream = #"#EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.64001f,mp4a.40.2",STABLE-VARIANT-ID="v0""#
+        let master = [
+            "#EXTM3U", #"#EXT-X-CONTENT-STEERING:SERVER-URI="\#(steering)",PATHWAY-ID="A""#,
+            stream + #",PATHWAY-ID="A""#, a.url("keys/clear/index.m3u8").absoluteString,
+            stream + #",PATHWAY-ID="B""#, b.url("keys/clear/index.m3u8").absoluteString, "",
+        ].joined(separator: "\n")
+        try master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+    }
+
     /// One 6 s stream (1 s segments) on pathways A and B (two hosts, one `STABLE-VARIANT-ID`), steered by a third:
     /// first [A, B] with a 1 s `TTL`; then the manifest clones B onto a fourth host (HOST and PARAMS) as C, puts C
     /// first and clones a pathway that does not exist; then the steering server answers 503. Segments come from A,
@@ -24,14 +36,7 @@ import Testing
         let manifest = dir.appendingPathComponent("manifest.json")
         try #"{"VERSION": 1, "TTL": 1, "PATHWAY-PRIORITY": ["A", "B"]}"#.write(
             to: manifest, atomically: true, encoding: .utf8)
-        let stream = #"#EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.64001f,mp4a.40.2",STABLE-VARIANT-ID="v0""#
-        let master = [
-            "#EXTM3U",
-            #"#EXT-X-CONTENT-STEERING:SERVER-URI="\#(steering.url("steering/manifest.json"))",PATHWAY-ID="A""#,
-            stream + #",PATHWAY-ID="A""#, a.url("keys/clear/index.m3u8").absoluteString,
-            stream + #",PATHWAY-ID="B""#, b.url("keys/clear/index.m3u8").absoluteString, "",
-        ].joined(separator: "\n")
-        try master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try Self.writeMaster(in: dir, steering: steering.url("steering/manifest.json").absoluteString, a: a, b: b)
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let recorder = SwitchRecorder(player)
@@ -96,14 +101,7 @@ import Testing
         let dir = root.appendingPathComponent("steering-data")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let manifest = Data(#"{"VERSION": 1, "TTL": 300, "PATHWAY-PRIORITY": ["B", "A"]}"#.utf8).base64EncodedString()
-        let stream = #"#EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.64001f,mp4a.40.2",STABLE-VARIANT-ID="v0""#
-        let master = [
-            "#EXTM3U",
-            #"#EXT-X-CONTENT-STEERING:SERVER-URI="data:application/json;base64,\#(manifest)",PATHWAY-ID="A""#,
-            stream + #",PATHWAY-ID="A""#, a.url("keys/clear/index.m3u8").absoluteString,
-            stream + #",PATHWAY-ID="B""#, b.url("keys/clear/index.m3u8").absoluteString, "",
-        ].joined(separator: "\n")
-        try master.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try Self.writeMaster(in: dir, steering: "data:application/json;base64,\(manifest)", a: a, b: b)
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let item = PlayerItem(url: a.url("steering-data/master.m3u8"))

@@ -10,11 +10,16 @@ import Testing
     /// Plays the bilingual fixture from 0.5 s to 3 s with `selection`: the dominant frequency heard and the texts
     /// the subtitle output was told.
     func play(_ selection: (any TrackSelectionPolicy)?) async throws -> (hertz: Double, texts: [[String]]) {
-        let media = try Fixtures.bilingual()
+        let item = PlayerItem(url: try Fixtures.bilingual())
+        if let selection { item.trackSelection = selection }
+        return try await play(item)
+    }
+
+    /// Plays `item` (the bilingual fixture, set up by the caller) from 0.5 s to 3 s: the dominant frequency heard
+    /// and the texts the subtitle output was told.
+    func play(_ item: PlayerItem) async throws -> (hertz: Double, texts: [[String]]) {
         let sink = try TestSink()
         let player = Player.onSink(sink)
-        let item = PlayerItem(url: media)
-        if let selection { item.trackSelection = selection }
         let output = CaptureLegibleOutput(player)
         item.add(output)
         item.forwardPlaybackEndTime = MediaTime(seconds: 3, preferredTimescale: 1000)
@@ -65,23 +70,13 @@ import Testing
         #expect(audible.defaultOption == audible.options.first && !audible.allowsEmptySelection)
         let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
         #expect(legible.options.count == 2 && legible.allowsEmptySelection, "\(legible)")
-        let sink = try TestSink()
-        let player = Player.onSink(sink)
         let item = PlayerItem(asset: asset)
         item.select(audible.options[1], in: audible)
         item.select(nil, in: legible)
-        let output = CaptureLegibleOutput(player)
-        item.add(output)
-        item.forwardPlaybackEndTime = MediaTime(seconds: 3, preferredTimescale: 1000)
-        let ended = endedFlag(player)
-        player.replaceCurrentItem(with: item)
-        player.play()
-        #expect(await eventually(timeout: 10) { ended.value }, "\(String(describing: item.error))")
+        let (hertz, texts) = try await play(item)
         #expect(item.currentMediaSelection.selectedMediaOption(in: audible) == audible.options[1])
         #expect(item.currentMediaSelection.selectedMediaOption(in: legible) == nil)
-        player.close()
-        let hertz = AudioAnalysis.frequency(sink.stopRecording())
         #expect(abs(hertz - 880) < 10, "heard \(hertz) Hz")
-        #expect(output.all.isEmpty, "subtitles shown: \(output.all.map(\.texts))")
+        #expect(texts.isEmpty, "subtitles shown: \(texts)")
     }
 }
