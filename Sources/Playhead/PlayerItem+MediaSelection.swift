@@ -45,6 +45,14 @@ extension PlayerItem {
         let choice = option?.trackID
         if let old = mediaSelectionChoices[type], old == choice { return }
         mediaSelectionChoices[type] = .some(choice)
+        // A queue that already opened the item ahead with the old choice opens it again.
+        if let owner = queueOwner, let preloaded = owner.preloaded, preloaded.item === self,
+            !preloaded.engine.isActive
+        {
+            owner.discardPreloaded()
+            owner.preloadNextIfNeeded()
+            return
+        }
         if playingTracks[type] == choice { return }
         player?.restartCurrentItem(self)
     }

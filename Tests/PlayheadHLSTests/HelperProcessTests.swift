@@ -16,8 +16,8 @@ import Testing
 
     @Test func aHelperHoldsNoneOfTheTestProcesssPipes() throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Run.which("sleep"))
-        p.arguments = ["5"]
+        p.executableURL = URL(fileURLWithPath: try Run.which("python3"))
+        p.arguments = ["-c", "import time; time.sleep(5)"]
         let ours = pipesAndSockets(of: "self")
         #expect(!ours.isEmpty, "the test process has no pipe to check")
         try Run.start(p)
