@@ -36,6 +36,18 @@ import Testing
 extension EndOfPlaybackTests {
     /// `--end` and `--length` inside a segment of an fMP4 HLS stream, whose segments hold their video before their
     /// sound: the sound plays to the cut (not only to the segment before it) and the command exits.
+    /// A video-only file cut by `--length` or `--end` ends at the cut (its clock stops there: the last picture's
+    /// wait must too).
+    @Test(arguments: [["--length=1.5"], ["--start=1", "--end=2.5"]])
+    func aCutVideoWithoutSoundEndsAtTheCut(_ cut: [String]) throws {
+        let clip = try Fixtures.make(
+            "vo.mp4",
+            ["-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=3", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        let r = try Run.command(Paths.playheadBinary(), ["--ao=null", "--vo=null"] + cut + [clip.path], timeout: 20)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        #expect(r.seconds > 1.4 && r.seconds < 4, "\(cut): took \(r.seconds) s")
+    }
+
     @Test(arguments: [["--end=3"], ["--length=3"], ["--start=1.5", "--end=4.5"]])
     func anEndInsideAnFMP4SegmentIsHeardAndExits(_ cut: [String]) throws {
         let path = try HLSFixtures.stream(

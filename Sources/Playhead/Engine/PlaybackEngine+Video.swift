@@ -81,6 +81,8 @@ extension PlaybackEngine {
                 if !config.untimed {
                     var until = lastShown + frameDuration
                     if media.duration.isNumeric { until = min(until, media.duration.seconds) }
+                    // The clock stops at the item's end time (`setLimit`): waiting past it would never end.
+                    if let end = config.endSeconds { until = min(until, end) }
                     // The audio clock stops at the last sample: do not wait past the end of the sound.
                     waitUntil(until, generation: g) { $0.audioEnded }
                 }
