@@ -25,6 +25,8 @@ let package = Package(
         ),
         // libavfilter, loaded with dlopen on first use (it costs every launch 25 ms when linked).
         .target(name: "CFFmpegFilter", dependencies: ["CFFmpeg"]),
+        // SDL2, loaded with dlopen when the first window opens (linked, it costs every launch about 7 ms).
+        .target(name: "CSDL2"),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -39,7 +41,7 @@ let package = Package(
         // Wrappers over C.
         .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "CFFmpegFilter", "PlayheadCore"]),
         .target(name: "PlayheadAudio", dependencies: ["CPulse", "PlayheadCore"]),
-        .target(name: "PlayheadVideo", dependencies: ["PlayheadCore", "PlayheadFFmpeg"]),
+        .target(name: "PlayheadVideo", dependencies: ["CFFmpeg", "CSDL2", "PlayheadCore", "PlayheadFFmpeg"]),
 
         // The public player.
         .target(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the daemons the tests need in a private folder and stops them by PID.
 #   source scripts/daemons.sh; daemons_start; ...; daemons_stop
-# Exports PLAYHEAD_RUN, HOME, XDG_*, PULSE_SERVER, DBUS_SESSION_BUS_ADDRESS.
+# Exports PLAYHEAD_RUN, HOME, XDG_*, PULSE_SERVER, DBUS_SESSION_BUS_ADDRESS, and PLAYHEAD_TEST_DISPLAY (an Xvfb
+# server's display name; DISPLAY itself stays unset, so only the tests that ask for a window get one).
 
 daemons_start() {
   PLAYHEAD_RUN=${PLAYHEAD_RUN:-$(mktemp -d /tmp/playhead-run.XXXXXX)}
@@ -42,6 +43,19 @@ daemons_start() {
     cat "$PLAYHEAD_RUN/bus.log" >&2
     return 1
   fi
+
+  # An X server of its own (a free display number, told on fd 3 once it accepts connections).
+  Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp -noreset 3>"$PLAYHEAD_RUN/xvfb.display" \
+    >"$PLAYHEAD_RUN/xvfb.log" 2>&1 &
+  echo $! >"$PLAYHEAD_RUN/xvfb.pid"
+  for _ in $(seq 1 100); do [ -s "$PLAYHEAD_RUN/xvfb.display" ] && break; sleep 0.1; done
+  PLAYHEAD_TEST_DISPLAY=":$(head -1 "$PLAYHEAD_RUN/xvfb.display" 2>/dev/null)"
+  if [ "$PLAYHEAD_TEST_DISPLAY" = ":" ] || ! xwininfo -display "$PLAYHEAD_TEST_DISPLAY" -root >/dev/null 2>&1; then
+    echo "error: Xvfb did not start (see $PLAYHEAD_RUN/xvfb.log)" >&2
+    cat "$PLAYHEAD_RUN/xvfb.log" >&2
+    return 1
+  fi
+  export PLAYHEAD_TEST_DISPLAY
 }
 
 # nginx serving a folder on 127.0.0.1 with an access log, for HTTP and HLS tests:
@@ -94,7 +108,7 @@ except Exception: sys.exit(1)"
 
 daemons_stop() {
   [ -n "${PLAYHEAD_RUN:-}" ] || return 0
-  for f in pulse dbus nginx; do
+  for f in pulse dbus nginx xvfb; do
     if [ -f "$PLAYHEAD_RUN/$f.pid" ]; then
       kill "$(cat "$PLAYHEAD_RUN/$f.pid")" 2>/dev/null || true
       rm -f "$PLAYHEAD_RUN/$f.pid"

@@ -4,7 +4,7 @@
 # (so a machine that has it from elsewhere installs nothing), then checked again after the install.
 set -euo pipefail
 libraries=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
-  libpulse-dev libsystemd-dev)
+  libpulse-dev libsystemd-dev libsdl2-dev)
 # command:package for each program started by scripts/ and Tests/ (and the test support library).
 programs=(
   ffmpeg:ffmpeg ffprobe:ffmpeg
@@ -12,6 +12,7 @@ programs=(
   paplay:pulseaudio-utils sox:sox
   dbus-daemon:dbus dbus-send:dbus dbus-monitor:dbus busctl:systemd playerctl:playerctl
   nginx:nginx-light python3:python3
+  Xvfb:xvfb xwininfo:x11-utils xdotool:xdotool
   openssl:openssl bash:bash sh:dash env:coreutils seq:coreutils mktemp:coreutils mkfifo:coreutils xargs:findutils
   script:bsdutils
 )

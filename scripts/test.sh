@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, starts the test daemons (PulseAudio with null sinks, a private D-Bus session
-# bus) in a private folder, runs the whole test suite, checks formatting, and stops the daemons by PID.
+# bus, an Xvfb X server) in a private folder, runs the whole test suite, checks formatting, and stops the daemons by PID.
 # Usage: scripts/test.sh [extra swift test arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."

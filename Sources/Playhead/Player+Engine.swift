@@ -71,6 +71,7 @@ extension Player {
         var config = EngineConfiguration(
             location: URLAsset.location(of: item.asset.url), assetLoader: item.asset.loader,
             audio: audio, videoOutputs: decodesVideo ? item.outputs : [])
+        config.item = ObjectIdentifier(item)
         config.textOutputs = item.legibleOutputs
         config.trackSelection = item.effectiveTrackSelection
         config.playerVideo = decodesVideo ? videoRenderer : nil

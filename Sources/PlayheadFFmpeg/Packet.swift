@@ -68,6 +68,21 @@ public final class Frame: @unchecked Sendable {
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
     /// The `AVPixelFormat` or `AVSampleFormat` raw value.
     public var format: Int32 { pointer.pointee.format }
+    /// The sample (pixel) aspect ratio as width over height of one pixel; 1 when unknown or invalid (video).
+    public var sampleAspectRatio: Double {
+        let r = pointer.pointee.sample_aspect_ratio
+        guard r.num > 0, r.den > 0 else { return 1 }
+        let value = Double(r.num) / Double(r.den)
+        // A ratio beyond 1:100 or 100:1 is a broken header, not a picture anyone made.
+        return value >= 0.01 && value <= 100 ? value : 1
+    }
+    /// The YUV matrix the picture was encoded with (`AVColorSpace` raw value; 2 when unspecified).
+    public var colorSpace: UInt32 { pointer.pointee.colorspace.rawValue }
+    /// True when the picture uses the full 0...255 range (JPEG range) instead of video's 16...235.
+    public var isFullRange: Bool {
+        pointer.pointee.color_range == AVCOL_RANGE_JPEG || format == AV_PIX_FMT_YUVJ420P.rawValue
+            || format == AV_PIX_FMT_YUVJ422P.rawValue || format == AV_PIX_FMT_YUVJ444P.rawValue
+    }
     /// The frame's duration in its stream's time base, 0 when unknown.
     public var duration: Int64 { pointer.pointee.pkt_duration }
 

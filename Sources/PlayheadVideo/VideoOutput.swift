@@ -9,6 +9,9 @@ public struct VideoFrame: Sendable {
     public let frame: Frame
     /// The presentation time in the item's timeline.
     public let time: MediaTime
+    /// The item the picture belongs to (set by the engine that decoded it), so that a layer knows when the
+    /// first picture of a new item is on screen.
+    package var item: ObjectIdentifier?
 
     /// A frame shown at `time`.
     public init(frame: Frame, time: MediaTime) {
@@ -20,6 +23,11 @@ public struct VideoFrame: Sendable {
     public var width: Int { frame.width }
     /// Height in pixels.
     public var height: Int { frame.height }
+
+    /// The size the picture is shown at, in square pixels: its width stretched by the sample aspect ratio.
+    public var presentationSize: CGSize {
+        CGSize(width: Double(frame.width) * frame.sampleAspectRatio, height: Double(frame.height))
+    }
 
     /// The luma (Y) value at pixel (x, y), 0...255, for formats whose first plane is 8-bit luma.
     public func luma(x: Int, y: Int) -> UInt8 {

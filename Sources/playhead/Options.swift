@@ -10,7 +10,7 @@ struct Options {
     var inputs: [String] = []
     var audioOutput = AudioOutputKind.auto
     var audioDevice: String?
-    var videoNull = false
+    var video = VideoOptions()
     var start: Double?
     var end: Double?
     var length: Double?
@@ -64,12 +64,6 @@ struct Options {
                 case let v:
                     throw UsageError(description: "--ao: unknown audio output '\(v)' (auto, pulse, null, wav:PATH)")
                 }
-            case "--vo":
-                switch try need(name, value) {
-                case "auto": o.videoNull = false
-                case "null": o.videoNull = true
-                case let v: throw UsageError(description: "--vo: unknown video output '\(v)' (auto, null)")
-                }
             case "--start": o.start = try seconds(name, value)
             case "--end": o.end = try seconds(name, value)
             case "--length": o.length = try seconds(name, value)
@@ -104,6 +98,7 @@ struct Options {
             case _ where try o.parseAudioOption(name, value): break
             case _ where try o.hls.parse(name, value): break
             case _ where try o.tracks.parse(name, value): break
+            case _ where try o.video.parse(name, value): break
             default: throw UsageError(description: "unknown option '\(name)' (see --help)")
             }
         }
@@ -165,7 +160,7 @@ struct Options {
           --ao=auto|pulse|null|wav:PATH  audio output (auto: PulseAudio, else silent)
           --audio-device=NAME            PulseAudio sink to play on (help: list them)
           --exclusive-audio              pause other MPRIS players while playing, resume them after
-          --vo=auto|null                 video output (null: decode and pace, show nothing)
+        \(VideoOptions.help)
           --start=SECONDS                start position ([[hh:]mm:]ss also accepted)
           --end=SECONDS                  stop at this position
           --length=SECONDS               stop after playing this long from the start
@@ -187,7 +182,7 @@ struct Options {
         \(HLSOptions.help)
           --help, --version
 
-        Keys (in a terminal):
+        Keys (in a terminal or the window; f and a double click: fullscreen in the window):
           space, p   pause / play          left/right  seek -5 s / +5 s
           up/down    seek +60 s / -60 s    [ / ]       speed down / up
           9 / 0      volume down / up      m           mute

@@ -25,6 +25,8 @@ final class PlaybackSession {
     var audioSession: AudioSessionCLI?
     /// Error-log entries of each item already looked at for HLS failovers (`noticeFailovers`).
     var failoversLookedAt: [ObjectIdentifier: Int] = [:]
+    /// The video window, once opened.
+    var windowState = WindowState.none
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
 
@@ -120,6 +122,7 @@ final class PlaybackSession {
             handle(event)
         }
         if quitRequested { saveResumePoint() }
+        closeWindow()
         player.close()
         // The engine's threads end on their own; the process's exit handlers must not run under them.
         _ = await Player.waitForPlaybackThreads(upTo: 2)
@@ -177,10 +180,14 @@ final class PlaybackSession {
         if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.slot)) }
         log?.write(event, input: current.map { location(of: $0.slot) } ?? "")
         switch event.kind {
-        case .opened: audioSession?.follow(player.currentItem)
+        case .opened:
+            audioSession?.follow(player.currentItem)
+            openWindowIfWanted()
         case .currentItemChanged:
             audioSession?.follow(player.currentItem)
             currentItemChanged()
+            openWindowIfWanted()
+            retitleWindow()
         case .ended:
             // Stopping at --end or --length is not the item's end: its saved position stays.
             if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.slot)) }

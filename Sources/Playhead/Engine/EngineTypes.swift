@@ -126,6 +126,8 @@ struct MediaInfo: Sendable {
 struct EngineConfiguration: Sendable {
     /// A path or URL to open.
     var location: String
+    /// The item played, naming its pictures (`VideoFrame.item`).
+    var item: ObjectIdentifier?
     /// The item's asset loader: the engine takes the input it opened, or shares its own open with it.
     var assetLoader: AssetLoader?
     /// The player's sound: its output, and whose turn it is to write to it.

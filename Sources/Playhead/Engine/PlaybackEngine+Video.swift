@@ -58,7 +58,9 @@ extension PlaybackEngine {
         let time = MediaTime(seconds: seconds, preferredTimescale: 90_000)
         while !isStopping {
             if control.withLock({ $0.generation }) != generation { return false }
-            if frameQueue.put(.frame(VideoFrame(frame: frame, time: time), generation: generation)) { return true }
+            var picture = VideoFrame(frame: frame, time: time)
+            picture.item = config.item
+            if frameQueue.put(.frame(picture, generation: generation)) { return true }
         }
         return false
     }

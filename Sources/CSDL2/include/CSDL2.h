@@ -1,0 +1,110 @@
+#ifndef PLAYHEAD_CSDL2_H
+#define PLAYHEAD_CSDL2_H
+
+/* SDL2, loaded with dlopen when the first window opens instead of at process start.
+ *
+ * Linking libSDL2 loads it and the libraries it pulls in (ALSA, Wayland, libdecor, xkbcommon, gbm...) at every
+ * launch of `playhead`, windowed or not (about 7 ms here). This header exposes no SDL type: a window is an opaque
+ * handle and events arrive decoded into `ph_sdl_event`.
+ *
+ * Threads: `ph_sdl_wake` may be called from any thread once `ph_sdl_start` has returned 0. Every other function
+ * must be called on the thread that called `ph_sdl_start` (SDL's video functions belong to one thread). */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What an event is about. */
+enum {
+    PH_EVENT_NONE = 0,
+    PH_EVENT_WAKE,         /* ph_sdl_wake was called */
+    PH_EVENT_CLOSE,        /* the user asked to close the window (its close button, Alt+F4, the window manager) */
+    PH_EVENT_RESIZED,      /* the window's size changed: x and y are the new size in window coordinates */
+    PH_EVENT_EXPOSED,      /* the window must be drawn again */
+    PH_EVENT_KEY,          /* a key was pressed: key is its SDL keycode, mod the modifiers */
+    PH_EVENT_TEXT,         /* text was typed: text holds it in UTF-8 */
+    PH_EVENT_BUTTON_DOWN,  /* a mouse button was pressed at x, y (button: 1 left, 2 middle, 3 right; clicks) */
+    PH_EVENT_BUTTON_UP,    /* a mouse button was released at x, y */
+    PH_EVENT_MOTION,       /* the mouse moved to x, y */
+    PH_EVENT_WHEEL,        /* the wheel turned: y > 0 away from the user */
+    PH_EVENT_SHOWN,        /* the window became visible (shown, restored) */
+    PH_EVENT_HIDDEN,       /* the window became invisible (hidden, minimized) */
+    PH_EVENT_LEAVE,        /* the mouse left the window */
+    PH_EVENT_QUIT,         /* the display connection is going away */
+    PH_EVENT_OTHER,
+};
+
+/* Key codes the player interprets that are not characters (SDL's values). */
+enum {
+    PH_KEY_RIGHT = 0x4000004F,
+    PH_KEY_LEFT = 0x40000050,
+    PH_KEY_DOWN = 0x40000051,
+    PH_KEY_UP = 0x40000052,
+    PH_KEY_ESCAPE = 0x1B,
+    PH_KEY_RETURN = 0x0D,
+    PH_KEY_BACKSPACE = 0x08,
+};
+
+typedef struct ph_sdl_event {
+    uint32_t kind;
+    uint32_t window;
+    int32_t key;
+    uint16_t mod;
+    int32_t x, y;
+    int32_t button;
+    int32_t clicks;
+    char text[32];
+} ph_sdl_event;
+
+/* Loads SDL2, sets its hints (no signal handlers, no screensaver while a window is open) and starts its video
+ * subsystem with the first of `drivers` that works ("x11,wayland"; unless SDL_VIDEODRIVER is set: the user's
+ * choice stands); 0 on success, else -1 and `ph_sdl_error` says why. */
+int ph_sdl_start(const char *drivers);
+/* Stops the video subsystem (closes the display connection). */
+void ph_sdl_stop(void);
+/* The last error (SDL's own message), never NULL. */
+const char *ph_sdl_error(void);
+/* The video driver in use ("x11", "wayland"), never NULL. */
+const char *ph_sdl_driver(void);
+/* The size of the first screen's area that windows may use (without panels); 0 on success. */
+int ph_sdl_usable_bounds(int *w, int *h);
+/* Waits for the next event (timeout_ms < 0: for ever); 1 when `event` was filled, 0 on a time-out. */
+int ph_sdl_wait(ph_sdl_event *event, int timeout_ms);
+/* Ends a wait with PH_EVENT_WAKE. Any thread. */
+void ph_sdl_wake(void);
+
+typedef struct ph_window ph_window;
+
+/* Pixel layouts a picture may be uploaded in. */
+enum { PH_PICTURE_I420 = 0, PH_PICTURE_NV12, PH_PICTURE_BGRA };
+/* YUV matrices and ranges SDL converts (limited-range BT.601, limited-range BT.709, full-range BT.601). */
+enum { PH_MATRIX_BT601 = 0, PH_MATRIX_BT709, PH_MATRIX_JPEG };
+
+/* Opens a window of w x h (x, y: its position, or INT32_MIN to let the window manager place it); NULL on failure. */
+ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden);
+void ph_window_destroy(ph_window *window);
+uint32_t ph_window_id(const ph_window *window);
+/* The renderer's name ("opengl", "software"...). */
+const char *ph_window_renderer(const ph_window *window);
+void ph_window_set_title(ph_window *window, const char *title);
+/* Desktop fullscreen on or off; 0 on success. */
+int ph_window_set_fullscreen(ph_window *window, int on);
+int ph_window_is_fullscreen(const ph_window *window);
+void ph_window_raise(ph_window *window);
+void ph_window_show(ph_window *window);
+/* The window's size in its own coordinates, and the drawable size in pixels (larger on HiDPI screens). */
+void ph_window_size(const ph_window *window, int *w, int *h);
+void ph_window_drawable_size(const ph_window *window, int *w, int *h);
+void ph_window_set_size(ph_window *window, int w, int h);
+/* The window's position on the screen. */
+void ph_window_position(const ph_window *window, int *x, int *y);
+
+/* Copies a picture into the window's texture (made again when its layout, size or matrix changes). For I420 the
+ * three planes are Y, U, V; for NV12 Y and the interleaved UV; for BGRA one plane. 0 on success. */
+int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, const uint8_t *const planes[3],
+                     const int pitches[3]);
+/* Draws the frame: the background colour everywhere, then (when `picture` is set) the texture's source rectangle
+ * into the destination rectangle (drawable pixels), then shows it. 0 on success. */
+int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
+                   uint8_t r, uint8_t g, uint8_t b);
+
+#endif

@@ -1,0 +1,308 @@
+#include "CSDL2.h"
+
+#include <SDL2/SDL.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each function's pointer, typed from SDL's own prototype (typeof does not reference the symbol). */
+#define PH_SDL_FUNCTIONS(X)                                                                                        \
+    X(SDL_SetHint)                                                                                                 \
+    X(SDL_InitSubSystem)                                                                                           \
+    X(SDL_QuitSubSystem)                                                                                           \
+    X(SDL_GetError)                                                                                                \
+    X(SDL_GetCurrentVideoDriver)                                                                                   \
+    X(SDL_WaitEventTimeout)                                                                                        \
+    X(SDL_RegisterEvents)                                                                                          \
+    X(SDL_PushEvent)                                                                                               \
+    X(SDL_CreateWindow)                                                                                            \
+    X(SDL_DestroyWindow)                                                                                           \
+    X(SDL_GetWindowID)                                                                                             \
+    X(SDL_SetWindowTitle)                                                                                          \
+    X(SDL_SetWindowFullscreen)                                                                                     \
+    X(SDL_GetWindowFlags)                                                                                          \
+    X(SDL_RaiseWindow)                                                                                             \
+    X(SDL_ShowWindow)                                                                                              \
+    X(SDL_GetWindowSize)                                                                                           \
+    X(SDL_SetWindowSize)                                                                                           \
+    X(SDL_GetWindowPosition)                                                                                       \
+    X(SDL_SetWindowMinimumSize)                                                                                    \
+    X(SDL_CreateRenderer)                                                                                          \
+    X(SDL_DestroyRenderer)                                                                                         \
+    X(SDL_GetRendererInfo)                                                                                         \
+    X(SDL_GetRendererOutputSize)                                                                                   \
+    X(SDL_CreateTexture)                                                                                           \
+    X(SDL_DestroyTexture)                                                                                          \
+    X(SDL_UpdateTexture)                                                                                           \
+    X(SDL_UpdateYUVTexture)                                                                                        \
+    X(SDL_UpdateNVTexture)                                                                                         \
+    X(SDL_SetYUVConversionMode)                                                                                    \
+    X(SDL_SetRenderDrawColor)                                                                                      \
+    X(SDL_RenderClear)                                                                                             \
+    X(SDL_RenderCopy)                                                                                              \
+    X(SDL_RenderPresent)                                                                                           \
+    X(SDL_GetDisplayUsableBounds)
+
+#define PH_FIELD(name) __typeof__(&name) name;
+static struct {
+    PH_SDL_FUNCTIONS(PH_FIELD)
+} lib;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded = -1;
+static char failure[512];
+static uint32_t wake_event = (uint32_t)-1;
+
+static void load(void) {
+    void *handle = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(failure, sizeof failure, "cannot load SDL2: %s", dlerror());
+        return;
+    }
+#define PH_RESOLVE(name)                                                                                           \
+    lib.name = (__typeof__(&name))dlsym(handle, #name);                                                            \
+    if (!lib.name) {                                                                                               \
+        snprintf(failure, sizeof failure, "libSDL2-2.0.so.0 has no %s", #name);                                    \
+        return;                                                                                                    \
+    }
+    PH_SDL_FUNCTIONS(PH_RESOLVE)
+    loaded = 0;
+}
+
+int ph_sdl_start(const char *drivers) {
+    pthread_once(&once, load);
+    if (loaded != 0) return -1;
+    if (drivers && !getenv("SDL_VIDEODRIVER")) lib.SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers);
+    /* The process keeps its own SIGINT/SIGTERM handling; a composited desktop stays composited; a click that
+     * focuses the window also reaches the controls; scaled pictures are filtered. SDL keeps the screensaver off
+     * while its video runs (a window is open) and lets it on again when it stops. */
+    lib.SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+    lib.SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
+    lib.SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1");
+    lib.SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear");
+    lib.SDL_SetHint("SDL_QUIT_ON_LAST_WINDOW_CLOSE", "0");
+    if (lib.SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+        snprintf(failure, sizeof failure, "%s", lib.SDL_GetError());
+        return -1;
+    }
+    if (wake_event == (uint32_t)-1) wake_event = lib.SDL_RegisterEvents(1);
+    return 0;
+}
+
+void ph_sdl_stop(void) {
+    if (loaded == 0) lib.SDL_QuitSubSystem(SDL_INIT_VIDEO);
+}
+
+const char *ph_sdl_error(void) {
+    if (failure[0]) return failure;
+    return loaded == 0 ? lib.SDL_GetError() : "SDL2 is not loaded";
+}
+
+const char *ph_sdl_driver(void) {
+    const char *name = loaded == 0 ? lib.SDL_GetCurrentVideoDriver() : NULL;
+    return name ? name : "none";
+}
+
+int ph_sdl_usable_bounds(int *w, int *h) {
+    SDL_Rect r;
+    if (lib.SDL_GetDisplayUsableBounds(0, &r) != 0) return -1;
+    *w = r.w;
+    *h = r.h;
+    return 0;
+}
+
+void ph_sdl_wake(void) {
+    if (loaded != 0 || wake_event == (uint32_t)-1) return;
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = wake_event;
+    lib.SDL_PushEvent(&e);
+}
+
+static void decode_window_event(const SDL_WindowEvent *w, ph_sdl_event *out) {
+    out->window = w->windowID;
+    switch (w->event) {
+    case SDL_WINDOWEVENT_CLOSE: out->kind = PH_EVENT_CLOSE; break;
+    case SDL_WINDOWEVENT_SIZE_CHANGED:
+        out->kind = PH_EVENT_RESIZED;
+        out->x = w->data1;
+        out->y = w->data2;
+        break;
+    case SDL_WINDOWEVENT_EXPOSED: out->kind = PH_EVENT_EXPOSED; break;
+    case SDL_WINDOWEVENT_SHOWN:
+    case SDL_WINDOWEVENT_RESTORED: out->kind = PH_EVENT_SHOWN; break;
+    case SDL_WINDOWEVENT_HIDDEN:
+    case SDL_WINDOWEVENT_MINIMIZED: out->kind = PH_EVENT_HIDDEN; break;
+    case SDL_WINDOWEVENT_LEAVE: out->kind = PH_EVENT_LEAVE; break;
+    default: out->kind = PH_EVENT_OTHER; break;
+    }
+}
+
+int ph_sdl_wait(ph_sdl_event *out, int timeout_ms) {
+    SDL_Event e;
+    memset(out, 0, sizeof *out);
+    if (!lib.SDL_WaitEventTimeout(&e, timeout_ms < 0 ? -1 : timeout_ms)) return 0;
+    if (e.type == wake_event) {
+        out->kind = PH_EVENT_WAKE;
+        return 1;
+    }
+    switch (e.type) {
+    case SDL_QUIT: out->kind = PH_EVENT_QUIT; break;
+    case SDL_WINDOWEVENT: decode_window_event(&e.window, out); break;
+    case SDL_KEYDOWN:
+        out->kind = PH_EVENT_KEY;
+        out->window = e.key.windowID;
+        out->key = e.key.keysym.sym;
+        out->mod = e.key.keysym.mod;
+        break;
+    case SDL_TEXTINPUT:
+        out->kind = PH_EVENT_TEXT;
+        out->window = e.text.windowID;
+        snprintf(out->text, sizeof out->text, "%s", e.text.text);
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        out->kind = e.type == SDL_MOUSEBUTTONDOWN ? PH_EVENT_BUTTON_DOWN : PH_EVENT_BUTTON_UP;
+        out->window = e.button.windowID;
+        out->x = e.button.x;
+        out->y = e.button.y;
+        out->button = e.button.button;
+        out->clicks = e.button.clicks;
+        break;
+    case SDL_MOUSEMOTION:
+        out->kind = PH_EVENT_MOTION;
+        out->window = e.motion.windowID;
+        out->x = e.motion.x;
+        out->y = e.motion.y;
+        break;
+    case SDL_MOUSEWHEEL:
+        out->kind = PH_EVENT_WHEEL;
+        out->window = e.wheel.windowID;
+        out->x = e.wheel.x;
+        out->y = e.wheel.y;
+        break;
+    default: out->kind = PH_EVENT_OTHER; break;
+    }
+    return 1;
+}
+
+struct ph_window {
+    SDL_Window *window;
+    SDL_Renderer *renderer;
+    SDL_Texture *texture;
+    int layout, matrix, w, h;
+    char renderer_name[32];
+};
+
+ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden) {
+    Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+    if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+    if (on_top) flags |= SDL_WINDOW_ALWAYS_ON_TOP;
+    int px = x == INT32_MIN ? (int)SDL_WINDOWPOS_UNDEFINED : x;
+    int py = y == INT32_MIN ? (int)SDL_WINDOWPOS_UNDEFINED : y;
+    SDL_Window *window = lib.SDL_CreateWindow(title, px, py, w, h, flags);
+    if (!window) return NULL;
+    SDL_Renderer *renderer = lib.SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED);
+    if (!renderer) renderer = lib.SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+    if (!renderer) {
+        lib.SDL_DestroyWindow(window);
+        return NULL;
+    }
+    ph_window *made = calloc(1, sizeof *made);
+    if (!made) {
+        lib.SDL_DestroyRenderer(renderer);
+        lib.SDL_DestroyWindow(window);
+        snprintf(failure, sizeof failure, "out of memory");
+        return NULL;
+    }
+    made->window = window;
+    made->renderer = renderer;
+    made->layout = -1;
+    SDL_RendererInfo info;
+    if (lib.SDL_GetRendererInfo(renderer, &info) == 0 && info.name)
+        snprintf(made->renderer_name, sizeof made->renderer_name, "%s", info.name);
+    lib.SDL_SetWindowMinimumSize(window, 64, 36);
+    return made;
+}
+
+void ph_window_destroy(ph_window *window) {
+    if (!window) return;
+    if (window->texture) lib.SDL_DestroyTexture(window->texture);
+    lib.SDL_DestroyRenderer(window->renderer);
+    lib.SDL_DestroyWindow(window->window);
+    free(window);
+}
+
+uint32_t ph_window_id(const ph_window *window) { return lib.SDL_GetWindowID(window->window); }
+const char *ph_window_renderer(const ph_window *window) { return window->renderer_name; }
+void ph_window_set_title(ph_window *window, const char *title) { lib.SDL_SetWindowTitle(window->window, title); }
+
+int ph_window_set_fullscreen(ph_window *window, int on) {
+    return lib.SDL_SetWindowFullscreen(window->window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+}
+
+int ph_window_is_fullscreen(const ph_window *window) {
+    return (lib.SDL_GetWindowFlags(window->window) & SDL_WINDOW_FULLSCREEN) != 0;
+}
+
+void ph_window_raise(ph_window *window) { lib.SDL_RaiseWindow(window->window); }
+void ph_window_show(ph_window *window) { lib.SDL_ShowWindow(window->window); }
+void ph_window_size(const ph_window *window, int *w, int *h) { lib.SDL_GetWindowSize(window->window, w, h); }
+void ph_window_set_size(ph_window *window, int w, int h) { lib.SDL_SetWindowSize(window->window, w, h); }
+void ph_window_position(const ph_window *window, int *x, int *y) { lib.SDL_GetWindowPosition(window->window, x, y); }
+
+void ph_window_drawable_size(const ph_window *window, int *w, int *h) {
+    if (lib.SDL_GetRendererOutputSize(window->renderer, w, h) != 0) lib.SDL_GetWindowSize(window->window, w, h);
+}
+
+static SDL_YUV_CONVERSION_MODE conversion(int matrix) {
+    switch (matrix) {
+    case PH_MATRIX_BT709: return SDL_YUV_CONVERSION_BT709;
+    case PH_MATRIX_JPEG: return SDL_YUV_CONVERSION_JPEG;
+    default: return SDL_YUV_CONVERSION_BT601;
+    }
+}
+
+int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, const uint8_t *const planes[3],
+                     const int pitches[3]) {
+    /* SDL reads the conversion mode when it makes a texture (its shaders) and when it converts (software). */
+    lib.SDL_SetYUVConversionMode(conversion(matrix));
+    if (!window->texture || window->layout != layout || window->matrix != matrix || window->w != w ||
+        window->h != h) {
+        if (window->texture) lib.SDL_DestroyTexture(window->texture);
+        Uint32 format = layout == PH_PICTURE_I420   ? SDL_PIXELFORMAT_IYUV
+                        : layout == PH_PICTURE_NV12 ? SDL_PIXELFORMAT_NV12
+                                                    : SDL_PIXELFORMAT_ARGB8888;
+        window->texture = lib.SDL_CreateTexture(window->renderer, format, SDL_TEXTUREACCESS_STREAMING, w, h);
+        window->layout = window->texture ? layout : -1;
+        window->matrix = matrix;
+        window->w = w;
+        window->h = h;
+        if (!window->texture) return -1;
+    }
+    switch (layout) {
+    case PH_PICTURE_I420:
+        return lib.SDL_UpdateYUVTexture(window->texture, NULL, planes[0], pitches[0], planes[1], pitches[1],
+                                        planes[2], pitches[2]);
+    case PH_PICTURE_NV12:
+        return lib.SDL_UpdateNVTexture(window->texture, NULL, planes[0], pitches[0], planes[1], pitches[1]);
+    default: return lib.SDL_UpdateTexture(window->texture, NULL, planes[0], pitches[0]);
+    }
+}
+
+int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
+                   uint8_t r, uint8_t g, uint8_t b) {
+    lib.SDL_SetRenderDrawColor(window->renderer, r, g, b, 255);
+    int result = lib.SDL_RenderClear(window->renderer);
+    if (picture && window->texture) {
+        lib.SDL_SetYUVConversionMode(conversion(window->matrix));
+        SDL_Rect source = {sx, sy, sw, sh};
+        SDL_Rect destination = {dx, dy, dw, dh};
+        result |= lib.SDL_RenderCopy(window->renderer, window->texture, &source, &destination);
+    }
+    lib.SDL_RenderPresent(window->renderer);
+    return result;
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Observation
+import PlayheadCore
+import PlayheadVideo
+
+/// Shows a player's pictures, like `AVPlayerLayer`: whatever the player plays, item after item, in a rectangle
+/// (`bounds`) of the window that hosts it (`PlayerWindow`), filled as `videoGravity` says.
+///
+/// Changing `player`, or showing one player in two layers, never reloads or reopens anything: the layer shows
+/// the player's current picture at once. Before the first picture of the current item is on screen the layer
+/// shows its host's background, and `isReadyForDisplay` is false.
+///
+/// Threads: main actor.
+@MainActor
+@Observable
+public final class PlayerLayer {
+    /// The player whose pictures the layer shows; nil shows nothing (the background).
+    public var player: Player? {
+        didSet {
+            guard oldValue !== player else { return }
+            reattach(from: oldValue)
+        }
+    }
+    /// How pictures fill `bounds`.
+    public var videoGravity: VideoGravity = .resizeAspect {
+        didSet { display?.gravity = videoGravity }
+    }
+    /// True once the first picture of the player's current item is on screen; false again after an item change or
+    /// a player change until the first picture of the new one is.
+    public private(set) var isReadyForDisplay = false
+    /// The layer's rectangle in its host, in pixels (the host sets it: a window's drawable area).
+    public internal(set) var bounds: CGRect = .zero
+    /// The size of the picture shown (its presentation size, in square pixels); `.zero` before the first.
+    public private(set) var pictureSize: CGSize = .zero
+
+    /// Where the picture is drawn in `bounds`: all of it for `.resize`, the letterboxed or cropped rectangle for
+    /// the others (it may extend past `bounds` with `.resizeAspectFill`); `.zero` before the first picture.
+    public var videoRect: CGRect { VideoGeometry.rect(for: pictureSize, in: bounds, gravity: videoGravity) }
+
+    /// The window drawing the layer, set by its host.
+    @ObservationIgnored private(set) var display: VideoWindow?
+    /// Looks at pictures shown by the display thread only while a readiness or size change is pending.
+    @ObservationIgnored private let watch = Locked(PictureWatch())
+    @ObservationIgnored private var itemObservation = 0
+
+    private struct PictureWatch {
+        var awaitingItem: ObjectIdentifier??
+        var lastSize = CGSize.zero
+    }
+
+    /// A layer showing `player`.
+    public init(player: Player? = nil) {
+        self.player = player
+        reattach(from: nil)
+    }
+
+    /// Puts the layer in `window` (nil takes it out). Called by the host.
+    func host(in window: VideoWindow?) {
+        if let display, let player { player.remove(display) }
+        display?.setPictureShownHandler(nil)
+        display = window
+        guard let window else { return }
+        window.gravity = videoGravity
+        bounds = CGRect(origin: .zero, size: window.displaySize)
+        window.setPictureShownHandler { [weak self, watch] frame in
+            let notice = watch.withLock { w -> Bool in
+                let waiting = w.awaitingItem.map { $0 == frame.item || $0 == nil } ?? false
+                let resized = frame.presentationSize != w.lastSize
+                w.lastSize = frame.presentationSize
+                return waiting || resized
+            }
+            guard notice else { return }
+            Task { @MainActor in self?.pictureShown(frame) }
+        }
+        reattach(from: nil)
+    }
+
+    /// The host's drawable area changed.
+    func hostResized(to size: CGSize) { bounds = CGRect(origin: .zero, size: size) }
+
+    private func reattach(from old: Player?) {
+        if let old, let display { old.remove(display) }
+        awaitFirstPicture()
+        observeCurrentItem()
+        guard let display else { return }
+        // The new player's picture replaces the old one at once (attaching presents it); none shows the background.
+        guard let player, player.currentVideoFrame != nil else {
+            display.clear()
+            player?.add(display)
+            return
+        }
+        player.add(display)
+    }
+
+    /// Marks the layer not ready until a picture of the player's current item is on screen, unless the one on
+    /// screen already is.
+    private func awaitFirstPicture() {
+        let item = player?.currentItem.map(ObjectIdentifier.init)
+        if let shown = display?.shownPicture, player != nil, shown.item == item, item != nil,
+            player?.currentVideoFrame?.item == item
+        {
+            isReadyForDisplay = true
+            watch.withLock { $0.awaitingItem = .none }
+            return
+        }
+        if isReadyForDisplay { isReadyForDisplay = false }
+        watch.withLock { $0.awaitingItem = player == nil ? .none : .some(item) }
+    }
+
+    private func pictureShown(_ frame: VideoFrame) {
+        if frame.presentationSize != pictureSize { pictureSize = frame.presentationSize }
+        guard let player, !isReadyForDisplay else { return }
+        let item = player.currentItem.map(ObjectIdentifier.init)
+        guard frame.item == item || item == nil else { return }
+        isReadyForDisplay = true
+        watch.withLock { $0.awaitingItem = .none }
+    }
+
+    /// Follows the player's current item: a new one makes the layer wait for its first picture.
+    private func observeCurrentItem() {
+        itemObservation += 1
+        let generation = itemObservation
+        guard let player else { return }
+        withObservationTracking {
+            _ = player.currentItem
+        } onChange: { [weak self] in
+            Task { @MainActor in
+                guard let self, self.itemObservation == generation else { return }
+                self.awaitFirstPicture()
+                self.observeCurrentItem()
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import PlayheadCore
+import PlayheadVideo
+
+/// A desktop window that shows a player, the way `AVPlayerViewController` presents one: a `PlayerLayer` filling an
+/// SDL window, the picture letterboxed on black, with the player's keys (space or `p` play and pause, arrows seek
+/// 5 s and 60 s, `m` mute, `9` and `0` volume, `f` or a double click fullscreen, Esc leaves fullscreen, `q`
+/// closes).
+///
+/// The window's display thread draws; input reaches the player here, on the main actor. A window nobody holds
+/// closes; closing it does not stop the player.
+///
+/// Threads: main actor.
+@MainActor
+public final class PlayerWindow {
+    /// The layer filling the window.
+    public let playerLayer: PlayerLayer
+    /// Called with each key before the window's own handling; return true when the key was handled (the window
+    /// then does nothing more with it).
+    public var keyHandler: ((WindowKey) -> Bool)?
+    /// Called when the person asks to close the window (its close button, `q`). Without one, the window closes.
+    public var closeHandler: (() -> Void)?
+    /// True once `close()` was called.
+    public private(set) var isClosed = false
+
+    private let window: VideoWindow
+    private var inputs: Task<Void, Never>?
+
+    private init(window: VideoWindow, layer: PlayerLayer) {
+        self.window = window
+        self.playerLayer = layer
+    }
+
+    deinit {
+        inputs?.cancel()
+        window.close()
+    }
+
+    /// Opens a window showing `player`, titled `title`, sized `width` x `height` (nil: the current item's picture
+    /// size, else 640 x 360; scaled down to fit the screen), at `position` (nil: where the window manager puts it),
+    /// fullscreen or above other windows when asked. Throws when no window can be opened (no display).
+    public static func open(
+        player: Player?, title: String = "Playhead", width: Int? = nil, height: Int? = nil,
+        position: (x: Int, y: Int)? = nil, fullscreen: Bool = false, onTop: Bool = false
+    ) async throws(DisplayError) -> PlayerWindow {
+        let size = player?.currentItem?.presentationSize ?? .zero
+        let hasSize = size.width >= 1 && size.height >= 1
+        let w = width ?? (hasSize ? Int(size.width.rounded()) : 640)
+        let h = height ?? (hasSize ? Int(size.height.rounded()) : 360)
+        let window = try await VideoWindow.open(
+            title: title, width: w, height: h, position: position, fullscreen: fullscreen, onTop: onTop)
+        let made = PlayerWindow(window: window, layer: PlayerLayer(player: player))
+        made.start()
+        return made
+    }
+
+    /// The player shown; setting it shows the new player's current picture at once (nothing is reloaded).
+    public var player: Player? {
+        get { playerLayer.player }
+        set { playerLayer.player = newValue }
+    }
+
+    /// Whether the window covers the screen.
+    public var isFullscreen: Bool {
+        get { window.isFullscreen }
+        set { window.setFullscreen(newValue) }
+    }
+
+    /// The window's title.
+    public var title: String = "" {
+        didSet { window.setTitle(title) }
+    }
+
+    /// The window's drawable size in pixels.
+    public var size: CGSize { window.displaySize }
+
+    /// Pictures put on screen so far, and pictures a newer one replaced before they could be drawn.
+    public var pictureCounts: (shown: Int, replaced: Int) { window.counts }
+
+    /// The video driver and the renderer drawing the window ("x11" and "opengl", "wayland" and "software"...).
+    public var drawnBy: (driver: String, renderer: String) { window.drawnBy }
+
+    /// Brings the window to the front.
+    public func raise() { window.raise() }
+
+    /// Closes the window at once; the player goes on playing.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        inputs?.cancel()
+        playerLayer.host(in: nil)
+        window.close()
+    }
+
+    private func start() {
+        playerLayer.host(in: window)
+        let (stream, continuation) = AsyncStream<WindowEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        window.setEventHandler { continuation.yield($0) }
+        inputs = Task { @MainActor [weak self] in
+            for await event in stream { self?.handle(event) }
+        }
+    }
+
+    private func handle(_ event: WindowEvent) {
+        guard !isClosed else { return }
+        switch event {
+        case .closeRequested: requestClose()
+        case .resized(let w, let h): playerLayer.hostResized(to: CGSize(width: w, height: h))
+        case .key(let key):
+            if keyHandler?(key) == true { return }
+            handleKey(key)
+        case .buttonDown(_, _, 1, 2): isFullscreen.toggle()
+        case .displayLost: close()
+        default: break
+        }
+    }
+
+    private func requestClose() {
+        if let closeHandler { closeHandler() } else { close() }
+    }
+
+    private func handleKey(_ key: WindowKey) {
+        let player = self.player
+        let now = player?.currentTime().seconds ?? 0
+        switch key {
+        case .character(" "), .character("p"): player.map { $0.rate == 0 ? $0.play() : $0.pause() }
+        case .left: seek(player, to: now - 5)
+        case .right: seek(player, to: now + 5)
+        case .up: seek(player, to: now + 60)
+        case .down: seek(player, to: now - 60)
+        case .character("f"): isFullscreen.toggle()
+        case .escape: if isFullscreen { isFullscreen = false }
+        case .character("m"): player?.isMuted.toggle()
+        case .character("9"): player.map { $0.volume = max(0, $0.volume - 0.05) }
+        case .character("0"): player.map { $0.volume = min(1, $0.volume + 0.05) }
+        case .character("q"), .character("Q"): requestClose()
+        default: break
+        }
+    }
+
+    private func seek(_ player: Player?, to seconds: Double) {
+        player?.seek(to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000))
+    }
+}
+
+extension PlayerWindow {
+    /// Whether a display is named (`DISPLAY` or `WAYLAND_DISPLAY`): where a window could open. Does not connect.
+    public nonisolated static var displayIsNamed: Bool { VideoWindow.displayIsNamed }
+}

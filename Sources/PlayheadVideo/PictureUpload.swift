@@ -1,0 +1,128 @@
+import CFFmpeg
+import CSDL2
+import Foundation
+import PlayheadFFmpeg
+
+/// Puts decoded pictures into a window's texture: 8-bit 4:2:0 (I420, NV12) in BT.601 or BT.709 limited range, or
+/// BT.601 full range, goes to the GPU as it is (SDL converts to RGB there); every other layout, depth or matrix
+/// (10-bit, 4:2:2, 4:4:4, RGB, full-range BT.709, BT.2020) is converted to BGRA by swscale first.
+///
+/// Threads: the display thread of the window it uploads for, only.
+final class PictureUpload {
+    private var scaler: OpaquePointer?
+    private var bgra: [UInt8] = []
+    private var scalerKey: (format: Int32, width: Int, height: Int, space: UInt32, full: Bool)?
+
+    deinit { sws_freeContext(scaler) }
+
+    /// Copies `frame` into `window`'s texture. Returns false (with nothing shown) when the picture cannot be
+    /// converted or uploaded.
+    func upload(_ frame: Frame, to window: OpaquePointer) -> Bool {
+        let width = frame.width
+        let height = frame.height
+        guard width > 0, height > 0 else { return false }
+        if let direct = Self.directLayout(of: frame) {
+            var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil]
+            var pitches: [Int32] = [0, 0, 0]
+            for i in 0..<3 {
+                frame.withPlane(i) { data, stride in
+                    planes[i] = data
+                    pitches[i] = Int32(stride)
+                }
+            }
+            // The planes stay valid: `frame` holds its buffers for the whole call.
+            return planes.withUnsafeBufferPointer { p in
+                ph_window_upload(
+                    window, direct.layout, direct.matrix, Int32(width), Int32(height), p.baseAddress, pitches)
+            } == 0
+        }
+        guard convert(frame) else { return false }
+        return bgra.withUnsafeBufferPointer { buffer -> Bool in
+            let planes: [UnsafePointer<UInt8>?] = [buffer.baseAddress, nil, nil]
+            let pitches: [Int32] = [Int32(width * 4), 0, 0]
+            return planes.withUnsafeBufferPointer { p in
+                ph_window_upload(
+                    window, Int32(PH_PICTURE_BGRA), Int32(PH_MATRIX_BT601), Int32(width), Int32(height),
+                    p.baseAddress, pitches)
+            } == 0
+        }
+    }
+
+    /// The texture layout and YUV matrix for a picture SDL can take as it is, nil for one swscale must convert.
+    static func directLayout(of frame: Frame) -> (layout: Int32, matrix: Int32)? {
+        let format = frame.format
+        let layout: Int32
+        switch format {
+        case AV_PIX_FMT_YUV420P.rawValue, AV_PIX_FMT_YUVJ420P.rawValue: layout = Int32(PH_PICTURE_I420)
+        case AV_PIX_FMT_NV12.rawValue: layout = Int32(PH_PICTURE_NV12)
+        default: return nil
+        }
+        switch (matrix(of: frame), frame.isFullRange) {
+        case (.bt601, false): return (layout, Int32(PH_MATRIX_BT601))
+        case (.bt709, false): return (layout, Int32(PH_MATRIX_BT709))
+        case (.bt601, true): return (layout, Int32(PH_MATRIX_JPEG))
+        default: return nil
+        }
+    }
+
+    enum Matrix { case bt601, bt709, bt2020, other }
+
+    /// The YUV matrix of `frame`: as tagged, else as FFmpeg and mpv guess it (BT.709 for HD sizes).
+    static func matrix(of frame: Frame) -> Matrix {
+        switch AVColorSpace(frame.colorSpace) {
+        case AVCOL_SPC_BT709: return .bt709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC: return .bt601
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return .bt2020
+        case AVCOL_SPC_UNSPECIFIED, AVCOL_SPC_RESERVED:
+            return frame.width >= 1280 || frame.height > 576 ? .bt709 : .bt601
+        default: return .other
+        }
+    }
+
+    /// Converts `frame` to BGRA in `bgra` with its own matrix and range.
+    private func convert(_ frame: Frame) -> Bool {
+        let width = frame.width
+        let height = frame.height
+        let space = frame.colorSpace
+        let full = frame.isFullRange
+        let key = (frame.format, width, height, space, full)
+        if scalerKey.map({ $0 != key }) ?? true {
+            sws_freeContext(scaler)
+            scaler = sws_getContext(
+                Int32(width), Int32(height), AVPixelFormat(frame.format), Int32(width), Int32(height),
+                AV_PIX_FMT_BGRA, SWS_BILINEAR, nil, nil, nil)
+            guard let scaler else {
+                scalerKey = nil
+                return false
+            }
+            let coefficients: Int32
+            switch Self.matrix(of: frame) {
+            case .bt709: coefficients = SWS_CS_ITU709
+            case .bt2020: coefficients = SWS_CS_BT2020
+            default: coefficients = SWS_CS_ITU601
+            }
+            _ = sws_setColorspaceDetails(
+                scaler, sws_getCoefficients(coefficients), full ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
+                1 << 16, 1 << 16)
+            scalerKey = key
+            bgra = [UInt8](repeating: 0, count: width * height * 4)
+        }
+        guard let scaler else { return false }
+        return frame.withUnsafeAVFrame { f -> Bool in
+            bgra.withUnsafeMutableBufferPointer { out -> Bool in
+                var destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
+                var strides: [Int32] = [Int32(width * 4), 0, 0, 0]
+                let rows = withUnsafePointer(to: f.pointee.data) { data in
+                    withUnsafePointer(to: f.pointee.linesize) { lines in
+                        data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
+                            lines.withMemoryRebound(to: Int32.self, capacity: 8) { stride in
+                                sws_scale(scaler, src, stride, 0, Int32(height), &destination, &strides)
+                            }
+                        }
+                    }
+                }
+                return rows == Int32(height)
+            }
+        }
+    }
+}

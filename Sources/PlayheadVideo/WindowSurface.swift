@@ -1,0 +1,92 @@
+import CSDL2
+import Foundation
+
+/// A window's SDL side: its handle, texture and drawing, kept by the display thread. The `VideoWindow` it draws
+/// for is held weakly: once nobody holds the window, the surface is destroyed at the thread's next turn.
+///
+/// Threads: the display thread only.
+final class WindowSurface {
+    let handle: OpaquePointer
+    let id: UInt32
+    private weak var owner: VideoWindow?
+    private let upload = PictureUpload()
+    /// The decoded size of the picture in the texture, and the size it is shown at; nil before the first.
+    private var picture: (width: Int, height: Int, shownAs: CGSize)?
+
+    init(handle: OpaquePointer, owner: VideoWindow) {
+        self.handle = handle
+        self.id = owner.id
+        self.owner = owner
+    }
+
+    func destroy() { ph_window_destroy(handle) }
+
+    /// Draws the window when its picture, gravity, size or background changed. Returns false when the window is
+    /// gone (closed, or nobody holds it).
+    func drawIfNeeded() -> Bool {
+        guard let owner else { return false }
+        let s = owner.state.withLock { s -> VideoWindow.State? in
+            guard !s.closed else { return nil }
+            defer {
+                s.pending = nil
+                s.needsDraw = false
+                s.clearPicture = false
+            }
+            return s
+        }
+        guard let s else { return false }
+        guard s.needsDraw else { return true }
+        var uploaded: VideoFrame?
+        if s.clearPicture { picture = nil }
+        if let frame = s.pending, upload.upload(frame.frame, to: handle) {
+            picture = (frame.width, frame.height, frame.presentationSize)
+            uploaded = frame
+        }
+        var w: Int32 = 0
+        var h: Int32 = 0
+        ph_window_drawable_size(handle, &w, &h)
+        let bounds = CGRect(x: 0, y: 0, width: Int(w), height: Int(h))
+        let (r, g, b) = s.background
+        if let picture {
+            let d = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: s.gravity)
+            ph_window_draw(
+                handle, 1, 0, 0, Int32(picture.width), Int32(picture.height), Int32(d.x), Int32(d.y),
+                Int32(d.width), Int32(d.height), r, g, b)
+        } else {
+            ph_window_draw(handle, 0, 0, 0, 0, 0, 0, 0, 0, 0, r, g, b)
+        }
+        guard let uploaded else { return true }
+        let shown = owner.state.withLock { s -> (@Sendable (VideoFrame) -> Void)? in
+            s.shown = uploaded
+            s.picturesShown += 1
+            return s.onPictureShown
+        }
+        shown?(uploaded)
+        return true
+    }
+
+    /// Handles an input or window event for this window: a new size or an exposure draws again; the person's
+    /// input goes to the window's event handler.
+    func handle(_ e: ph_sdl_event) {
+        guard let owner else { return }
+        var event = WindowEvent(e)
+        switch Int(e.kind) {
+        case Int(PH_EVENT_RESIZED):
+            var w: Int32 = 0
+            var h: Int32 = 0
+            ph_window_drawable_size(handle, &w, &h)
+            let size = CGSize(width: Int(w), height: Int(h))
+            owner.state.withLock {
+                $0.drawableSize = size
+                $0.needsDraw = true
+            }
+            event = .resized(width: Int(w), height: Int(h))
+        case Int(PH_EVENT_EXPOSED), Int(PH_EVENT_SHOWN):
+            owner.state.withLock { $0.needsDraw = true }
+        default: break
+        }
+        guard let event else { return }
+        let handler = owner.state.withLock { $0.onEvent }
+        handler?(event)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Playhead
+
+/// The video window: opened when the first item with pictures starts (with `--vo=auto`, only where a display is
+/// named), showing every item after it; its keys are the terminal's, closing it quits. Main actor.
+extension PlaybackSession {
+    /// Opens the window for the current item when it has pictures and none is open or being opened.
+    func openWindowIfWanted() {
+        guard windowState == .none, !options.noVideo, options.video.output != .null,
+            let item = player.currentItem, item.tracks.contains(where: { $0.mediaType == .video })
+        else { return }
+        if options.video.output == .auto, !PlayerWindow.displayIsNamed { return }
+        windowState = .opening
+        let title = windowTitle()
+        let video = options.video
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            do throws(DisplayError) {
+                let window = try await PlayerWindow.open(
+                    player: player, title: title, width: video.size?.width, height: video.size?.height,
+                    position: video.position, fullscreen: video.fullscreen, onTop: video.onTop)
+                window.keyHandler = { [weak self] key in self?.handleWindowKey(key) ?? false }
+                window.closeHandler = { [weak self] in self?.requestQuit() }
+                windowState = .open(window)
+                if options.verbose {
+                    printError("window: \(window.drawnBy.driver) video, \(window.drawnBy.renderer) renderer")
+                }
+            } catch {
+                windowState = .failed
+                printError("\(error.description) (playing without pictures)")
+            }
+        }
+    }
+
+    /// The window's title for the item playing now.
+    func windowTitle() -> String {
+        guard let c = current else { return "playhead" }
+        return "\(shown(title(of: c.item, slot: c.slot))) - playhead"
+    }
+
+    /// Names the new item in the window's title.
+    func retitleWindow() {
+        if case .open(let window) = windowState { window.title = windowTitle() }
+    }
+
+    /// Closes the window (at the end of the session).
+    func closeWindow() {
+        if case .open(let window) = windowState { window.close() }
+        windowState = .closed
+    }
+
+    /// A key typed in the window: the terminal's keys, except those the window handles itself (fullscreen).
+    private func handleWindowKey(_ key: WindowKey) -> Bool {
+        switch key {
+        case .character("f"), .escape: return false
+        case .character(let c): handle(.char(c))
+        case .left: handle(.left)
+        case .right: handle(.right)
+        case .up: handle(.up)
+        case .down: handle(.down)
+        case .enter: handle(.char("\n"))
+        case .backspace: handle(.char("\u{7F}"))
+        }
+        return true
+    }
+}
+
+/// Where the session's window is.
+enum WindowState: Equatable {
+    case none, opening, failed, closed
+    case open(PlayerWindow)
+
+    static func == (a: WindowState, b: WindowState) -> Bool {
+        switch (a, b) {
+        case (.none, .none), (.opening, .opening), (.failed, .failed), (.closed, .closed): return true
+        case (.open(let x), .open(let y)): return x === y
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead`'s video window on the tests' X server: opened where a display is named and the media has
+/// pictures, never without one, driven by the keys typed into it.
+@Suite(.serialized) struct WindowCommandTests {
+    /// `playhead ARGS` started with `display` as its only display (nil: none), its standard error kept.
+    static func launch(_ arguments: [String], display: String?) throws -> (Process, Pipe) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = arguments
+        p.environment = TestDisplay.environment(display: display)
+        let err = Pipe()
+        p.standardError = err
+        try Run.start(p)
+        return (p, err)
+    }
+
+    /// Waits up to `seconds` for `p` to end; true when it did.
+    static func waitForExit(_ p: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return !p.isRunning
+    }
+
+    /// Types `keys` into the window titled `title` (focused first, as a click would).
+    static func type(_ keys: [String], into title: String) throws {
+        let found = try TestDisplay.xdotool(["search", "--name", "^\(title)$"])
+        let id = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(title)")
+        try TestDisplay.xdotool(["windowfocus", "--sync", id])
+        try TestDisplay.xdotool(["key", "--delay", "50"] + keys)
+    }
+
+    @Test func aWindowShowsThePicturesTakesTheKeysAndSleepsWhenPaused() throws {
+        let display = try TestDisplay.name()
+        let bars = try Fixtures.colourBars()
+        let (p, err) = try Self.launch(["--ao=null", "--loop-file=inf", bars.path], display: display)
+        defer { Run.kill(p) }
+        let title = "\(bars.lastPathComponent) - playhead"
+        let g = try #require(try TestDisplay.waitForWindow(titled: title), "no window titled \(title)")
+        // The picture's own size, each bar in its place.
+        #expect(g.width == 320 && g.height == 240, "\(g)")
+        let points = Fixtures.barColours.enumerated().map { i, colour in (x: i * 80 + 40, y: 120, colour: colour) }
+        let wrong = try TestDisplay.mismatches(in: title, points)
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+
+        // Space pauses (MPRIS says so); paused, the window's thread sleeps like the rest.
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        try Self.type(["space"], into: title)
+        var status = ""
+        for _ in 0..<50 {
+            status = try Run.command("playerctl", ["-p", "playhead", "status"], timeout: 5).stdout
+            if status.hasPrefix("Paused") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(status.hasPrefix("Paused"), "space in the window left the player \(status)")
+        Thread.sleep(forTimeInterval: 1)
+        let before = ThreadActivity.sample(pid: p.processIdentifier)
+        Thread.sleep(forTimeInterval: 5)
+        let activity = ThreadActivity.difference(before, ThreadActivity.sample(pid: p.processIdentifier))
+        let wakeups = activity.reduce(0) { $0 + $1.wakeups }
+        #expect(wakeups <= 50, "\(wakeups) wakeups in 5 s paused: \(ThreadActivity.describe(activity, top: 30))")
+        #expect(activity.contains { $0.thread.hasPrefix("playhead.displa") }, "no display thread")
+
+        // q in the window quits.
+        try Self.type(["q"], into: title)
+        #expect(Self.waitForExit(p, seconds: 5), "q in the window did not quit")
+        #expect(p.terminationStatus == 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.isEmpty, "\(stderr)")
+    }
+
+    @Test func withoutADisplayThereIsNoWindowAndNothingIsSaid() throws {
+        _ = try TestDisplay.name()
+        let bars = try Fixtures.colourBars()
+        let (p, err) = try Self.launch(["--ao=null", "--length=1.5", bars.path], display: nil)
+        defer { Run.kill(p) }
+        #expect(Self.waitForExit(p, seconds: 10))
+        #expect(p.terminationStatus == 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.isEmpty, "\(stderr)")
+        #expect(try TestDisplay.window(titled: "\(bars.lastPathComponent) - playhead") == nil)
+    }
+
+    @Test func voNullShowsNoWindowOnADisplay() throws {
+        let bars = try Fixtures.colourBars()
+        let (p, _) = try Self.launch(
+            ["--ao=null", "--vo=null", "--length=2", bars.path], display: try TestDisplay.name())
+        defer { Run.kill(p) }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try TestDisplay.window(titled: "\(bars.lastPathComponent) - playhead") == nil, "--vo=null opened one")
+        #expect(Self.waitForExit(p, seconds: 10))
+        #expect(p.terminationStatus == 0)
+    }
+
+    @Test func aDisplayThatDoesNotAnswerIsSaidOnceAndPlaybackGoesOn() throws {
+        _ = try TestDisplay.name()
+        let bars = try Fixtures.colourBars()
+        let started = Date()
+        let (p, err) = try Self.launch(["--ao=null", "--vo=sdl", "--length=2", bars.path], display: ":4999")
+        defer { Run.kill(p) }
+        #expect(Self.waitForExit(p, seconds: 10), "playhead hung without its display")
+        #expect(p.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(started) >= 1.9, "it did not play the 2 s")
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 1 && stderr.contains("cannot open a window"), "\(stderr)")
+    }
+
+    @Test func geometryPlacesAndSizesTheWindow() throws {
+        let bars = try Fixtures.colourBars()
+        let (p, _) = try Self.launch(
+            ["--ao=null", "--geometry=400x300+50+60", "--length=3", bars.path], display: try TestDisplay.name())
+        defer { Run.kill(p) }
+        let title = "\(bars.lastPathComponent) - playhead"
+        let g = try #require(try TestDisplay.waitForWindow(titled: title))
+        #expect(g == TestDisplay.Geometry(x: 50, y: 60, width: 400, height: 300), "\(g)")
+        // 320x240 in 400x300: the same aspect, filled.
+        let wrong = try TestDisplay.mismatches(
+            in: title, [(50, 150, Fixtures.barColours[0]), (350, 150, Fixtures.barColours[3])])
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+    }
+
+    @Test(arguments: ["--geometry=10x10", "--geometry=640x", "--geometry=+1+2+3", "--geometry=99999x100", "--vo=x"])
+    func badVideoOptionsAreRefused(_ option: String) throws {
+        let r = try Run.command(try Paths.playheadBinary(), [option, "x.mp4"], timeout: 10)
+        #expect(r.status == 2, "\(option): exit \(r.status)")
+        let name = option.split(separator: "=")[0]
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(name), "\(r.stderr)")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// A `PlayerWindow` on the tests' X server: what its screen shows, read back from the server.
+@MainActor @Suite(.serialized) struct PlayerWindowTests {
+    /// A player showing `url`, silent (the clips have no sound), paused on its first picture.
+    static func pausedPlayer(_ url: URL) async -> Player {
+        let player = Player()
+        player.audioOutputChoice = .disabled
+        player.replaceCurrentItem(with: PlayerItem(url: url))
+        return player
+    }
+
+    /// `TestDisplay.mismatches`, off the main actor (it sleeps between grabs).
+    nonisolated static func mismatches(in title: String, _ points: [TestDisplay.ColourCheck]) async throws -> [String] {
+        try await Task.detached { try TestDisplay.mismatches(in: title, points) }.value
+    }
+
+    static let black = (0, 0, 0)
+    static let (red, green, blue, white) = (
+        Fixtures.barColours[0], Fixtures.barColours[1], Fixtures.barColours[2], Fixtures.barColours[3]
+    )
+
+    /// The 320x240 bars in a 640x240 window and a 240x480 one, for each gravity and encoding: each bar's colour
+    /// where the gravity puts it, and black bands exactly where the letterbox goes.
+    @Test(arguments: Fixtures.BarEncoding.allCases)
+    func colourBarsLandWhereEachGravityPutsThem(_ encoding: Fixtures.BarEncoding) async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = await Self.pausedPlayer(try Fixtures.colourBars(encoding))
+        defer { player.close() }
+        let (r, g, b, w, k) = (Self.red, Self.green, Self.blue, Self.white, Self.black)
+        // Wide: the picture fits the height. Aspect: 320 wide in the middle, black bands of 160 on each side.
+        // Fill and resize: twice as wide, each bar 160 pixels.
+        let wide: [(VideoGravity, [(x: Int, y: Int, colour: (Int, Int, Int))])] = [
+            (
+                .resizeAspect,
+                [
+                    (80, 120, k), (155, 120, k), (200, 120, r), (280, 30, g), (360, 210, b), (440, 120, w),
+                    (485, 120, k),
+                    (560, 120, k),
+                ]
+            ),
+            (.resizeAspectFill, [(80, 120, r), (240, 5, g), (400, 235, b), (560, 120, w), (5, 120, r), (635, 120, w)]),
+            (.resize, [(80, 120, r), (240, 5, g), (400, 235, b), (560, 120, w)]),
+        ]
+        // Tall: aspect puts a 240x180 picture between black bands of 150; fill shows the middle of a 640x480
+        // picture (green, then blue from x 120); resize squeezes the four bars into 60 pixels each, full height.
+        let tall: [(VideoGravity, [(x: Int, y: Int, colour: (Int, Int, Int))])] = [
+            (
+                .resizeAspect,
+                [
+                    (120, 75, k), (120, 145, k), (30, 240, r), (90, 160, g), (150, 320, b), (210, 240, w),
+                    (120, 335, k),
+                    (120, 405, k),
+                ]
+            ),
+            (.resizeAspectFill, [(40, 75, g), (40, 405, g), (180, 10, b), (180, 470, b), (100, 240, g)]),
+            (.resize, [(30, 10, r), (90, 470, g), (150, 240, b), (210, 75, w)]),
+        ]
+        for (name, width, height, cases) in [("wide", 640, 240, wide), ("tall", 240, 480, tall)] {
+            let title = "bars \(encoding.rawValue) \(name)"
+            let window = try await PlayerWindow.open(
+                player: player, title: title, width: width, height: height, position: (20, 20))
+            window.title = title
+            #expect(await eventually { window.playerLayer.isReadyForDisplay }, "no picture in the \(name) window")
+            #expect(window.size == CGSize(width: width, height: height), "\(window.size)")
+            for (gravity, points) in cases {
+                window.playerLayer.videoGravity = gravity
+                let wrong = try await Self.mismatches(in: title, points)
+                #expect(wrong.isEmpty, "\(encoding) \(name) \(gravity): \(wrong.joined(separator: "; "))")
+            }
+            window.close()
+            #expect(await eventually { (try? TestDisplay.window(titled: title)) == nil }, "the window stayed")
+        }
+    }
+}
