@@ -1,9 +1,14 @@
 #include "CSDL2.h"
 
 #include <SDL2/SDL.h>
+#include <SDL2/SDL_syswm.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,7 @@
     X(SDL_GetError)                                                                                                \
     X(SDL_GetCurrentVideoDriver)                                                                                   \
     X(SDL_WaitEventTimeout)                                                                                        \
+    X(SDL_PollEvent)                                                                                               \
     X(SDL_RegisterEvents)                                                                                          \
     X(SDL_PushEvent)                                                                                               \
     X(SDL_CreateWindow)                                                                                            \
@@ -44,7 +50,8 @@
     X(SDL_RenderClear)                                                                                             \
     X(SDL_RenderCopy)                                                                                              \
     X(SDL_RenderPresent)                                                                                           \
-    X(SDL_GetDisplayUsableBounds)
+    X(SDL_GetDisplayUsableBounds)                                                                                  \
+    X(SDL_GetWindowWMInfo)
 
 #define PH_FIELD(name) __typeof__(&name) name;
 static struct {
@@ -55,6 +62,14 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
 static char failure[512];
 static uint32_t wake_event = (uint32_t)-1;
+/* Set (on the display thread, inside Xlib) when the X server connection broke. */
+static volatile int display_lost = 0;
+static int exit_handler_set = 0;
+/* On X11, the display thread waits in poll() on the X connection and `wake_fd` instead of in SDL: SDL's own
+ * wake-up from other threads goes through a second X connection (a message through the server for each wake),
+ * whose loss Xlib answers with exit(1). -1 until the first X11 window is open. */
+static atomic_int x_fd = -1;
+static int wake_fd = -1;
 
 static void load(void) {
     void *handle = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
@@ -89,11 +104,14 @@ int ph_sdl_start(const char *drivers) {
         return -1;
     }
     if (wake_event == (uint32_t)-1) wake_event = lib.SDL_RegisterEvents(1);
+    if (wake_fd < 0) wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     return 0;
 }
 
 void ph_sdl_stop(void) {
+    atomic_store(&x_fd, -1);
     if (loaded == 0) lib.SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    exit_handler_set = 0;
 }
 
 const char *ph_sdl_error(void) {
@@ -114,8 +132,54 @@ int ph_sdl_usable_bounds(int *w, int *h) {
     return 0;
 }
 
+int ph_sdl_display_lost(void) { return display_lost; }
+
+/* Xlib calls this after an I/O error on the connection instead of exit(1); it returns, the connection stays dead
+ * (Xlib's calls on it do nothing) and the display thread gives up its windows. */
+static void x_connection_lost(Display *display, void *data) {
+    (void)display;
+    (void)data;
+    display_lost = 1;
+}
+
+static int x_io_error(Display *display) {
+    (void)display;
+    display_lost = 1;
+    return 0;
+}
+
+/* Keeps a broken X connection from ending the process (Xlib's default is exit(1)), and waits on the connection
+ * itself from now on. */
+static void survive_x_connection_loss(SDL_Window *window) {
+    if (exit_handler_set) return;
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!lib.SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return;
+    void *x11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_NOLOAD);
+    void (*set)(Display *, XIOErrorExitHandler, void *) =
+        x11 ? (void (*)(Display *, XIOErrorExitHandler, void *))dlsym(x11, "XSetIOErrorExitHandler") : NULL;
+    int (*number)(Display *) = x11 ? (int (*)(Display *))dlsym(x11, "XConnectionNumber") : NULL;
+    XIOErrorHandler (*set_handler)(XIOErrorHandler) =
+        x11 ? (XIOErrorHandler(*)(XIOErrorHandler))dlsym(x11, "XSetIOErrorHandler") : NULL;
+    if (set && number && set_handler && wake_fd >= 0) {
+        /* Xlib's default I/O error handler prints and calls exit(1) itself; ours returns, so the exit handler
+         * below is called next, and returns too. */
+        set_handler(x_io_error);
+        set(info.info.x11.display, x_connection_lost, NULL);
+        exit_handler_set = 1;
+        atomic_store(&x_fd, number(info.info.x11.display));
+    }
+    if (x11) dlclose(x11);
+}
+
 void ph_sdl_wake(void) {
     if (loaded != 0 || wake_event == (uint32_t)-1) return;
+    if (wake_fd >= 0) {
+        uint64_t one = 1;
+        ssize_t written = write(wake_fd, &one, sizeof one);
+        (void)written; /* a full counter still wakes */
+    }
+    if (atomic_load(&x_fd) >= 0) return;
     SDL_Event e;
     memset(&e, 0, sizeof e);
     e.type = wake_event;
@@ -141,10 +205,43 @@ static void decode_window_event(const SDL_WindowEvent *w, ph_sdl_event *out) {
     }
 }
 
+/* Waits for an SDL event or a wake on the X connection and the wake counter; 1 with `e` filled, 0 on a time-out, and
+ * PH_EVENT_WAKE (returned as 2) for a wake. */
+static int wait_on_x(SDL_Event *e, int timeout_ms) {
+    while (!display_lost) {
+        if (lib.SDL_PollEvent(e)) return 1;
+        struct pollfd fds[2] = {{.fd = atomic_load(&x_fd), .events = POLLIN}, {.fd = wake_fd, .events = POLLIN}};
+        int ready = poll(fds, 2, timeout_ms);
+        if (ready == 0) return 0;
+        if (ready < 0) continue; /* EINTR */
+        if (fds[1].revents & POLLIN) {
+            uint64_t count;
+            ssize_t got = read(wake_fd, &count, sizeof count);
+            (void)got;
+            return 2;
+        }
+        if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+            /* Let Xlib see the broken connection (it calls x_connection_lost). */
+            lib.SDL_PollEvent(e);
+            return 0;
+        }
+    }
+    return 0;
+}
+
 int ph_sdl_wait(ph_sdl_event *out, int timeout_ms) {
     SDL_Event e;
     memset(out, 0, sizeof *out);
-    if (!lib.SDL_WaitEventTimeout(&e, timeout_ms < 0 ? -1 : timeout_ms)) return 0;
+    if (atomic_load(&x_fd) >= 0) {
+        int got = wait_on_x(&e, timeout_ms);
+        if (got == 0) return display_lost ? (out->kind = PH_EVENT_QUIT, 1) : 0;
+        if (got == 2) {
+            out->kind = PH_EVENT_WAKE;
+            return 1;
+        }
+    } else if (!lib.SDL_WaitEventTimeout(&e, timeout_ms < 0 ? -1 : timeout_ms)) {
+        return 0;
+    }
     if (e.type == wake_event) {
         out->kind = PH_EVENT_WAKE;
         return 1;
@@ -218,6 +315,7 @@ ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int f
         snprintf(failure, sizeof failure, "out of memory");
         return NULL;
     }
+    survive_x_connection_loss(window);
     made->window = window;
     made->renderer = renderer;
     made->layout = -1;

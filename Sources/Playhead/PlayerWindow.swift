@@ -20,6 +20,8 @@ public final class PlayerWindow {
     public var keyHandler: ((WindowKey) -> Bool)?
     /// Called when the person asks to close the window (its close button, `q`). Without one, the window closes.
     public var closeHandler: (() -> Void)?
+    /// Called once when the display went away (the X server ended): the window is gone, the player plays on.
+    public var displayLostHandler: (() -> Void)?
     /// True once `close()` was called.
     public private(set) var isClosed = false
 
@@ -110,7 +112,9 @@ public final class PlayerWindow {
             if keyHandler?(key) == true { return }
             handleKey(key)
         case .buttonDown(_, _, 1, 2): isFullscreen.toggle()
-        case .displayLost: close()
+        case .displayLost:
+            close()
+            displayLostHandler?()
         default: break
         }
     }
@@ -146,4 +150,9 @@ public final class PlayerWindow {
 extension PlayerWindow {
     /// Whether a display is named (`DISPLAY` or `WAYLAND_DISPLAY`): where a window could open. Does not connect.
     public nonisolated static var displayIsNamed: Bool { VideoWindow.displayIsNamed }
+
+    /// True once the display went away (the X server ended) while a window was open: no window opens again in
+    /// this process, and a program should leave with `_exit` (the GL library's exit-time destructor blocks on the
+    /// dead connection). Any thread.
+    public nonisolated static var displayWasLost: Bool { VideoWindow.displayWasLost }
 }

@@ -116,6 +116,27 @@ public enum TestDisplay {
         return wrong
     }
 
+    /// Starts an X server of the test's own (Xvfb on a free display number, 640x480), for a test that ends it;
+    /// returns it and its display name once it accepts connections. The caller stops it with `Run.kill`.
+    public static func startPrivateServer() throws -> (server: Process, display: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Run.which("Xvfb"))
+        p.arguments = ["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset"]
+        let out = Pipe()
+        p.standardOutput = out
+        try Run.start(p)
+        // Xvfb writes its display number once it is ready.
+        var number = ""
+        while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
+            number.append(Character(UnicodeScalar(byte)))
+        }
+        guard !number.isEmpty else {
+            Run.kill(p)
+            throw TestSupportError("Xvfb did not start")
+        }
+        return (p, ":\(number)")
+    }
+
     /// Runs `xdotool` on the test display.
     @discardableResult
     public static func xdotool(_ arguments: [String]) throws -> Run.Result {

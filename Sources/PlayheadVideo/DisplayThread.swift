@@ -19,6 +19,8 @@ final class DisplayThread: @unchecked Sendable {
         var jobs: [Job] = []
         var running = false
         var failure: String?
+        /// The X server connection broke: SDL must not be used again in this process.
+        var lost = false
     }
     private let shared = Locked(Shared())
     /// Held by a display thread from SDL's start to its stop, so that a thread started after the last window closed
@@ -26,6 +28,9 @@ final class DisplayThread: @unchecked Sendable {
     private let lifetime = NSLock()
     /// The windows this thread draws, by SDL window ID. Display thread only.
     private var surfaces: [UInt32: WindowSurface] = [:]
+
+    /// True once the X server connection broke.
+    var wasLost: Bool { shared.current.lost }
 
     /// Why SDL could not start the last time it was tried (no display, no SDL library), nil when it started.
     var lastFailure: String? { shared.current.failure }
@@ -81,8 +86,9 @@ final class DisplayThread: @unchecked Sendable {
     private func run() {
         lifetime.lock()
         defer { lifetime.unlock() }
-        guard ph_sdl_start(Self.drivers) == 0 else {
-            let failure = String(cString: ph_sdl_error())
+        let lost = shared.withLock { $0.lost }
+        guard !lost, ph_sdl_start(Self.drivers) == 0 else {
+            let failure = lost ? "the connection to the display was lost" : String(cString: ph_sdl_error())
             let jobs = shared.withLock { s -> [Job] in
                 defer {
                     s.jobs = []
@@ -112,11 +118,33 @@ final class DisplayThread: @unchecked Sendable {
             }
             if done { break }
             guard ph_sdl_wait(&event, -1) == 1 else { continue }
+            if ph_sdl_display_lost() != 0 {
+                loseDisplay()
+                return
+            }
             if event.kind != UInt32(PH_EVENT_WAKE), let surface = surfaces[event.window] {
                 surface.handle(event)
             }
         }
         ph_sdl_stop()
+    }
+
+    /// The X server went away: every window is told and forgotten (its SDL side is not touched again), jobs
+    /// waiting and to come fail, and the thread ends without stopping SDL (its connection is dead).
+    private func loseDisplay() {
+        let windows = surfaces.values
+        surfaces = [:]
+        for surface in windows { surface.displayLost() }
+        let jobs = shared.withLock { s -> [Job] in
+            defer {
+                s.jobs = []
+                s.running = false
+                s.lost = true
+                s.failure = "the connection to the display was lost"
+            }
+            return s.jobs
+        }
+        for job in jobs { job(nil) }
     }
 }
 

@@ -114,6 +114,9 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         return !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
+    /// True once the display went away while a window was open (see `PlayerWindow.displayWasLost`). Any thread.
+    public static var displayWasLost: Bool { DisplayThread.shared.wasLost }
+
     /// Hands `frame` to the display thread, which draws it at once; a picture not yet drawn when the next one
     /// comes is replaced (counted in `picturesReplaced`). Any thread.
     public func present(_ frame: VideoFrame) {

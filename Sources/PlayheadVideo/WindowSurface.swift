@@ -21,6 +21,21 @@ final class WindowSurface {
 
     func destroy() { ph_window_destroy(handle) }
 
+    /// The display went away: the window is closed without touching SDL, and its event handler hears it.
+    func displayLost() {
+        guard let owner else { return }
+        let handler = owner.state.withLock { s -> (@Sendable (WindowEvent) -> Void)? in
+            defer {
+                s.closed = true
+                s.onEvent = nil
+                s.onPictureShown = nil
+                s.pending = nil
+            }
+            return s.closed ? nil : s.onEvent
+        }
+        handler?(.displayLost)
+    }
+
     /// Draws the window when its picture, gravity, size or background changed. Returns false when the window is
     /// gone (closed, or nobody holds it).
     func drawIfNeeded() -> Bool {

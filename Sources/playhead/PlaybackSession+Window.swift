@@ -21,6 +21,10 @@ extension PlaybackSession {
                     position: video.position, fullscreen: video.fullscreen, onTop: video.onTop)
                 window.keyHandler = { [weak self] key in self?.handleWindowKey(key) ?? false }
                 window.closeHandler = { [weak self] in self?.requestQuit() }
+                window.displayLostHandler = { [weak self] in
+                    self?.windowState = .failed
+                    printError("the display went away: playing on without pictures")
+                }
                 windowState = .open(window)
                 if options.verbose {
                     printError("window: \(window.drawnBy.driver) video, \(window.drawnBy.renderer) renderer")

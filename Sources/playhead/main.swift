@@ -38,4 +38,10 @@ QuitSignals.install()
 _ = MonotonicClock.processStart
 let commandLine = CommandLineBytes.arguments()
 let status = await runCommand(commandLine.arguments, shownNames: commandLine.shownNames)
+// After the X server went away, the GL library's exit-time destructor waits for ever on the dead connection's
+// lock: leave without running the exit handlers (everything worth keeping is written by now).
+if PlayerWindow.displayWasLost {
+    fflush(nil)
+    _exit(status)
+}
 exit(status)

@@ -111,6 +111,37 @@ import Testing
         #expect(lines.count == 1 && stderr.contains("cannot open a window"), "\(stderr)")
     }
 
+    /// The X server ends while the window shows the video: the sound plays on to the end, one line says why the
+    /// pictures went, and the program ends normally (Xlib's default is exit(1) at once).
+    @Test func aDisplayThatGoesAwayIsSaidOnceAndThePlayerPlaysOn() throws {
+        let (server, display) = try TestDisplay.startPrivateServer()
+        defer { Run.kill(server) }
+        let video = try Fixtures.numberedVideo()
+        let log = Paths.scratch("display-lost").appendingPathComponent("events.jsonl")
+        let started = Date()
+        let (p, err) = try Self.launch(
+            ["--ao=null", "--length=4", "--log-json=\(log.path)", video.path], display: display)
+        defer { Run.kill(p) }
+        let title = "\(video.lastPathComponent) - playhead"
+        var shown = false
+        for _ in 0..<100 where !shown {
+            let r = try Run.command("xwininfo", ["-display", display, "-name", title], timeout: 5)
+            shown = r.status == 0 && r.stdout.contains("IsViewable")
+            if !shown { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(shown, "no window on \(display)")
+        Thread.sleep(forTimeInterval: 1)
+        Run.kill(server)
+        #expect(Self.waitForExit(p, seconds: 15), "playhead hung after its display went away")
+        #expect(p.terminationStatus == 0, "exit \(p.terminationStatus)")
+        #expect(Date().timeIntervalSince(started) >= 3.9, "it stopped before the end")
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 1 && stderr.contains("display went away"), "\(stderr)")
+        let events = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(events.contains("\"ended\""), "the item did not play to its end: \(events.suffix(300))")
+    }
+
     @Test func geometryPlacesAndSizesTheWindow() throws {
         let bars = try Fixtures.colourBars()
         let (p, _) = try Self.launch(
