@@ -65,8 +65,15 @@ public final class PlayerWindow {
     /// Whether the window covers the screen.
     public var isFullscreen: Bool {
         get { window.isFullscreen }
-        set { window.setFullscreen(newValue) }
+        set {
+            guard newValue != window.isFullscreen else { return }
+            window.setFullscreen(newValue)
+            fullscreenChanged?(newValue)
+        }
     }
+
+    /// Called after `isFullscreen` changed (a key, a double click, the app, the desktop's media controls).
+    public var fullscreenChanged: ((Bool) -> Void)?
 
     /// The window's title.
     public var title: String = "" {

@@ -32,6 +32,7 @@ extension MPRISBridge {
                 }
             case "Shuffle": _ = perform(c.changeShuffleModeCommand) { $0.shuffleType = bool ? .items : .off }
             case "Volume": center?.volumeControl?(double)
+            case "Fullscreen": center?.fullscreenHandler?(bool)
             default: break
             }
         }
@@ -73,7 +74,10 @@ extension MPRISBridge {
         case "Quit":
             center?.quitHandler?()
             return nil
-        default: return nil  // Raise: no window (CanRaise false), so the spec's no-op.
+        case "Raise":
+            center?.raiseHandler?()  // without a window (CanRaise false), the spec's no-op
+            return nil
+        default: return nil
         }
     }
 

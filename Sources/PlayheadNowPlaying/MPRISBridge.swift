@@ -103,6 +103,9 @@ final class MPRISBridge {
         s.canSetVolume = center.volumeControl != nil
         s.volume = center.volume
         s.canQuit = center.quitHandler != nil
+        s.canRaise = center.raiseHandler != nil
+        s.canSetFullscreen = center.fullscreenHandler != nil
+        s.fullscreen = center.isFullscreen
         switch c.changeRepeatModeCommand.currentRepeatType {
         case .off: s.loopStatus = "None"
         case .one: s.loopStatus = "Track"

@@ -88,8 +88,9 @@ let mprisGet: playhead_mpris_get_fn = { interface, property, reply, context, err
     switch String(cString: property) {
     case "CanQuit": m.bool(s.canQuit)
     case "HasTrackList": m.bool(s.hasTrackList)
-    // No window yet: nothing to raise or make fullscreen.
-    case "CanRaise", "CanSetFullscreen", "Fullscreen": m.bool(false)
+    case "CanRaise": m.bool(s.canRaise)
+    case "CanSetFullscreen": m.bool(s.canSetFullscreen)
+    case "Fullscreen": m.bool(s.fullscreen)
     case "Identity": m.string(s.identity)
     case "DesktopEntry": m.string(s.desktopEntry)
     case "SupportedUriSchemes": m.strings(s.supportedURISchemes)
@@ -154,7 +155,10 @@ let mprisSet: playhead_mpris_set_fn = { interface, property, value, context, err
         guard s.canSetShuffle else { return sd_bus_error_set(error, notSupported, "shuffle is not supported") }
         bus.record(.set(property: name, double: 0, bool: b != 0, string: ""))
     case "Fullscreen":
-        return sd_bus_error_set(error, notSupported, "fullscreen is not supported")
+        var b: Int32 = 0
+        guard sd_bus_message_read_basic(value, type("b"), &b) > 0 else { return -EINVAL }
+        guard s.canSetFullscreen else { return sd_bus_error_set(error, notSupported, "fullscreen is not supported") }
+        bus.record(.set(property: name, double: 0, bool: b != 0, string: ""))
     default:
         return sd_bus_error_set(error, "org.freedesktop.DBus.Error.PropertyReadOnly", "\(name) is read-only")
     }

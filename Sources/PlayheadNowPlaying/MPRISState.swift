@@ -24,6 +24,9 @@ struct MPRISState: Sendable, Equatable {
     var identity = "Playhead"
     var desktopEntry = "playhead"
     var canQuit = false
+    var canRaise = false
+    var canSetFullscreen = false
+    var fullscreen = false
     var hasTrackList = false
     var supportedURISchemes: [String] = []
     var supportedMIMETypes: [String] = []
@@ -117,6 +120,9 @@ struct MPRISState: Sendable, Equatable {
     func changedRootProperties(from old: MPRISState) -> [String] {
         var names: [String] = []
         if canQuit != old.canQuit { names.append("CanQuit") }
+        if canRaise != old.canRaise { names.append("CanRaise") }
+        if canSetFullscreen != old.canSetFullscreen { names.append("CanSetFullscreen") }
+        if fullscreen != old.fullscreen { names.append("Fullscreen") }
         if hasTrackList != old.hasTrackList { names.append("HasTrackList") }
         if identity != old.identity { names.append("Identity") }
         if desktopEntry != old.desktopEntry { names.append("DesktopEntry") }

@@ -22,6 +22,17 @@ public final class NowPlayingInfoCenter {
     /// quit that way (`CanQuit` false). Runs on the main actor; the caller is answered when it returns.
     public var quitHandler: (@MainActor () -> Void)? { didSet { bridge?.update() } }
 
+    /// Called when the desktop asks to show the app's window (MPRIS `Raise`); nil (the default) when there is no
+    /// window to raise (`CanRaise` false). Main actor.
+    public var raiseHandler: (@MainActor () -> Void)? { didSet { bridge?.update() } }
+
+    /// Called when the desktop asks for fullscreen on or off (MPRIS `Fullscreen` set); nil (the default) when the
+    /// app has no window that can be (`CanSetFullscreen` false). Main actor.
+    public var fullscreenHandler: (@MainActor (Bool) -> Void)? { didSet { bridge?.update() } }
+
+    /// Whether the app's window covers the screen, published as MPRIS `Fullscreen`; the app keeps it current.
+    public var isFullscreen = false { didSet { if oldValue != isFullscreen { bridge?.update() } } }
+
     /// The commands this center's desktop presence accepts.
     public let remoteCommandCenter: RemoteCommandCenter
 

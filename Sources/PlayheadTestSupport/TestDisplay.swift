@@ -51,8 +51,8 @@ public enum TestDisplay {
     }
 
     /// The geometry of the mapped window titled `title`, nil when there is none.
-    public static func window(titled title: String) throws -> Geometry? {
-        let r = try Run.command("xwininfo", ["-display", try name(), "-name", title], timeout: 10)
+    public static func window(titled title: String, on display: String? = nil) throws -> Geometry? {
+        let r = try Run.command("xwininfo", ["-display", try display ?? name(), "-name", title], timeout: 10)
         guard r.status == 0 else { return nil }
         func field(_ label: String) -> Int? {
             r.stdout.split(separator: "\n").first { $0.contains(label) }
@@ -65,23 +65,25 @@ public enum TestDisplay {
     }
 
     /// Waits up to `seconds` for a viewable window titled `title`.
-    public static func waitForWindow(titled title: String, seconds: Double = 10) throws -> Geometry? {
+    public static func waitForWindow(titled title: String, on display: String? = nil, seconds: Double = 10) throws
+        -> Geometry?
+    {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
-            if let g = try window(titled: title) { return g }
+            if let g = try window(titled: title, on: display) { return g }
             Thread.sleep(forTimeInterval: 0.05)
         } while Date() < deadline
         return nil
     }
 
     /// What the screen shows in `area`, read from the X server.
-    public static func grab(_ area: Geometry) throws -> Screenshot {
+    public static func grab(_ area: Geometry, on display: String? = nil) throws -> Screenshot {
         let file = Paths.scratch("grab").appendingPathComponent("screen.rgb")
         let r = try Run.command(
             "ffmpeg",
             [
                 "-nostdin", "-v", "error", "-y", "-f", "x11grab", "-draw_mouse", "0", "-video_size",
-                "\(area.width)x\(area.height)", "-i", "\(try name())+\(area.x),\(area.y)", "-frames:v", "1",
+                "\(area.width)x\(area.height)", "-i", "\(try display ?? name())+\(area.x),\(area.y)", "-frames:v", "1",
                 "-f", "rawvideo", "-pix_fmt", "rgb24", file.path,
             ], timeout: 30)
         guard r.status == 0 else { throw TestSupportError("x11grab failed: \(r.stderr)") }
@@ -98,12 +100,14 @@ public enum TestDisplay {
 
     /// Grabs the window titled `title` until every point shows its colour (within 16/255; drawing is
     /// asynchronous) or `seconds` pass; returns a description of each point that does not (empty: all do).
-    public static func mismatches(in title: String, _ points: [ColourCheck], seconds: Double = 5) throws -> [String] {
+    public static func mismatches(
+        in title: String, on display: String? = nil, _ points: [ColourCheck], seconds: Double = 5
+    ) throws -> [String] {
         var wrong: [String] = []
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
-            if let g = try window(titled: title) {
-                let shot = try grab(g)
+            if let g = try window(titled: title, on: display) {
+                let shot = try grab(g, on: display)
                 wrong = points.filter { !shot.matches($0.x, $0.y, $0.colour) }.map { p in
                     "(\(p.x), \(p.y)) is \(shot.pixel(p.x, p.y)), not \(p.colour) in \(g)"
                 }
@@ -114,6 +118,47 @@ public enum TestDisplay {
             Thread.sleep(forTimeInterval: 0.05)
         } while Date() < deadline
         return wrong
+    }
+
+    /// An X server of a test's own, with a window manager when asked; `stop()` ends both.
+    public struct PrivateServer: Sendable {
+        /// The X server.
+        public let server: Process
+        /// The window manager (openbox), when one runs.
+        public let windowManager: Process?
+        /// The display name (`:N`).
+        public let display: String
+
+        /// Ends the window manager and the X server.
+        public func stop() {
+            if let windowManager { Run.kill(windowManager) }
+            Run.kill(server)
+        }
+    }
+
+    /// Starts an X server (640x480) with openbox managing its windows (fullscreen, close requests); waits until
+    /// openbox has taken the screen.
+    public static func startManagedServer() throws -> PrivateServer {
+        let (server, display) = try startPrivateServer()
+        let wm = Process()
+        wm.executableURL = URL(fileURLWithPath: try Run.which("openbox"))
+        wm.arguments = ["--sm-disable"]
+        wm.environment = environment(display: display)
+        do { try Run.start(wm) } catch {
+            Run.kill(server)
+            throw error
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let r = try Run.command("wmctrl", ["-m"], environment: ["DISPLAY": display], timeout: 5)
+            if r.status == 0, r.stdout.contains("Openbox") {
+                return PrivateServer(server: server, windowManager: wm, display: display)
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Run.kill(wm)
+        Run.kill(server)
+        throw TestSupportError("openbox did not take the screen of \(display)")
     }
 
     /// Starts an X server of the test's own (Xvfb on a free display number, 640x480), for a test that ends it;
@@ -137,10 +182,10 @@ public enum TestDisplay {
         return (p, ":\(number)")
     }
 
-    /// Runs `xdotool` on the test display.
+    /// Runs `xdotool` on the test display (or `display`).
     @discardableResult
-    public static func xdotool(_ arguments: [String]) throws -> Run.Result {
-        try Run.command("xdotool", arguments, environment: ["DISPLAY": try name()], timeout: 20)
+    public static func xdotool(_ arguments: [String], on display: String? = nil) throws -> Run.Result {
+        try Run.command("xdotool", arguments, environment: ["DISPLAY": try display ?? name()], timeout: 20)
     }
 }
 

@@ -23,9 +23,11 @@ extension PlaybackSession {
                 window.closeHandler = { [weak self] in self?.requestQuit() }
                 window.displayLostHandler = { [weak self] in
                     self?.windowState = .failed
+                    self?.withdrawWindowFromMPRIS()
                     printError("the display went away: playing on without pictures")
                 }
                 windowState = .open(window)
+                offerWindowOverMPRIS(window)
                 if options.verbose {
                     printError("window: \(window.drawnBy.driver) video, \(window.drawnBy.renderer) renderer")
                 }
@@ -51,6 +53,23 @@ extension PlaybackSession {
     func closeWindow() {
         if case .open(let window) = windowState { window.close() }
         windowState = .closed
+        withdrawWindowFromMPRIS()
+    }
+
+    /// MPRIS `Raise` shows the window, `Fullscreen` follows and sets it (`CanRaise`, `CanSetFullscreen` true).
+    private func offerWindowOverMPRIS(_ window: PlayerWindow) {
+        guard let center = nowPlaying?.nowPlayingInfoCenter else { return }
+        center.raiseHandler = { [weak window] in window?.raise() }
+        center.fullscreenHandler = { [weak window] on in window?.isFullscreen = on }
+        center.isFullscreen = window.isFullscreen
+        window.fullscreenChanged = { [weak center] on in center?.isFullscreen = on }
+    }
+
+    private func withdrawWindowFromMPRIS() {
+        guard let center = nowPlaying?.nowPlayingInfoCenter else { return }
+        center.raiseHandler = nil
+        center.fullscreenHandler = nil
+        center.isFullscreen = false
     }
 
     /// A key typed in the window: the terminal's keys, except those the window handles itself (fullscreen).

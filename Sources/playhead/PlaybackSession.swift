@@ -27,6 +27,8 @@ final class PlaybackSession {
     var failoversLookedAt: [ObjectIdentifier: Int] = [:]
     /// The video window, once opened.
     var windowState = WindowState.none
+    /// The MPRIS presence, when a session bus answered.
+    var nowPlaying: NowPlayingSession?
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
 
@@ -82,6 +84,7 @@ final class PlaybackSession {
         }
         if let warning = resume?.warning { printError(warning) }
         let nowPlaying = options.mpris ? await startNowPlaying() : nil
+        self.nowPlaying = nowPlaying
         defer { nowPlaying?.invalidate() }
         let audioSession = AudioSessionCLI(options: options, log: log, terminal: terminal, player: player)
         audioSession.start()

@@ -25,11 +25,11 @@ import Testing
     }
 
     /// Types `keys` into the window titled `title` (focused first, as a click would).
-    static func type(_ keys: [String], into title: String) throws {
-        let found = try TestDisplay.xdotool(["search", "--name", "^\(title)$"])
+    static func type(_ keys: [String], into title: String, on display: String? = nil) throws {
+        let found = try TestDisplay.xdotool(["search", "--name", "^\(title)$"], on: display)
         let id = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(title)")
-        try TestDisplay.xdotool(["windowfocus", "--sync", id])
-        try TestDisplay.xdotool(["key", "--delay", "50"] + keys)
+        try TestDisplay.xdotool(["windowfocus", "--sync", id], on: display)
+        try TestDisplay.xdotool(["key", "--delay", "50"] + keys, on: display)
     }
 
     @Test func aWindowShowsThePicturesTakesTheKeysAndSleepsWhenPaused() throws {

@@ -5,7 +5,7 @@ import Testing
 
 extension PlayerctlTests {
     /// `org.mpris.MediaPlayer2`: Quit reaches the app's quit handler (CanQuit only with one); Raise and Fullscreen
-    /// say honestly that there is no window yet.
+    /// say honestly that there is no window while the app offers none.
     @Test func quitRaiseAndFullscreenAreHonest() async throws {
         let (center, player) = try freshCenter()
         defer { center.quitHandler = nil }
@@ -40,6 +40,40 @@ extension PlayerctlTests {
         #expect(try await property(bus, "Identity", interface: "") == "s \"Playhead\"")
         #expect(try await property(bus, "DesktopEntry", interface: "") == "s \"playhead\"")
         #expect(try await playerctl(player, "status") == "Stopped")
+    }
+
+    /// With a window: Raise reaches the app's raise handler, Fullscreen set reaches its fullscreen handler, and the
+    /// published `Fullscreen` follows the app (with PropertiesChanged).
+    @Test func raiseAndFullscreenReachTheAppsWindow() async throws {
+        let (center, player) = try freshCenter()
+        defer {
+            center.raiseHandler = nil
+            center.fullscreenHandler = nil
+            center.isFullscreen = false
+        }
+        let bus = "org.mpris.MediaPlayer2.\(player)"
+        let monitor = try await SeekedMonitor(
+            match: "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+                + "path='/org/mpris/MediaPlayer2'")
+        defer { monitor.stop() }
+        var raises = 0
+        var asked: [Bool] = []
+        center.raiseHandler = { raises += 1 }
+        center.fullscreenHandler = { on in
+            asked.append(on)
+            center.isFullscreen = on
+        }
+        #expect(try await property(bus, "CanRaise", interface: "") == "b true")
+        #expect(try await property(bus, "CanSetFullscreen", interface: "") == "b true")
+        #expect(try await dbusSend(bus, "Raise").status == 0)
+        #expect(await eventually { raises == 1 }, "Raise did not reach the app")
+        let set = try await setProperty(bus, "Fullscreen", "b", "true", interface: "")
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(await eventually { asked == [true] }, "asked \(asked)")
+        #expect(await eventually { monitor.text.contains("string \"Fullscreen\"") }, "\(monitor.text)")
+        #expect(try await property(bus, "Fullscreen", interface: "") == "b true")
+        center.isFullscreen = false
+        #expect(try await property(bus, "Fullscreen", interface: "") == "b false")
     }
 
     /// Writes to read-only properties and values of the wrong type: error replies; the player still answers.

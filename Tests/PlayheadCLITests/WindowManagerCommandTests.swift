@@ -1,0 +1,82 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead`'s window under a window manager (openbox on an X server of the test's own): fullscreen from the
+/// keys, the command line and the desktop's media controls (MPRIS), and the window manager's close.
+@Suite(.serialized) struct WindowManagerCommandTests {
+    static let mpris = ["org.mpris.MediaPlayer2.playhead", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2"]
+
+    static func property(_ name: String) throws -> String {
+        try Run.command("busctl", ["--user", "get-property"] + mpris + [name], timeout: 5).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits up to 5 s for the window titled `title` on `display` to have `size`.
+    static func waitForSize(_ title: String, _ display: String, _ size: (Int, Int)) throws -> TestDisplay.Geometry? {
+        var g: TestDisplay.Geometry?
+        for _ in 0..<100 {
+            g = try TestDisplay.window(titled: title, on: display)
+            if let g, g.width == size.0, g.height == size.1 { return g }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return g
+    }
+
+    @Test func fullscreenFollowsKeysAndMPRISAndTheWindowManagersCloseQuits() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        let bars = try Fixtures.colourBars()
+        let (p, _) = try WindowCommandTests.launch(["--ao=null", "--loop-file=inf", bars.path], display: x.display)
+        defer { Run.kill(p) }
+        let title = "\(bars.lastPathComponent) - playhead"
+        _ = try #require(try TestDisplay.waitForWindow(titled: title, on: x.display), "no window")
+        var deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(try Self.property("CanRaise") == "b true")
+        #expect(try Self.property("CanSetFullscreen") == "b true")
+        #expect(try Self.property("Fullscreen") == "b false")
+
+        // f: the whole 640x480 screen, the 4:3 picture filling it (each bar 160 wide).
+        try WindowCommandTests.type(["f"], into: title, on: x.display)
+        let full = try Self.waitForSize(title, x.display, (640, 480))
+        #expect(full?.width == 640 && full?.height == 480, "f left the window at \(String(describing: full))")
+        let points = Fixtures.barColours.enumerated().map { i, c in (x: i * 160 + 80, y: 240, colour: c) }
+        let wrong = try TestDisplay.mismatches(in: title, on: x.display, points)
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+        #expect(try Self.property("Fullscreen") == "b true")
+
+        // The desktop's media controls take it out of fullscreen.
+        let set = try Run.command("busctl", ["--user", "set-property"] + Self.mpris + ["Fullscreen", "b", "false"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let back = try Self.waitForSize(title, x.display, (320, 240))
+        #expect(back?.width == 320 && back?.height == 240, "MPRIS left the window at \(String(describing: back))")
+        #expect(try Self.property("Fullscreen") == "b false")
+
+        // The window manager's close (its close button): playhead ends, normally.
+        let close = try Run.command("wmctrl", ["-c", title], environment: ["DISPLAY": x.display])
+        #expect(close.status == 0, "\(close.stderr)")
+        deadline = Date().addingTimeInterval(5)
+        while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!p.isRunning, "closing the window did not quit")
+        if !p.isRunning { #expect(p.terminationStatus == 0) }
+    }
+
+    @Test func fsStartsInFullscreen() throws {
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        let bars = try Fixtures.colourBars()
+        let (p, _) = try WindowCommandTests.launch(
+            ["--ao=null", "--no-mpris", "--fs", "--length=3", bars.path], display: x.display)
+        defer { Run.kill(p) }
+        let title = "\(bars.lastPathComponent) - playhead"
+        _ = try TestDisplay.waitForWindow(titled: title, on: x.display)
+        let g = try Self.waitForSize(title, x.display, (640, 480))
+        #expect(g?.width == 640 && g?.height == 480, "--fs opened \(String(describing: g))")
+    }
+}
