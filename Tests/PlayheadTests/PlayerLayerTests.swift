@@ -57,6 +57,39 @@ import Testing
         #expect(try await PlayerWindowTests.mismatches(in: title, [(20, 120, PlayerWindowTests.black)]).isEmpty)
     }
 
+    /// Playing, the picture on screen is the one the clock says: each frame of `numberedVideo` carries its number,
+    /// read from screenshots and compared with the clock read just before and after each grab (±1 frame).
+    @Test func thePictureOnScreenIsTheOneTheClockSays() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer {
+            player.close()
+            _ = sink.stopRecording()
+        }
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.numberedVideo()))
+        let title = "frame timing"
+        let window = try await PlayerWindow.open(player: player, title: title, width: 320, height: 240)
+        defer { window.close() }
+        player.play()
+        #expect(await eventually { player.currentTime().seconds >= 0.5 })
+        var checked = 0
+        var wrong: [String] = []
+        while player.currentTime().seconds < 8.5, checked < 20 {
+            let before = player.currentTime().seconds
+            let shown = try Self.numberOnScreen(title)
+            let after = player.currentTime().seconds
+            guard let shown else { continue }
+            checked += 1
+            let earliest = Int((before * 25).rounded(.down)) - 1
+            let latest = Int((after * 25).rounded(.up)) + 1
+            if !(earliest...latest).contains(shown) { wrong.append("frame \(shown) between \(before) and \(after) s") }
+        }
+        #expect(checked >= 6, "only \(checked) screenshots")
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+    }
+
     @Test func aLayerAddedWhilePausedShowsThePausedPictureAndNothingIsReopened() async throws {
         try TestDisplay.useInThisProcess()
         defer { TestDisplay.leave() }
