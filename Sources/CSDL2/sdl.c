@@ -292,6 +292,7 @@ struct ph_window {
     SDL_Texture *texture;
     int layout, matrix, w, h;
     char renderer_name[32];
+    int max_texture_w, max_texture_h;
 };
 
 ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden) {
@@ -320,8 +321,11 @@ ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int f
     made->renderer = renderer;
     made->layout = -1;
     SDL_RendererInfo info;
-    if (lib.SDL_GetRendererInfo(renderer, &info) == 0 && info.name)
-        snprintf(made->renderer_name, sizeof made->renderer_name, "%s", info.name);
+    if (lib.SDL_GetRendererInfo(renderer, &info) == 0) {
+        if (info.name) snprintf(made->renderer_name, sizeof made->renderer_name, "%s", info.name);
+        made->max_texture_w = info.max_texture_width;
+        made->max_texture_h = info.max_texture_height;
+    }
     lib.SDL_SetWindowMinimumSize(window, 64, 36);
     return made;
 }
@@ -336,6 +340,11 @@ void ph_window_destroy(ph_window *window) {
 
 uint32_t ph_window_id(const ph_window *window) { return lib.SDL_GetWindowID(window->window); }
 const char *ph_window_renderer(const ph_window *window) { return window->renderer_name; }
+
+void ph_window_max_texture(const ph_window *window, int *w, int *h) {
+    *w = window->max_texture_w;
+    *h = window->max_texture_h;
+}
 void ph_window_set_title(ph_window *window, const char *title) { lib.SDL_SetWindowTitle(window->window, title); }
 
 int ph_window_set_fullscreen(ph_window *window, int on) {

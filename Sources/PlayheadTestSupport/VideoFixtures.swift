@@ -41,3 +41,40 @@ extension Fixtures {
             ])
     }
 }
+
+extension Fixtures {
+    /// 2 s (1 fps) of a 16400x1640 FFV1 picture (BT.709), red on its left half and blue on its right: wider than
+    /// the largest texture a renderer takes (16384 for Mesa's).
+    public static func widerThanAnyTexture() throws -> URL {
+        try make(
+            "wider-than-textures-709.mkv",
+            [
+                "-f", "lavfi", "-i",
+                "color=c=red:s=8200x1640:r=1:d=2 [l]; color=c=blue:s=8200x1640:r=1:d=2 [r]; [l][r] hstack,"
+                    + " scale=out_color_matrix=bt709:out_range=tv, format=yuv420p [out0]",
+                "-c:v", "ffv1", "-colorspace", "bt709", "-color_range", "tv",
+            ])
+    }
+
+    /// 4 s of MPEG-TS whose picture changes size half-way: 2 s of red at 320x240, then 2 s of blue at 640x360 (two
+    /// streams' bytes one after the other, as a broadcast's resolution change arrives).
+    public static func sizeChangingVideo() throws -> URL {
+        let url = Paths.fixtures.appendingPathComponent("size-change.ts")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        let parts = try [("red", "320x240", 0), ("blue", "640x360", 2)].map { colour, size, start in
+            try make(
+                "size-change-\(colour).ts",
+                [
+                    "-f", "lavfi", "-i", "color=c=\(colour):s=\(size):r=25:d=2", "-c:v", "libx264", "-pix_fmt",
+                    "yuv420p", "-output_ts_offset", "\(start)", "-f", "mpegts",
+                ])
+        }
+        var bytes = Data()
+        for part in parts { bytes.append(try Data(contentsOf: part)) }
+        let tmp = Paths.fixtures.appendingPathComponent(".\(UUID().uuidString).ts")
+        try bytes.write(to: tmp)
+        _ = try? FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: tmp, to: url)
+        return url
+    }
+}

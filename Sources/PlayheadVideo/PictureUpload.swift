@@ -11,17 +11,29 @@ import PlayheadFFmpeg
 final class PictureUpload {
     private var scaler: OpaquePointer?
     private var bgra: [UInt8] = []
-    private var scalerKey: (format: Int32, width: Int, height: Int, space: UInt32, full: Bool)?
+    private var scalerKey: Key?
+
+    /// What a scaler was made for.
+    private struct Key: Equatable {
+        var format: Int32
+        var width, height, outWidth, outHeight: Int
+        var space: UInt32
+        var full: Bool
+    }
 
     deinit { sws_freeContext(scaler) }
 
-    /// Copies `frame` into `window`'s texture. Returns false (with nothing shown) when the picture cannot be
-    /// converted or uploaded.
-    func upload(_ frame: Frame, to window: OpaquePointer) -> Bool {
-        let width = frame.width
-        let height = frame.height
-        guard width > 0, height > 0 else { return false }
-        if let direct = Self.directLayout(of: frame) {
+    /// Copies `frame` into `window`'s texture; returns the texture's size, nil (with nothing shown) when the
+    /// picture cannot be converted or uploaded. A picture larger than the renderer's largest texture is scaled
+    /// down to fit it (swscale), its aspect ratio kept.
+    func upload(_ frame: Frame, to window: OpaquePointer) -> (width: Int, height: Int)? {
+        guard frame.width > 0, frame.height > 0 else { return nil }
+        var maxW: Int32 = 0
+        var maxH: Int32 = 0
+        ph_window_max_texture(window, &maxW, &maxH)
+        let (width, height) = Self.fitted(frame.width, frame.height, Int(maxW), Int(maxH))
+        let scaled = width != frame.width || height != frame.height
+        if !scaled, let direct = Self.directLayout(of: frame) {
             var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil]
             var pitches: [Int32] = [0, 0, 0]
             for i in 0..<3 {
@@ -31,21 +43,32 @@ final class PictureUpload {
                 }
             }
             // The planes stay valid: `frame` holds its buffers for the whole call.
-            return planes.withUnsafeBufferPointer { p in
+            let done = planes.withUnsafeBufferPointer { p in
                 ph_window_upload(
                     window, direct.layout, direct.matrix, Int32(width), Int32(height), p.baseAddress, pitches)
-            } == 0
+            }
+            return done == 0 ? (width, height) : nil
         }
-        guard convert(frame) else { return false }
-        return bgra.withUnsafeBufferPointer { buffer -> Bool in
+        guard convert(frame, to: width, height) else { return nil }
+        let done = bgra.withUnsafeBufferPointer { buffer -> Int32 in
             let planes: [UnsafePointer<UInt8>?] = [buffer.baseAddress, nil, nil]
             let pitches: [Int32] = [Int32(width * 4), 0, 0]
             return planes.withUnsafeBufferPointer { p in
                 ph_window_upload(
                     window, Int32(PH_PICTURE_BGRA), Int32(PH_MATRIX_BT601), Int32(width), Int32(height),
                     p.baseAddress, pitches)
-            } == 0
+            }
         }
+        return done == 0 ? (width, height) : nil
+    }
+
+    /// `width` x `height` scaled down (aspect kept, at least 1x1) to fit `maxWidth` x `maxHeight` (0: no limit).
+    static func fitted(_ width: Int, _ height: Int, _ maxWidth: Int, _ maxHeight: Int) -> (Int, Int) {
+        var scale = 1.0
+        if maxWidth > 0, width > maxWidth { scale = min(scale, Double(maxWidth) / Double(width)) }
+        if maxHeight > 0, height > maxHeight { scale = min(scale, Double(maxHeight) / Double(height)) }
+        guard scale < 1 else { return (width, height) }
+        return (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
     }
 
     /// The texture layout and YUV matrix for a picture SDL can take as it is, nil for one swscale must convert.
@@ -79,17 +102,17 @@ final class PictureUpload {
         }
     }
 
-    /// Converts `frame` to BGRA in `bgra` with its own matrix and range.
-    private func convert(_ frame: Frame) -> Bool {
-        let width = frame.width
-        let height = frame.height
+    /// Converts `frame` to BGRA of `width` x `height` in `bgra` with its own matrix and range.
+    private func convert(_ frame: Frame, to width: Int, _ height: Int) -> Bool {
         let space = frame.colorSpace
         let full = frame.isFullRange
-        let key = (frame.format, width, height, space, full)
-        if scalerKey.map({ $0 != key }) ?? true {
+        let key = Key(
+            format: frame.format, width: frame.width, height: frame.height, outWidth: width, outHeight: height,
+            space: space, full: full)
+        if scalerKey != key {
             sws_freeContext(scaler)
             scaler = sws_getContext(
-                Int32(width), Int32(height), AVPixelFormat(frame.format), Int32(width), Int32(height),
+                Int32(frame.width), Int32(frame.height), AVPixelFormat(frame.format), Int32(width), Int32(height),
                 AV_PIX_FMT_BGRA, SWS_BILINEAR, nil, nil, nil)
             guard let scaler else {
                 scalerKey = nil
@@ -116,7 +139,7 @@ final class PictureUpload {
                     withUnsafePointer(to: f.pointee.linesize) { lines in
                         data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
                             lines.withMemoryRebound(to: Int32.self, capacity: 8) { stride in
-                                sws_scale(scaler, src, stride, 0, Int32(height), &destination, &strides)
+                                sws_scale(scaler, src, stride, 0, Int32(frame.height), &destination, &strides)
                             }
                         }
                     }

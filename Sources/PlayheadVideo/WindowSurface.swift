@@ -53,8 +53,8 @@ final class WindowSurface {
         guard s.needsDraw else { return true }
         var uploaded: VideoFrame?
         if s.clearPicture { picture = nil }
-        if let frame = s.pending, upload.upload(frame.frame, to: handle) {
-            picture = (frame.width, frame.height, frame.presentationSize)
+        if let frame = s.pending, let texture = upload.upload(frame.frame, to: handle) {
+            picture = (texture.width, texture.height, frame.presentationSize)
             uploaded = frame
         }
         var w: Int32 = 0

@@ -76,4 +76,36 @@ import Testing
             #expect(await eventually { (try? TestDisplay.window(titled: title)) == nil }, "the window stayed")
         }
     }
+
+    /// Pictures a window must still show: one wider than the renderer's largest texture (scaled down to fit it),
+    /// and a stream whose picture changes size half-way (the new size shown, letterboxed as it should be).
+    @Test func aPictureTooWideForATextureAndOneThatChangesSizeAreShown() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let (r, b, k) = (Self.red, Self.blue, Self.black)
+
+        let wide = await Self.pausedPlayer(try Fixtures.widerThanAnyTexture())
+        defer { wide.close() }
+        let title = "wider than textures"
+        let window = try await PlayerWindow.open(player: wide, title: title, width: 820, height: 200)
+        defer { window.close() }
+        #expect(await eventually { window.playerLayer.isReadyForDisplay }, "the 16400-pixel picture never showed")
+        // 10:1 in 820x200: 820x82 between black bands.
+        let wrong = try await Self.mismatches(in: title, [(200, 100, r), (620, 100, b), (410, 20, k), (410, 180, k)])
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+
+        let changing = Player()
+        changing.audioOutputChoice = .disabled
+        defer { changing.close() }
+        changing.replaceCurrentItem(with: PlayerItem(url: try Fixtures.sizeChangingVideo()))
+        let title2 = "size change"
+        let second = try await PlayerWindow.open(player: changing, title: title2, width: 640, height: 480)
+        defer { second.close() }
+        changing.play()
+        // 4:3 red fills the 640x480 window; then 16:9 blue, letterboxed (640x360 from y 60).
+        #expect(try await Self.mismatches(in: title2, [(320, 30, r), (320, 240, r)]).isEmpty, "no red picture")
+        #expect(await eventually { changing.currentTime().seconds >= 2.6 })
+        let after = try await Self.mismatches(in: title2, [(320, 240, b), (320, 30, k), (320, 450, k)])
+        #expect(after.isEmpty, "after the size change: \(after.joined(separator: "; "))")
+    }
 }

@@ -89,6 +89,8 @@ uint32_t ph_window_id(const ph_window *window);
 /* The renderer's name ("opengl", "software"...). */
 const char *ph_window_renderer(const ph_window *window);
 void ph_window_set_title(ph_window *window, const char *title);
+/* The largest texture the renderer takes (0: no limit known). */
+void ph_window_max_texture(const ph_window *window, int *w, int *h);
 /* Desktop fullscreen on or off; 0 on success. */
 int ph_window_set_fullscreen(ph_window *window, int on);
 int ph_window_is_fullscreen(const ph_window *window);
