@@ -9,6 +9,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/dict.h>
+#include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
@@ -35,6 +36,17 @@ static inline int ph_seek_flag_any(void) { return AVSEEK_FLAG_ANY; }
 static inline int ph_avseek_size(void) { return AVSEEK_SIZE; }
 static inline int ph_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int ph_disposition_attached_pic(void) { return AV_DISPOSITION_ATTACHED_PIC; }
+
+/* The clockwise rotation in degrees (0, 90, 180 or 270) a stream's display matrix asks for; 0 without one. */
+static inline int ph_stream_rotation(const AVStream *stream) {
+    size_t size = 0;
+    const int32_t *matrix = (const int32_t *)av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (!matrix || size < 9 * sizeof(int32_t)) return 0;
+    double angle = -av_display_rotation_get(matrix);
+    if (angle != angle) return 0; /* NaN: not a rotation */
+    int quarter = (int)((angle >= 0 ? angle + 45 : angle - 45) / 90);
+    return ((quarter % 4) + 4) % 4 * 90;
+}
 
 static inline void ph_channel_layout_default(AVChannelLayout *layout, int channels) {
     av_channel_layout_default(layout, channels);

@@ -48,7 +48,7 @@
     X(SDL_SetYUVConversionMode)                                                                                    \
     X(SDL_SetRenderDrawColor)                                                                                      \
     X(SDL_RenderClear)                                                                                             \
-    X(SDL_RenderCopy)                                                                                              \
+    X(SDL_RenderCopyEx)                                                                                            \
     X(SDL_RenderPresent)                                                                                           \
     X(SDL_GetDisplayUsableBounds)                                                                                  \
     X(SDL_GetWindowWMInfo)
@@ -401,14 +401,15 @@ int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, co
 }
 
 int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
-                   uint8_t r, uint8_t g, uint8_t b) {
+                   int degrees, uint8_t r, uint8_t g, uint8_t b) {
     lib.SDL_SetRenderDrawColor(window->renderer, r, g, b, 255);
     int result = lib.SDL_RenderClear(window->renderer);
     if (picture && window->texture) {
         lib.SDL_SetYUVConversionMode(conversion(window->matrix));
         SDL_Rect source = {sx, sy, sw, sh};
         SDL_Rect destination = {dx, dy, dw, dh};
-        result |= lib.SDL_RenderCopy(window->renderer, window->texture, &source, &destination);
+        result |= lib.SDL_RenderCopyEx(window->renderer, window->texture, &source, &destination, degrees, NULL,
+                                       SDL_FLIP_NONE);
     }
     lib.SDL_RenderPresent(window->renderer);
     return result;

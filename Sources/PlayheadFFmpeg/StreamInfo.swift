@@ -48,6 +48,9 @@ public struct StreamInfo: Sendable, Hashable {
     /// What the media says the stream is for, as `AVMediaCharacteristic` raw values (an HLS rendition's
     /// `CHARACTERISTICS`, "public.subtitles.forced-only" for `FORCED=YES`).
     public var characteristics: [String] = []
+    /// How far the picture must be turned clockwise to be upright (0, 90, 180 or 270 degrees), from the stream's
+    /// display matrix (a phone's portrait video).
+    public var rotation = 0
 
     /// Equality by index and codec (time bases are tuples and do not synthesise).
     public static func == (a: StreamInfo, b: StreamInfo) -> Bool {
@@ -115,6 +118,7 @@ public struct StreamInfo: Sendable, Hashable {
         isAttachedPicture = stream.pointee.disposition & ph_disposition_attached_pic() != 0
         language = MediaMetadata.tag("language", in: stream.pointee.metadata)
         title = MediaMetadata.tag("title", in: stream.pointee.metadata)
+        rotation = mediaType == .video ? Int(ph_stream_rotation(stream)) : 0
     }
 
     /// Seconds for a time stamp in this stream's time base.

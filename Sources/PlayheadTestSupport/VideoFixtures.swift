@@ -77,4 +77,11 @@ extension Fixtures {
         try FileManager.default.moveItem(at: tmp, to: url)
         return url
     }
+
+    /// `colourBars()` (BT.709) whose display matrix asks for a quarter turn counterclockwise (ffprobe: rotation 90),
+    /// as a phone's portrait video does: upright (as ffmpeg's own autorotation shows it), the bars are stripes from
+    /// top to bottom, white first, red last.
+    public static func turnedColourBars() throws -> URL {
+        try make("bars-turned.mp4", ["-i", try colourBars().path, "-c", "copy", "-metadata:s:v:0", "rotate=90"])
+    }
 }

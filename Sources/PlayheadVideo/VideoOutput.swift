@@ -12,6 +12,9 @@ public struct VideoFrame: Sendable {
     /// The item the picture belongs to (set by the engine that decoded it), so that a layer knows when the
     /// first picture of a new item is on screen.
     package var item: ObjectIdentifier?
+    /// How far the picture must be turned clockwise to be upright (0, 90, 180 or 270 degrees; its stream's display
+    /// matrix).
+    public var rotation = 0
 
     /// A frame shown at `time`.
     public init(frame: Frame, time: MediaTime) {
@@ -24,9 +27,12 @@ public struct VideoFrame: Sendable {
     /// Height in pixels.
     public var height: Int { frame.height }
 
-    /// The size the picture is shown at, in square pixels: its width stretched by the sample aspect ratio.
+    /// The size the picture is shown at, in square pixels: its width stretched by the sample aspect ratio, turned
+    /// upright (width and height swapped for 90 and 270 degrees).
     public var presentationSize: CGSize {
-        CGSize(width: Double(frame.width) * frame.sampleAspectRatio, height: Double(frame.height))
+        let w = Double(frame.width) * frame.sampleAspectRatio
+        let h = Double(frame.height)
+        return rotation % 180 == 0 ? CGSize(width: w, height: h) : CGSize(width: h, height: w)
     }
 
     /// The luma (Y) value at pixel (x, y), 0...255, for formats whose first plane is 8-bit luma.

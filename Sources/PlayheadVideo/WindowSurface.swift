@@ -10,8 +10,9 @@ final class WindowSurface {
     let id: UInt32
     private weak var owner: VideoWindow?
     private let upload = PictureUpload()
-    /// The decoded size of the picture in the texture, and the size it is shown at; nil before the first.
-    private var picture: (width: Int, height: Int, shownAs: CGSize)?
+    /// The size of the picture in the texture, the size it is shown at (upright) and its turn; nil before the
+    /// first.
+    private var picture: (width: Int, height: Int, shownAs: CGSize, rotation: Int)?
 
     init(handle: OpaquePointer, owner: VideoWindow) {
         self.handle = handle
@@ -54,7 +55,7 @@ final class WindowSurface {
         var uploaded: VideoFrame?
         if s.clearPicture { picture = nil }
         if let frame = s.pending, let texture = upload.upload(frame.frame, to: handle) {
-            picture = (texture.width, texture.height, frame.presentationSize)
+            picture = (texture.width, texture.height, frame.presentationSize, frame.rotation)
             uploaded = frame
         }
         var w: Int32 = 0
@@ -63,12 +64,16 @@ final class WindowSurface {
         let bounds = CGRect(x: 0, y: 0, width: Int(w), height: Int(h))
         let (r, g, b) = s.background
         if let picture {
-            let d = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: s.gravity)
+            var d = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: s.gravity)
+            if picture.rotation % 180 != 0 {
+                // SDL turns the destination rectangle about its centre: give it the picture's unturned shape.
+                d = (d.x + (d.width - d.height) / 2, d.y + (d.height - d.width) / 2, d.height, d.width)
+            }
             ph_window_draw(
                 handle, 1, 0, 0, Int32(picture.width), Int32(picture.height), Int32(d.x), Int32(d.y),
-                Int32(d.width), Int32(d.height), r, g, b)
+                Int32(d.width), Int32(d.height), Int32(picture.rotation), r, g, b)
         } else {
-            ph_window_draw(handle, 0, 0, 0, 0, 0, 0, 0, 0, 0, r, g, b)
+            ph_window_draw(handle, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, r, g, b)
         }
         guard let uploaded else { return true }
         let shown = owner.state.withLock { s -> (@Sendable (VideoFrame) -> Void)? in

@@ -108,4 +108,23 @@ import Testing
         let after = try await Self.mismatches(in: title2, [(320, 240, b), (320, 30, k), (320, 450, k)])
         #expect(after.isEmpty, "after the size change: \(after.joined(separator: "; "))")
     }
+
+    /// A video whose display matrix turns it a quarter: shown upright, in a window of its upright size.
+    @Test func aTurnedVideoIsShownUpright() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = await Self.pausedPlayer(try Fixtures.turnedColourBars())
+        defer { player.close() }
+        #expect(await eventually { player.currentItem?.status == .readyToPlay })
+        #expect(player.currentItem?.presentationSize == Size(width: 240, height: 320))
+        let title = "turned"
+        let window = try await PlayerWindow.open(player: player, title: title)
+        defer { window.close() }
+        #expect(window.size == CGSize(width: 240, height: 320), "\(window.size)")
+        #expect(await eventually { window.playerLayer.isReadyForDisplay })
+        // The left edge (red) turned to the bottom, the right one (white) to the top.
+        let stripes = Fixtures.barColours.enumerated().map { i, c in (x: 120, y: 280 - i * 80, colour: c) }
+        let wrong = try await Self.mismatches(in: title, stripes + [(20, 280, Self.red), (220, 40, Self.white)])
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+    }
 }

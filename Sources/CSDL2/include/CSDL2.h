@@ -108,8 +108,9 @@ void ph_window_position(const ph_window *window, int *x, int *y);
 int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, const uint8_t *const planes[3],
                      const int pitches[3]);
 /* Draws the frame: the background colour everywhere, then (when `picture` is set) the texture's source rectangle
- * into the destination rectangle (drawable pixels), then shows it. 0 on success. */
+ * into the destination rectangle (drawable pixels) turned `degrees` clockwise about its centre, then shows it. 0 on
+ * success. */
 int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
-                   uint8_t r, uint8_t g, uint8_t b);
+                   int degrees, uint8_t r, uint8_t g, uint8_t b);
 
 #endif

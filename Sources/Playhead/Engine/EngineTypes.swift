@@ -118,7 +118,8 @@ struct MediaInfo: Sendable {
 
     var presentationSize: (width: Int, height: Int) {
         guard let v = video else { return (0, 0) }
-        return (v.stream.width, v.stream.height)
+        // Upright: a picture turned a quarter shows its height as its width.
+        return v.stream.rotation % 180 == 0 ? (v.stream.width, v.stream.height) : (v.stream.height, v.stream.width)
     }
 }
 

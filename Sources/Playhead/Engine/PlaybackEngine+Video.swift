@@ -60,6 +60,7 @@ extension PlaybackEngine {
             if control.withLock({ $0.generation }) != generation { return false }
             var picture = VideoFrame(frame: frame, time: time)
             picture.item = config.item
+            picture.rotation = track.stream.rotation
             if frameQueue.put(.frame(picture, generation: generation)) { return true }
         }
         return false
