@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "CFFmpegFilter", dependencies: ["CFFmpeg"]),
         // SDL2, loaded with dlopen when the first window opens (linked, it costs every launch about 7 ms).
         .target(name: "CSDL2"),
+        // libass, loaded with dlopen when the first subtitle is drawn.
+        .target(name: "CAss"),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -41,7 +43,9 @@ let package = Package(
         // Wrappers over C.
         .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "CFFmpegFilter", "PlayheadCore"]),
         .target(name: "PlayheadAudio", dependencies: ["CPulse", "PlayheadCore"]),
-        .target(name: "PlayheadVideo", dependencies: ["CFFmpeg", "CSDL2", "PlayheadCore", "PlayheadFFmpeg"]),
+        .target(
+            name: "PlayheadVideo",
+            dependencies: ["CAss", "CFFmpeg", "CSDL2", "PlayheadCore", "PlayheadFFmpeg", "PlayheadSubtitles"]),
 
         // The public player.
         .target(

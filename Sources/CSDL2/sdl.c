@@ -49,6 +49,7 @@
     X(SDL_SetRenderDrawColor)                                                                                      \
     X(SDL_RenderClear)                                                                                             \
     X(SDL_RenderCopyEx)                                                                                            \
+    X(SDL_SetTextureBlendMode)                                                                                     \
     X(SDL_RenderPresent)                                                                                           \
     X(SDL_GetDisplayUsableBounds)                                                                                  \
     X(SDL_GetWindowWMInfo)
@@ -293,6 +294,9 @@ struct ph_window {
     int layout, matrix, w, h;
     char renderer_name[32];
     int max_texture_w, max_texture_h;
+    SDL_Texture *overlay;
+    int overlay_w, overlay_h, overlay_on;
+    SDL_Rect overlay_rect;
 };
 
 ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden) {
@@ -333,6 +337,7 @@ ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int f
 void ph_window_destroy(ph_window *window) {
     if (!window) return;
     if (window->texture) lib.SDL_DestroyTexture(window->texture);
+    if (window->overlay) lib.SDL_DestroyTexture(window->overlay);
     lib.SDL_DestroyRenderer(window->renderer);
     lib.SDL_DestroyWindow(window->window);
     free(window);
@@ -411,6 +416,27 @@ int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int s
         result |= lib.SDL_RenderCopyEx(window->renderer, window->texture, &source, &destination, degrees, NULL,
                                        SDL_FLIP_NONE);
     }
+    if (window->overlay_on && window->overlay)
+        result |= lib.SDL_RenderCopyEx(window->renderer, window->overlay, NULL, &window->overlay_rect, 0, NULL,
+                                       SDL_FLIP_NONE);
     lib.SDL_RenderPresent(window->renderer);
     return result;
+}
+
+int ph_window_set_overlay(ph_window *window, const uint8_t *bgra, int w, int h, int x, int y) {
+    window->overlay_on = 0;
+    if (!bgra || w <= 0 || h <= 0) return 0;
+    if (!window->overlay || window->overlay_w != w || window->overlay_h != h) {
+        if (window->overlay) lib.SDL_DestroyTexture(window->overlay);
+        window->overlay = lib.SDL_CreateTexture(window->renderer, SDL_PIXELFORMAT_ARGB8888,
+                                                SDL_TEXTUREACCESS_STREAMING, w, h);
+        if (!window->overlay) return -1;
+        lib.SDL_SetTextureBlendMode(window->overlay, SDL_BLENDMODE_BLEND);
+        window->overlay_w = w;
+        window->overlay_h = h;
+    }
+    if (lib.SDL_UpdateTexture(window->overlay, NULL, bgra, w * 4) != 0) return -1;
+    window->overlay_rect = (SDL_Rect){x, y, w, h};
+    window->overlay_on = 1;
+    return 0;
 }

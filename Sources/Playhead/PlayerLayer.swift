@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import PlayheadCore
+import PlayheadSubtitles
 import PlayheadVideo
 
 /// Shows a player's pictures, like `AVPlayerLayer`: whatever the player plays, item after item, in a rectangle
@@ -30,6 +31,11 @@ public final class PlayerLayer {
     public private(set) var isReadyForDisplay = false
     /// The layer's rectangle in its host, in pixels (the host sets it: a window's drawable area).
     public internal(set) var bounds: CGRect = .zero
+    /// Whether the current item's subtitles are drawn over the picture (as `AVPlayerLayer` draws the legible
+    /// media selection).
+    public var showsSubtitles = true {
+        didSet { subtitleOutput.setShown(showsSubtitles) }
+    }
     /// The size of the picture shown (its presentation size, in square pixels); `.zero` before the first.
     public private(set) var pictureSize: CGSize = .zero
 
@@ -42,6 +48,10 @@ public final class PlayerLayer {
     /// Looks at pictures shown by the display thread only while a readiness or size change is pending.
     @ObservationIgnored private let watch = Locked(PictureWatch())
     @ObservationIgnored private var itemObservation = 0
+    /// Hands the current item's cues to the display.
+    @ObservationIgnored private let subtitleOutput = LayerSubtitles()
+    /// The item whose cues the layer shows.
+    @ObservationIgnored private weak var subtitledItem: PlayerItem?
 
     private struct PictureWatch {
         var awaitingItem: ObjectIdentifier??
@@ -59,6 +69,7 @@ public final class PlayerLayer {
         if let display, let player { player.remove(display) }
         display?.setPictureShownHandler(nil)
         display = window
+        subtitleOutput.setWindow(window)
         guard let window else { return }
         window.gravity = videoGravity
         bounds = CGRect(origin: .zero, size: window.displaySize)
@@ -82,6 +93,7 @@ public final class PlayerLayer {
         if let old, let display { old.remove(display) }
         awaitFirstPicture()
         observeCurrentItem()
+        followSubtitles()
         guard let display else { return }
         // The new player's picture replaces the old one at once (attaching presents it); none shows the background.
         guard let player, player.currentVideoFrame != nil else {
@@ -128,7 +140,64 @@ public final class PlayerLayer {
                 guard let self, self.itemObservation == generation else { return }
                 self.awaitFirstPicture()
                 self.observeCurrentItem()
+                self.followSubtitles()
             }
         }
+    }
+
+    /// Shows the cues of the player's current item, and no other's.
+    private func followSubtitles() {
+        let item = player?.currentItem
+        guard item !== subtitledItem else { return }
+        subtitledItem?.remove(subtitleOutput)
+        subtitleOutput.itemChanged()
+        item?.add(subtitleOutput)
+        subtitledItem = item
+    }
+}
+
+/// A layer's subtitle output: the item's active cues, handed to the window drawing the layer. Any thread.
+final class LayerSubtitles: LegibleOutput, Sendable {
+    private struct State {
+        var window: VideoWindow?
+        var shown = true
+        var cues: [SubtitleCue] = []
+    }
+    private let state = Locked(State())
+
+    func show(_ cues: [SubtitleCue], at time: MediaTime) {
+        let (window, visible) = state.withLock { s -> (VideoWindow?, Bool) in
+            s.cues = cues
+            return (s.window, s.shown)
+        }
+        window?.showSubtitles(visible ? cues : [])
+    }
+
+    /// The window to draw in (nil: none); it shows the cues active now at once.
+    func setWindow(_ window: VideoWindow?) {
+        let cues = state.withLock { s -> [SubtitleCue] in
+            s.window?.showSubtitles([])
+            s.window = window
+            return s.shown ? s.cues : []
+        }
+        window?.showSubtitles(cues)
+    }
+
+    /// Shows or hides the cues.
+    func setShown(_ shown: Bool) {
+        let (window, cues) = state.withLock { s -> (VideoWindow?, [SubtitleCue]) in
+            s.shown = shown
+            return (s.window, shown ? s.cues : [])
+        }
+        window?.showSubtitles(cues)
+    }
+
+    /// The item changed: the old item's cues leave the screen.
+    func itemChanged() {
+        let window = state.withLock { s -> VideoWindow? in
+            s.cues = []
+            return s.window
+        }
+        window?.showSubtitles([])
     }
 }

@@ -84,4 +84,21 @@ extension Fixtures {
     public static func turnedColourBars() throws -> URL {
         try make("bars-turned.mp4", ["-i", try colourBars().path, "-c", "copy", "-metadata:s:v:0", "rotate=90"])
     }
+
+    /// 6 s of a grey 640x360 picture (H.264) with a SubRip subtitle track: "Hello world" from 1 to 2.5 s, the same
+    /// in italics from 3.5 to 5 s, nothing between.
+    public static func subtitledVideo() throws -> URL {
+        let srt = Paths.fixtures.appendingPathComponent("hello.srt")
+        let cues =
+            "1\n00:00:01,000 --> 00:00:02,500\nHello world\n\n2\n00:00:03,500 --> 00:00:05,000\n<i>Hello world</i>\n"
+        if !FileManager.default.fileExists(atPath: srt.path) {
+            try cues.write(to: srt, atomically: true, encoding: .utf8)
+        }
+        return try make(
+            "subtitled.mkv",
+            [
+                "-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-i", srt.path, "-map", "0", "-map", "1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:s", "srt",
+            ])
+    }
 }

@@ -28,6 +28,8 @@ final class DisplayThread: @unchecked Sendable {
     private let lifetime = NSLock()
     /// The windows this thread draws, by SDL window ID. Display thread only.
     private var surfaces: [UInt32: WindowSurface] = [:]
+    /// Draws the subtitles of every window. Display thread only.
+    let subtitles = SubtitleRenderer()
 
     /// True once the X server connection broke.
     var wasLost: Bool { shared.current.lost }

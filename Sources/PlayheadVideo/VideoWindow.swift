@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
 import PlayheadCore
+import PlayheadSubtitles
 
 /// Why a window could not be opened.
 public struct DisplayError: Error, Sendable, CustomStringConvertible {
@@ -24,6 +25,8 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         var needsDraw = false
         /// Take the picture off the screen at the next draw (the background shows).
         var clearPicture = false
+        /// The subtitle cues to show over the picture.
+        var cues: [SubtitleCue] = []
         var gravity = VideoGravity.resizeAspect
         var background: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var drawableSize = CGSize.zero
@@ -100,7 +103,7 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
                     id: ph_window_id(handle), size: CGSize(width: Int(dw), height: Int(dh)), title: title,
                     fullscreen: fullscreen,
                     drawnBy: (String(cString: ph_sdl_driver()), String(cString: ph_window_renderer(handle))))
-                display.add(WindowSurface(handle: handle, owner: window))
+                display.add(WindowSurface(handle: handle, owner: window, subtitles: display.subtitles))
                 continuation.resume(returning: .success(window))
             }
         }
@@ -132,6 +135,12 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
 
     /// Keeps the picture on screen. Any thread.
     public func flush() {}
+
+    /// Shows `cues` over the picture (in its rectangle, at its bottom unless their settings place them), drawn by
+    /// libass; empty shows none. Any thread.
+    public func showSubtitles(_ cues: [SubtitleCue]) {
+        redraw { $0.cues = cues }
+    }
 
     /// Takes the picture off the screen: the background shows until the next picture. Any thread.
     public func clear() {

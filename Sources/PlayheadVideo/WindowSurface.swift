@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import PlayheadSubtitles
 
 /// A window's SDL side: its handle, texture and drawing, kept by the display thread. The `VideoWindow` it draws
 /// for is held weakly: once nobody holds the window, the surface is destroyed at the thread's next turn.
@@ -14,7 +15,12 @@ final class WindowSurface {
     /// first.
     private var picture: (width: Int, height: Int, shownAs: CGSize, rotation: Int)?
 
-    init(handle: OpaquePointer, owner: VideoWindow) {
+    private let subtitles: SubtitleRenderer
+    /// The cues and the area of the overlay on screen.
+    private var overlay: (cues: [SubtitleCue], area: CGRect) = ([], .zero)
+
+    init(handle: OpaquePointer, owner: VideoWindow, subtitles: SubtitleRenderer) {
+        self.subtitles = subtitles
         self.handle = handle
         self.id = owner.id
         self.owner = owner
@@ -63,6 +69,7 @@ final class WindowSurface {
         ph_window_drawable_size(handle, &w, &h)
         let bounds = CGRect(x: 0, y: 0, width: Int(w), height: Int(h))
         let (r, g, b) = s.background
+        updateOverlay(s.cues, bounds: bounds, gravity: s.gravity)
         if let picture {
             var d = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: s.gravity)
             if picture.rotation % 180 != 0 {
@@ -83,6 +90,27 @@ final class WindowSurface {
         }
         shown?(uploaded)
         return true
+    }
+
+    /// Draws `cues` anew when they or the picture's place changed: in the part of the window the picture covers
+    /// (all of it before the first picture).
+    private func updateOverlay(_ cues: [SubtitleCue], bounds: CGRect, gravity: VideoGravity) {
+        var area = bounds
+        if let picture {
+            let r = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: gravity)
+            area = bounds.intersection(CGRect(x: r.x, y: r.y, width: r.width, height: r.height))
+        }
+        guard cues != overlay.cues || area != overlay.area else { return }
+        overlay = (cues, area)
+        let (w, h) = (Int(area.width), Int(area.height))
+        let script = ASSScript.script(for: cues, width: w, height: h)
+        guard !cues.isEmpty, let bgra = subtitles.render(script, width: w, height: h) else {
+            ph_window_set_overlay(handle, nil, 0, 0, 0, 0)
+            return
+        }
+        bgra.withUnsafeBufferPointer { p in
+            _ = ph_window_set_overlay(handle, p.baseAddress, Int32(w), Int32(h), Int32(area.minX), Int32(area.minY))
+        }
     }
 
     /// Handles an input or window event for this window: a new size or an exposure draws again; the person's

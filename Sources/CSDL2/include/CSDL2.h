@@ -113,4 +113,8 @@ int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, co
 int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
                    int degrees, uint8_t r, uint8_t g, uint8_t b);
 
+/* Shows `bgra` (w x h pixels, straight alpha) over the picture at (x, y) from the next draw on; NULL hides it. 0 on
+ * success. */
+int ph_window_set_overlay(ph_window *window, const uint8_t *bgra, int w, int h, int x, int y);
+
 #endif

@@ -1,0 +1,126 @@
+#include "CAss.h"
+
+#include <ass/ass.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PH_ASS_FUNCTIONS(X)                                                                                        \
+    X(ass_library_init)                                                                                            \
+    X(ass_library_done)                                                                                            \
+    X(ass_set_message_cb)                                                                                          \
+    X(ass_renderer_init)                                                                                           \
+    X(ass_renderer_done)                                                                                           \
+    X(ass_set_frame_size)                                                                                          \
+    X(ass_set_fonts)                                                                                               \
+    X(ass_read_memory)                                                                                             \
+    X(ass_free_track)                                                                                              \
+    X(ass_render_frame)
+
+#define PH_FIELD(name) __typeof__(&name) name;
+static struct {
+    PH_ASS_FUNCTIONS(PH_FIELD)
+} lib;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded = -1;
+static char failure[512];
+
+static void load(void) {
+    void *handle = dlopen("libass.so.9", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(failure, sizeof failure, "cannot load libass: %s", dlerror());
+        return;
+    }
+#define PH_RESOLVE(name)                                                                                           \
+    lib.name = (__typeof__(&name))dlsym(handle, #name);                                                            \
+    if (!lib.name) {                                                                                               \
+        snprintf(failure, sizeof failure, "libass.so.9 has no %s", #name);                                         \
+        return;                                                                                                    \
+    }
+    PH_ASS_FUNCTIONS(PH_RESOLVE)
+    loaded = 0;
+}
+
+struct ph_subtitles {
+    ASS_Library *library;
+    ASS_Renderer *renderer;
+};
+
+/* libass reports what it does (fonts chosen, files read) on stderr by default: a library keeps quiet. */
+static void quiet(int level, const char *format, va_list args, void *data) {
+    (void)level;
+    (void)format;
+    (void)args;
+    (void)data;
+}
+
+const char *ph_subtitles_error(void) { return failure[0] ? failure : "libass failed"; }
+
+ph_subtitles *ph_subtitles_create(void) {
+    pthread_once(&once, load);
+    if (loaded != 0) return NULL;
+    ph_subtitles *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->library = lib.ass_library_init();
+    if (s->library) lib.ass_set_message_cb(s->library, quiet, NULL);
+    s->renderer = s->library ? lib.ass_renderer_init(s->library) : NULL;
+    if (!s->renderer) {
+        snprintf(failure, sizeof failure, "libass could not start");
+        ph_subtitles_destroy(s);
+        return NULL;
+    }
+    lib.ass_set_fonts(s->renderer, NULL, "sans-serif", ASS_FONTPROVIDER_AUTODETECT, NULL, 1);
+    return s;
+}
+
+void ph_subtitles_destroy(ph_subtitles *s) {
+    if (!s) return;
+    if (s->renderer) lib.ass_renderer_done(s->renderer);
+    if (s->library) lib.ass_library_done(s->library);
+    free(s);
+}
+
+/* Paints one ASS bitmap (an alpha mask in one colour) over the straight-alpha BGRA buffer. */
+static void blend(const ASS_Image *image, int w, int h, uint8_t *bgra) {
+    uint32_t c = image->color; /* RRGGBBTT, TT transparency */
+    unsigned r = c >> 24, g = (c >> 16) & 0xFF, b = (c >> 8) & 0xFF, opacity = 255 - (c & 0xFF);
+    for (int y = 0; y < image->h; y++) {
+        int dy = image->dst_y + y;
+        if (dy < 0 || dy >= h) continue;
+        const uint8_t *mask = image->bitmap + (size_t)y * image->stride;
+        uint8_t *row = bgra + (size_t)dy * w * 4;
+        for (int x = 0; x < image->w; x++) {
+            int dx = image->dst_x + x;
+            if (dx < 0 || dx >= w) continue;
+            unsigned a = mask[x] * opacity / 255;
+            if (!a) continue;
+            uint8_t *p = row + (size_t)dx * 4;
+            unsigned da = p[3];
+            unsigned oa = a + da * (255 - a) / 255; /* "over" in straight alpha */
+            if (!oa) continue;
+            p[0] = (uint8_t)((b * a + p[0] * da * (255 - a) / 255) / oa);
+            p[1] = (uint8_t)((g * a + p[1] * da * (255 - a) / 255) / oa);
+            p[2] = (uint8_t)((r * a + p[2] * da * (255 - a) / 255) / oa);
+            p[3] = (uint8_t)oa;
+        }
+    }
+}
+
+int ph_subtitles_render(ph_subtitles *s, const char *script, long long ms, int w, int h, uint8_t *bgra) {
+    memset(bgra, 0, (size_t)w * h * 4);
+    ASS_Track *track = lib.ass_read_memory(s->library, (char *)script, strlen(script), NULL);
+    if (!track) return -1;
+    lib.ass_set_frame_size(s->renderer, w, h);
+    int changed = 0;
+    int drawn = 0;
+    for (ASS_Image *image = lib.ass_render_frame(s->renderer, track, ms, &changed); image; image = image->next) {
+        blend(image, w, h, bgra);
+        drawn = 1;
+    }
+    lib.ass_free_track(track);
+    return drawn;
+}

@@ -1,0 +1,25 @@
+#ifndef PLAYHEAD_CASS_H
+#define PLAYHEAD_CASS_H
+
+/* libass (the subtitle renderer mpv uses), loaded with dlopen when the first subtitle is drawn: linked, it and
+ * what it pulls in (fontconfig, FreeType, HarfBuzz, FriBidi) would load at every launch.
+ *
+ * Threads: one renderer is used by one thread at a time (the display thread). */
+
+#include <stdint.h>
+
+typedef struct ph_subtitles ph_subtitles;
+
+/* A renderer with the system's fonts (fontconfig; the default family "sans-serif"); NULL when libass cannot be
+ * loaded or started (`ph_subtitles_error` says why). Finding the fonts may take a moment the first time. */
+ph_subtitles *ph_subtitles_create(void);
+void ph_subtitles_destroy(ph_subtitles *subtitles);
+/* Why the last create failed, never NULL. */
+const char *ph_subtitles_error(void);
+
+/* Renders the events of `script` (a whole ASS script, UTF-8) active at `ms` into `bgra`: w x h pixels of blue,
+ * green, red and alpha bytes (straight alpha), cleared first. Returns 1 when anything was drawn, 0 when nothing,
+ * -1 when the script cannot be read. */
+int ph_subtitles_render(ph_subtitles *subtitles, const char *script, long long ms, int w, int h, uint8_t *bgra);
+
+#endif

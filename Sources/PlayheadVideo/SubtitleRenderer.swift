@@ -1,0 +1,32 @@
+import CAss
+import Foundation
+
+/// libass on the display thread: draws cues as an ASS script into a straight-alpha BGRA picture for a window's
+/// overlay. Made when the first cue is drawn (finding the fonts may take a moment then); when libass cannot be
+/// loaded, nothing is drawn and `failure` says why.
+///
+/// Threads: the display thread only.
+final class SubtitleRenderer {
+    private var renderer: OpaquePointer?
+    private var tried = false
+    /// Why libass could not start, nil while it works (or was not needed yet).
+    private(set) var failure: String?
+
+    deinit { ph_subtitles_destroy(renderer) }
+
+    /// The cues' picture, `width` x `height` BGRA; nil when nothing shows (no cue, nothing drawn, no libass).
+    func render(_ script: String, width: Int, height: Int) -> [UInt8]? {
+        guard width > 0, height > 0 else { return nil }
+        if !tried {
+            tried = true
+            renderer = ph_subtitles_create()
+            if renderer == nil { failure = String(cString: ph_subtitles_error()) }
+        }
+        guard let renderer else { return nil }
+        var bgra = [UInt8](repeating: 0, count: width * height * 4)
+        let drawn = bgra.withUnsafeMutableBufferPointer { out in
+            ph_subtitles_render(renderer, script, 0, Int32(width), Int32(height), out.baseAddress)
+        }
+        return drawn == 1 ? bgra : nil
+    }
+}

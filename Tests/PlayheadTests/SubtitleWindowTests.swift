@@ -1,0 +1,71 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Subtitles drawn by libass over the picture in a `PlayerWindow`, read back from the screen.
+@MainActor @Suite(.serialized) struct SubtitleWindowTests {
+    /// Which pixels of the band where subtitles go (the bottom quarter of a 640x360 window) are bright (text), and
+    /// how many bright pixels the rest of the window has.
+    static func textPixels(_ title: String) throws -> (band: Set<Int>, elsewhere: Int) {
+        let g = try #require(try TestDisplay.window(titled: title))
+        let shot = try TestDisplay.grab(g)
+        var band = Set<Int>()
+        var elsewhere = 0
+        for y in 0..<shot.height {
+            for x in 0..<shot.width {
+                let p = shot.pixel(x, y)
+                guard p.r > 180, p.g > 180, p.b > 180 else { continue }
+                if y >= shot.height * 3 / 4 { band.insert(y * shot.width + x) } else { elsewhere += 1 }
+            }
+        }
+        return (band, elsewhere)
+    }
+
+    /// Seeks the paused player to `seconds` and waits for the window to have drawn what shows there.
+    static func show(_ player: Player, at seconds: Double) async {
+        _ = await player.seek(
+            to: MediaTime(seconds: seconds, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        try? await Task.sleep(for: .milliseconds(700))
+    }
+
+    @Test func cuesAreDrawnWhileActiveItalicsDifferAndNothingRemainsAfter() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = Player()
+        player.audioOutputChoice = .disabled
+        defer { player.close() }
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.subtitledVideo()))
+        #expect(await eventually { player.currentItem?.status == .readyToPlay })
+        let title = "subtitles"
+        let window = try await PlayerWindow.open(player: player, title: title, width: 640, height: 360)
+        defer { window.close() }
+        #expect(await eventually { window.playerLayer.isReadyForDisplay })
+
+        await Self.show(player, at: 0.5)
+        let before = try Self.textPixels(title)
+        #expect(before.band.isEmpty && before.elsewhere == 0, "text before the first cue: \(before.band.count)")
+
+        await Self.show(player, at: 1.8)
+        let plain = try Self.textPixels(title)
+        #expect(plain.band.count > 150, "the active cue drew \(plain.band.count) text pixels")
+        #expect(plain.elsewhere == 0, "text outside the bottom band: \(plain.elsewhere)")
+
+        await Self.show(player, at: 3.0)
+        let between = try Self.textPixels(title)
+        #expect(between.band.isEmpty, "\(between.band.count) text pixels after the cue ended")
+
+        await Self.show(player, at: 4.2)
+        let italic = try Self.textPixels(title)
+        #expect(italic.band.count > 150, "the italic cue drew \(italic.band.count) text pixels")
+        let shared = plain.band.intersection(italic.band).count
+        #expect(
+            Double(shared) < 0.7 * Double(plain.band.count), "italic looks like plain: \(shared) of \(plain.band.count)"
+        )
+
+        // Hidden by the layer: the picture alone.
+        window.playerLayer.showsSubtitles = false
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try Self.textPixels(title).band.isEmpty, "showsSubtitles false still draws them")
+    }
+}
