@@ -37,12 +37,15 @@ final class AssetLoader: Sendable {
     let timeout: Double
     /// The asset's HLS options: its resource loader (keys the player cannot load itself), its retries.
     let hls: HLSClientOptions
+    /// Subtitle files read beside the resource.
+    let subtitleFiles: [String]
     private let state = Locked(State())
 
-    init(location: String, timeout: Double, hls: HLSClientOptions = .init()) {
+    init(location: String, timeout: Double, hls: HLSClientOptions = .init(), subtitleFiles: [String] = []) {
         self.location = location
         self.timeout = timeout
         self.hls = hls
+        self.subtitleFiles = subtitleFiles
     }
 
     var result: Result<AssetInfo, PlaybackError>? { state.withLock { $0.result } }
@@ -107,7 +110,7 @@ final class AssetLoader: Sendable {
             for b in blocked { b.signal() }
             return
         }
-        finish(outcome.map { AssetInfo(input: $0) }, input: nil)
+        finish(outcome.map { AssetInfo(input: $0, subtitleFiles: subtitleFiles) }, input: nil)
     }
 
     private func open() {
@@ -116,7 +119,7 @@ final class AssetLoader: Sendable {
         do {
             let input = try MediaOpener.open(location, timeout: timeout, hls: hls)
             opened = input
-            r = .success(AssetInfo(input: input))
+            r = .success(AssetInfo(input: input, subtitleFiles: subtitleFiles))
         } catch {
             r = .failure(error)
         }
@@ -139,8 +142,9 @@ final class AssetLoader: Sendable {
 }
 
 extension AssetInfo {
-    init(input: MediaInput) {
-        let media = MediaInfo(source: DemuxerSource.make(input: input, location: input.name))
+    init(input: MediaInput, subtitleFiles: [String] = []) {
+        let source = DemuxerSource.make(input: input, location: input.name)
+        let media = MediaInfo(source: SubtitleFiles.adding(SubtitleFiles.open(subtitleFiles).parts, to: source))
         self.media = media
         duration = media.duration.isNumeric ? media.duration : .indefinite
         tracks = media.streams.filter { $0.mediaType != .other && !$0.isAttachedPicture }.map(AssetTrack.init)

@@ -27,6 +27,10 @@ public final class URLAsset: Sendable {
         /// `Double` or `Int`: seconds an HLS variant, host or pathway that failed stays out of the choice before it
         /// is tried again; kept within 1 s to an hour, 60 when absent or not a number.
         public static let hlsPenaltySeconds = OptionKey(rawValue: "hlsPenaltySeconds")
+        /// `[URL]`: local subtitle files (SubRip, WebVTT, ASS) shown as subtitle tracks after the asset's own, the
+        /// last one chosen by default (like mpv's `--sub-file`); a file that cannot be read or holds anything else is
+        /// left out with an error-log entry.
+        public static let subtitleFiles = OptionKey(rawValue: "subtitleFiles")
     }
 
     /// The resource.
@@ -48,7 +52,8 @@ public final class URLAsset: Sendable {
             location: URLAsset.location(of: url), timeout: Self.networkTimeout(in: options),
             hls: HLSClientOptions(
                 resourceLoader: resourceLoader, retry: Self.retryPolicy(in: options),
-                penaltySeconds: Self.penaltySeconds(in: options)))
+                penaltySeconds: Self.penaltySeconds(in: options)),
+            subtitleFiles: ((options[.subtitleFiles] as? [URL]) ?? []).filter(\.isFileURL).map(\.path))
     }
 
     /// The `hlsPenaltySeconds` option, kept within 1 s to an hour; 60 when absent or not a number.

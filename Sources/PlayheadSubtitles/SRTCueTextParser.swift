@@ -53,8 +53,8 @@ public enum SRTCueTextParser {
     }
 
     /// The settings an `{\anN}` override (numeric keypad layout: 7 8 9 top, 1 2 3 bottom) implies, if the text
-    /// has one.
-    static func positionOverride(in text: ArraySlice<UInt8>) -> CueSettings? {
+    /// has one. Any thread.
+    public static func positionOverride(in text: ArraySlice<UInt8>) -> CueSettings? {
         var index = text.startIndex
         while index + 4 < text.endIndex {
             if text[index] == 0x5C, text[index + 1] | 0x20 == 0x61, text[index + 2] | 0x20 == 0x6E,

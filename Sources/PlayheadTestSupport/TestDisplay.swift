@@ -204,6 +204,18 @@ public struct Screenshot: Sendable {
         return (Int(rgb[i]), Int(rgb[i + 1]), Int(rgb[i + 2]))
     }
 
+    /// The pixels brighter than 180 in all three channels (subtitle text) in rows `rows`, as `y * width + x`.
+    public func brightPixels(inRows rows: Range<Int>) -> Set<Int> {
+        var bright = Set<Int>()
+        for y in rows.clamped(to: 0..<height) {
+            for x in 0..<width {
+                let p = pixel(x, y)
+                if p.r > 180, p.g > 180, p.b > 180 { bright.insert(y * width + x) }
+            }
+        }
+        return bright
+    }
+
     /// Whether the colour at (x, y) is within `tolerance` of `expected` in each channel.
     public func matches(_ x: Int, _ y: Int, _ expected: (Int, Int, Int), tolerance: Int = 16) -> Bool {
         let p = pixel(x, y)

@@ -101,4 +101,20 @@ extension Fixtures {
                 "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:s", "srt",
             ])
     }
+
+    /// 6 s of a grey 640x360 picture with two SubRip tracks showing from 0.5 to 5.5 s: the first (English) "Hello
+    /// world" at the bottom, the second (French) "Bonjour" at the top (`{\an8}`).
+    public static func twoSubtitleTracks() throws -> URL {
+        let english = Paths.fixtures.appendingPathComponent("two-en.srt")
+        let french = Paths.fixtures.appendingPathComponent("two-fr.srt")
+        try "1\n00:00:00,500 --> 00:00:05,500\nHello world\n".write(to: english, atomically: true, encoding: .utf8)
+        try "1\n00:00:00,500 --> 00:00:05,500\n{\\an8}Bonjour\n".write(to: french, atomically: true, encoding: .utf8)
+        return try make(
+            "two-subtitle-tracks-copied.mkv",
+            [
+                "-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-i", english.path, "-i", french.path,
+                "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:s", "copy",
+                "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre",
+            ])
+    }
 }

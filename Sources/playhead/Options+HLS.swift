@@ -88,10 +88,11 @@ struct HLSOptions {
     }
 
     /// The item for `url` with these options applied; also turns on the remembered bandwidth estimate.
-    @MainActor func makeItem(url: URL) -> PlayerItem {
+    @MainActor func makeItem(url: URL, subtitleFiles: [URL] = []) -> PlayerItem {
         BandwidthMemory.isEnabled = true
         BandwidthMemory.startEstimate = bitrate == .max ? 1e12 : nil
         var assetOptions: [URLAsset.OptionKey: any Sendable] = [:]
+        if !subtitleFiles.isEmpty { assetOptions[.subtitleFiles] = subtitleFiles }
         if let networkTimeout { assetOptions[.networkTimeout] = networkTimeout }
         if let retries { assetOptions[.hlsRetries] = retries }
         let item = PlayerItem(asset: URLAsset(url: url, options: assetOptions))

@@ -1,7 +1,8 @@
 import Foundation
 import Playhead
 
-/// `--alang` and `--aid`: which sound track of each input plays. Parsed and validated before anything plays.
+/// `--alang`, `--aid`, `--slang`, `--sid` and `--no-sub`: which sound and subtitle tracks of each input play.
+/// Parsed and validated before anything plays.
 struct TrackOptions: Equatable {
     /// Preferred languages of the sound, most wanted first (`--alang=fr,en`).
     var audioLanguages: [String] = []
@@ -9,17 +10,39 @@ struct TrackOptions: Equatable {
     /// media's choice.
     var audioTrack: Int?
 
-    /// Takes `--alang` or `--aid`; false for any other option.
+    /// Preferred languages of the subtitles (`--slang=fr,en`).
+    var subtitleLanguages: [String] = []
+    /// The subtitle track by number among the input's subtitle tracks, from 1 (`--sid=N`); 0 for none (`--sid=no`,
+    /// `--no-sub`); nil: by language or the media's choice.
+    var subtitleTrack: Int?
+    /// Subtitle files shown with every input (`--sub-file`, repeatable), the last one chosen.
+    var subtitleFiles: [String] = []
+
+    /// Takes `--alang`, `--aid`, `--slang`, `--sid` or `--no-sub`; false for any other option.
     mutating func parse(_ name: String, _ value: String?) throws(Options.UsageError) -> Bool {
         switch name {
-        case "--alang":
-            let tags = try Options.need(name, value).split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces)
+        case "--alang": audioLanguages = try Self.languages(name, value)
+        case "--slang": subtitleLanguages = try Self.languages(name, value)
+        case "--no-sub": subtitleTrack = 0
+        case "--sub-file":
+            let path = try Options.need(name, value)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                FileManager.default.isReadableFile(atPath: path)
+            else { throw Options.UsageError(description: "--sub-file: '\(path)' is not a readable file") }
+            subtitleFiles.append(path)
+        case "--sid":
+            let v = try Options.need(name, value)
+            if v == "auto" {
+                subtitleTrack = nil
+            } else if v == "no" {
+                subtitleTrack = 0
+            } else if let n = Int(v), (1...1000).contains(n) {
+                subtitleTrack = n
+            } else {
+                throw Options.UsageError(
+                    description: "--sid: expected a track number from 1, 'no' or 'auto', got '\(v)'")
             }
-            for tag in tags where !Self.isLanguageTag(tag) {
-                throw Options.UsageError(description: "--alang: '\(tag)' is not a language tag (such as fr or fra)")
-            }
-            audioLanguages = tags
         case "--aid":
             let v = try Options.need(name, value)
             if v == "auto" {
@@ -34,6 +57,17 @@ struct TrackOptions: Equatable {
         return true
     }
 
+    /// A comma-separated list of language tags.
+    private static func languages(_ name: String, _ value: String?) throws(Options.UsageError) -> [String] {
+        let tags = try Options.need(name, value).split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        for tag in tags where !isLanguageTag(tag) {
+            throw Options.UsageError(description: "\(name): '\(tag)' is not a language tag (such as fr or fra)")
+        }
+        return tags
+    }
+
     /// Letters, digits and dashes, starting with 2 or 3 letters (BCP 47 or ISO 639).
     static func isLanguageTag(_ tag: String) -> Bool {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
@@ -44,33 +78,48 @@ struct TrackOptions: Equatable {
         }
     }
 
-    /// The items' policy; nil when neither option was given.
+    /// The items' policy; nil when no track option was given.
     var selection: CommandLineTrackSelection? {
-        audioLanguages.isEmpty && audioTrack == nil
-            ? nil : CommandLineTrackSelection(audioLanguages: audioLanguages, audioTrack: audioTrack)
+        audioLanguages.isEmpty && audioTrack == nil && subtitleLanguages.isEmpty && subtitleTrack == nil
+            ? nil
+            : CommandLineTrackSelection(
+                audioLanguages: audioLanguages, audioTrack: audioTrack, subtitleLanguages: subtitleLanguages,
+                subtitleTrack: subtitleTrack)
     }
 
     static let help = """
           --alang=LANG[,LANG...]         play the sound track in the first of these languages the input has
           --aid=N|auto                   play the input's Nth sound track (from 1)
+          --slang=LANG[,LANG...]         show the subtitles in the first of these languages the input has
+          --sid=N|no|auto                show the input's Nth subtitle track (from 1), or none
+          --no-sub                       show no subtitles
+          --sub-file=PATH                show this subtitle file (SubRip, WebVTT, ASS) with the input
         """
 }
 
-/// The track policy of `--alang` and `--aid`. A value type; its `select` runs on an engine's demux thread.
+/// The track policy of `--alang`, `--aid`, `--slang`, `--sid` and `--no-sub`. A value type; its `select` runs on
+/// an engine's demux thread.
 struct CommandLineTrackSelection: TrackSelectionPolicy {
     var audioLanguages: [String]
     var audioTrack: Int?
+    var subtitleLanguages: [String] = []
+    var subtitleTrack: Int?
 
     func select(_ mediaType: AssetTrack.MediaType, among tracks: [AssetTrack], suggested: AssetTrack?) -> AssetTrack? {
-        guard mediaType == .audio else { return suggested }
-        if let n = audioTrack {
+        let (number, option, kind): (Int?, String, String)
+        switch mediaType {
+        case .audio: (number, option, kind) = (audioTrack, "--aid", "sound")
+        case .subtitle: (number, option, kind) = (subtitleTrack, "--sid", "subtitle")
+        default: return suggested
+        }
+        if let n = number {
+            if n == 0 { return nil }
             if n <= tracks.count { return tracks[n - 1] }
-            printError(
-                "--aid=\(n): the input has \(tracks.count) sound track\(tracks.count == 1 ? "" : "s"); playing the default one"
-            )
+            let s = tracks.count == 1 ? "" : "s"
+            printError("\(option)=\(n): the input has \(tracks.count) \(kind) track\(s); playing the default one")
             return suggested
         }
-        return LanguageTrackSelection(audioLanguages: audioLanguages).select(
+        return LanguageTrackSelection(audioLanguages: audioLanguages, subtitleLanguages: subtitleLanguages).select(
             mediaType, among: tracks, suggested: suggested)
     }
 }

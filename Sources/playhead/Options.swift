@@ -187,6 +187,7 @@ struct Options {
           up/down    seek +60 s / -60 s    [ / ]       speed down / up
           9 / 0      volume down / up      m           mute
           #          next sound track (or HLS audio rendition)
+          j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)
           > / Enter  next entry            < / Backspace  previous (restarts the entry after 3 s)
           q          quit (a long unfinished item resumes there next time)
 

@@ -38,6 +38,8 @@ extension PlaybackSession {
         case .char("0"): player.volume = min(1, player.volume + 0.05)
         case .char("m"): player.isMuted.toggle()
         case .char("#"): cycleSound()
+        case .char("j"): cycleSubtitles()
+        case .char("v"): toggleSubtitles()
         default: break
         }
         tick()
@@ -60,6 +62,30 @@ extension PlaybackSession {
             item.select(next, in: group)
             self?.terminal.message("sound: \(next.displayName)")
         }
+    }
+
+    /// Shows the item's next subtitle track (after the last: none), from where it is, and names it.
+    private func cycleSubtitles() {
+        guard let item = player.currentItem else { return }
+        Task { @MainActor [weak self] in
+            guard let group = try? await item.asset.loadMediaSelectionGroup(for: .legible) else {
+                self?.terminal.message("no subtitles")
+                return
+            }
+            let playable = group.options.filter(\.isPlayable)
+            let now = item.currentMediaSelection.selectedMediaOption(in: group)
+            let index = now.flatMap { playable.firstIndex(of: $0) } ?? -1
+            let next: MediaSelectionOption? = index + 1 < playable.count ? playable[index + 1] : nil
+            item.select(next, in: group)
+            self?.terminal.message("subtitles: \(next?.displayName ?? "none")")
+        }
+    }
+
+    /// Hides or shows the subtitles drawn in the window.
+    private func toggleSubtitles() {
+        guard case .open(let window) = windowState else { return }
+        window.playerLayer.showsSubtitles.toggle()
+        terminal.message("subtitles \(window.playerLayer.showsSubtitles ? "shown" : "hidden")")
     }
 
     private func changeSpeed(by factor: Double) {

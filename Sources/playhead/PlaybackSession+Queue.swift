@@ -28,7 +28,8 @@ extension PlaybackSession {
         let url =
             location.contains("://")
             ? (URL(string: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
-        let item = options.hls.makeItem(url: url)
+        let item = options.hls.makeItem(
+            url: url, subtitleFiles: options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0) })
         if let selection = options.tracks.selection { item.trackSelection = selection }
         if !options.noVideo { item.add(NullVideoOutput()) }
         // A playlist's title reaches Now Playing too (over the file's own tag).

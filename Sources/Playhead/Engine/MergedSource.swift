@@ -15,7 +15,8 @@ final class MergedSource: MediaSource, @unchecked Sendable {
     /// The distance between two parts' track identifiers.
     static let trackStride = 1000
 
-    private let parts: [any MediaSource]
+    /// The parts, the main one first.
+    let parts: [any MediaSource]
     /// Each part's next sample, read ahead of the others; nil when none is waiting.
     private var pending: [MediaSample?]
     /// Each part's decoding time (item seconds) of its pending sample, the order of reads.

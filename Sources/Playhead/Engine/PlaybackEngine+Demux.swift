@@ -34,9 +34,14 @@ extension PlaybackEngine {
                 return
             }
         }
-        let source = DemuxerSource.make(
-            input: opened, location: config.location, hls: config.assetLoader?.hls ?? HLSClientOptions(),
-            stopping: { [weak self] in self?.isStopping ?? true })
+        let sidecars = SubtitleFiles.open(config.assetLoader?.subtitleFiles ?? [])
+        // A subtitle file left out is an error-log entry; the item plays without it.
+        for problem in sidecars.problems { sink(.hls(.recovered(problem))) }
+        let source = SubtitleFiles.adding(
+            sidecars.parts,
+            to: DemuxerSource.make(
+                input: opened, location: config.location, hls: config.assetLoader?.hls ?? HLSClientOptions(),
+                stopping: { [weak self] in self?.isStopping ?? true }))
         self.source = source
         source.attach(makeHost())
         if isStopping { return }

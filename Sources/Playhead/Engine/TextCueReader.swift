@@ -28,8 +28,11 @@ struct TextCueReader: Sendable {
         text = text.replacingOccurrences(of: "\r\n", with: "\n")
         guard !text.isEmpty else { return nil }
         let end = start + (duration > 0 ? duration : 5)
+        let markup: CueMarkup = codec == "webvtt" ? .webVTT : .subRip
+        // SubRip's (and ASS's) `{\anN}` places the cue, as in a SubRip file read by `SRTParser`.
+        let settings = markup == .subRip ? SRTCueTextParser.positionOverride(in: Array(text.utf8)[...]) : nil
         return SubtitleCue(
-            id: "", startTime: start, endTime: end, text: text, markup: codec == "webvtt" ? .webVTT : .subRip)
+            id: "", startTime: start, endTime: end, text: text, markup: markup, settings: settings ?? CueSettings())
     }
 
     /// The text of an ASS event ("ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text" in Matroska,

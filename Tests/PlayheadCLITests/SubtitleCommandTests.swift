@@ -1,0 +1,49 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead`'s subtitle options, seen in its window: which track's text is drawn where.
+@Suite(.serialized) struct SubtitleCommandTests {
+    /// Where text shows in the window of `playhead ARGS FILE` at 2 s: in the top quarter, in the bottom quarter.
+    static func textAt2s(_ arguments: [String], _ file: URL) throws -> (top: Int, bottom: Int, stderr: String) {
+        let (p, err) = try WindowCommandTests.launch(
+            ["--ao=null", "--no-mpris", "--length=4"] + arguments + [file.path], display: try TestDisplay.name())
+        defer { Run.kill(p) }
+        let title = "\(file.lastPathComponent) - playhead"
+        let g = try #require(try TestDisplay.waitForWindow(titled: title), "no window")
+        Thread.sleep(forTimeInterval: 2)
+        let shot = try TestDisplay.grab(g)
+        let top = shot.brightPixels(inRows: 0..<(shot.height / 4)).count
+        let bottom = shot.brightPixels(inRows: (shot.height * 3 / 4)..<shot.height).count
+        _ = WindowCommandTests.waitForExit(p, seconds: 10)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (top, bottom, stderr)
+    }
+
+    @Test func sidSlangAndNoSubChooseTheTrackDrawn() throws {
+        let file = try Fixtures.twoSubtitleTracks()
+        let first = try Self.textAt2s([], file)
+        #expect(first.bottom > 100 && first.top == 0, "default: \(first)")
+        let second = try Self.textAt2s(["--sid=2"], file)
+        #expect(second.top > 100 && second.bottom == 0, "--sid=2: \(second)")
+        let french = try Self.textAt2s(["--slang=fr"], file)
+        #expect(french.top > 100 && french.bottom == 0, "--slang=fr: \(french)")
+        for none in [["--no-sub"], ["--sid=no"]] {
+            let r = try Self.textAt2s(none, file)
+            #expect(r.top == 0 && r.bottom == 0, "\(none): \(r)")
+        }
+    }
+
+    @Test func aSubtitleFileIsShownAndOneThatIsNotIsSaid() throws {
+        // Its own track says "Hello world" at the bottom; the file, chosen instead, "Bonjour" at the top.
+        let video = try Fixtures.subtitledVideo()
+        let srt = Paths.fixtures.appendingPathComponent("two-fr.srt")
+        _ = try Fixtures.twoSubtitleTracks()
+        let shown = try Self.textAt2s(["--sub-file=\(srt.path)"], video)
+        #expect(shown.top > 100 && shown.bottom == 0, "the subtitle file's text is not drawn: \(shown)")
+        let notSubtitles = try Fixtures.tone(seconds: 1)
+        let r = try Self.textAt2s(["--sub-file=\(notSubtitles.path)"], video)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && r.stderr.contains("not a subtitle file"), "\(r.stderr)")
+    }
+}
