@@ -71,6 +71,8 @@ static int exit_handler_set = 0;
  * whose loss Xlib answers with exit(1). -1 until the first X11 window is open. */
 static atomic_int x_fd = -1;
 static int wake_fd = -1;
+/* Set (release) once SDL, `wake_event` and `wake_fd` are ready: other threads' wakes read them after it (acquire). */
+static atomic_int wake_ready = 0;
 
 static void load(void) {
     void *handle = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
@@ -106,6 +108,7 @@ int ph_sdl_start(const char *drivers) {
     }
     if (wake_event == (uint32_t)-1) wake_event = lib.SDL_RegisterEvents(1);
     if (wake_fd < 0) wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    atomic_store_explicit(&wake_ready, 1, memory_order_release);
     return 0;
 }
 
@@ -174,7 +177,7 @@ static void survive_x_connection_loss(SDL_Window *window) {
 }
 
 void ph_sdl_wake(void) {
-    if (loaded != 0 || wake_event == (uint32_t)-1) return;
+    if (!atomic_load_explicit(&wake_ready, memory_order_acquire)) return;
     if (wake_fd >= 0) {
         uint64_t one = 1;
         ssize_t written = write(wake_fd, &one, sizeof one);

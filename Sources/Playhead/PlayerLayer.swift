@@ -117,6 +117,8 @@ public final class PlayerLayer {
         }
         if isReadyForDisplay { isReadyForDisplay = false }
         watch.withLock { $0.awaitingItem = player == nil ? .none : .some(item) }
+        // Until then the background shows, never the last picture of another item.
+        display?.clear(unlessFrom: item)
     }
 
     private func pictureShown(_ frame: VideoFrame) {

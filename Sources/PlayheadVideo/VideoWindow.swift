@@ -143,11 +143,17 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
     }
 
     /// Takes the picture off the screen: the background shows until the next picture. Any thread.
-    public func clear() {
-        redraw {
-            $0.pending = nil
-            $0.shown = nil
-            $0.clearPicture = true
+    public func clear() { clear(unlessFrom: nil) }
+
+    /// Takes the picture off the screen unless it belongs to `item` (a picture of it waiting to be drawn stays
+    /// too): after an item change, the last picture of the one before must not stand for the new one. Any thread.
+    package func clear(unlessFrom item: ObjectIdentifier?) {
+        redraw { s in
+            if item == nil || s.pending?.item != item { s.pending = nil }
+            if item == nil || s.shown?.item != item {
+                s.shown = nil
+                s.clearPicture = true
+            }
         }
     }
 

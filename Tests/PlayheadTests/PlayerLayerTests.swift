@@ -55,6 +55,17 @@ import Testing
         #expect(log.values == [false, true, false, true], "readiness went \(log.values)")
         #expect(try Self.numberOnScreen(title) == 0, "the new item's first picture is not on screen")
         #expect(try await PlayerWindowTests.mismatches(in: title, [(20, 120, PlayerWindowTests.black)]).isEmpty)
+
+        // The bars again, then an item that never shows a picture (it cannot be opened): the background, not the
+        // bars' blue.
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.colourBars()))
+        #expect(try await PlayerWindowTests.mismatches(in: title, [(200, 120, PlayerWindowTests.blue)]).isEmpty)
+        let junk = Fixtures.file("not-video.mp4", bytes: Array(repeating: 7, count: 4096))
+        player.replaceCurrentItem(with: PlayerItem(url: junk))
+        #expect(await eventually { player.currentItem?.status == .failed }, "the broken item did not fail")
+        #expect(!window.playerLayer.isReadyForDisplay)
+        let stale = try await PlayerWindowTests.mismatches(in: title, [(200, 120, PlayerWindowTests.black)])
+        #expect(stale.isEmpty, "the last item's picture stayed: \(stale)")
     }
 
     /// Playing, the picture on screen is the one the clock says: each frame of `numberedVideo` carries its number,
