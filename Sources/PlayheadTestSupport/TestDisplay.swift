@@ -198,6 +198,11 @@ public struct Screenshot: Sendable {
     /// Rows of red, green, blue bytes.
     public let rgb: [UInt8]
 
+    /// A picture of `width` x `height` from its RGB24 bytes.
+    public init(width: Int, height: Int, rgb: [UInt8]) {
+        (self.width, self.height, self.rgb) = (width, height, rgb)
+    }
+
     /// The colour at (x, y).
     public func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
         let i = (y * width + x) * 3

@@ -80,25 +80,11 @@ final class PictureUpload {
         case AV_PIX_FMT_NV12.rawValue: layout = Int32(PH_PICTURE_NV12)
         default: return nil
         }
-        switch (matrix(of: frame), frame.isFullRange) {
+        switch (frame.matrix, frame.isFullRange) {
         case (.bt601, false): return (layout, Int32(PH_MATRIX_BT601))
         case (.bt709, false): return (layout, Int32(PH_MATRIX_BT709))
         case (.bt601, true): return (layout, Int32(PH_MATRIX_JPEG))
         default: return nil
-        }
-    }
-
-    enum Matrix { case bt601, bt709, bt2020, other }
-
-    /// The YUV matrix of `frame`: as tagged, else as FFmpeg and mpv guess it (BT.709 for HD sizes).
-    static func matrix(of frame: Frame) -> Matrix {
-        switch AVColorSpace(frame.colorSpace) {
-        case AVCOL_SPC_BT709: return .bt709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC: return .bt601
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return .bt2020
-        case AVCOL_SPC_UNSPECIFIED, AVCOL_SPC_RESERVED:
-            return frame.width >= 1280 || frame.height > 576 ? .bt709 : .bt601
-        default: return .other
         }
     }
 
@@ -118,15 +104,7 @@ final class PictureUpload {
                 scalerKey = nil
                 return false
             }
-            let coefficients: Int32
-            switch Self.matrix(of: frame) {
-            case .bt709: coefficients = SWS_CS_ITU709
-            case .bt2020: coefficients = SWS_CS_BT2020
-            default: coefficients = SWS_CS_ITU601
-            }
-            _ = sws_setColorspaceDetails(
-                scaler, sws_getCoefficients(coefficients), full ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
-                1 << 16, 1 << 16)
+            frame.describeColours(to: scaler)
             scalerKey = key
             bgra = [UInt8](repeating: 0, count: width * height * 4)
         }

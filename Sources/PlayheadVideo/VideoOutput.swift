@@ -79,3 +79,13 @@ public final class NullVideoOutput: VideoOutput, Sendable {
     /// How many frames were presented.
     public var presentedCount: Int { count.current }
 }
+
+extension VideoFrame {
+    /// The picture as a PNG file's bytes, as it is shown: at its presentation size (the sample aspect ratio
+    /// applied) and upright. Throws when it cannot be converted or encoded. Any thread (it takes a moment for a
+    /// large picture: not on the main actor).
+    public func pngData() throws(FFmpegError) -> [UInt8] {
+        let width = max(1, Int((Double(frame.width) * frame.sampleAspectRatio).rounded()))
+        return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation)
+    }
+}

@@ -188,6 +188,7 @@ struct Options {
           9 / 0      volume down / up      m           mute
           #          next sound track (or HLS audio rendition)
           j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)
+          s          save the picture as playhead-shotNNNN.png in the current folder
           > / Enter  next entry            < / Backspace  previous (restarts the entry after 3 s)
           q          quit (a long unfinished item resumes there next time)
 

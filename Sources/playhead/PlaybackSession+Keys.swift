@@ -40,6 +40,7 @@ extension PlaybackSession {
         case .char("#"): cycleSound()
         case .char("j"): cycleSubtitles()
         case .char("v"): toggleSubtitles()
+        case .char("s"): takeScreenshot()
         default: break
         }
         tick()

@@ -74,6 +74,49 @@ import Testing
         #expect(stderr.isEmpty, "\(stderr)")
     }
 
+    /// `s` saves the picture as a PNG in the current folder, under the first free name: an existing
+    /// `playhead-shot0001.png` is left as it was, the picture goes to `playhead-shot0002.png`.
+    @Test func sSavesTheShownPictureWithoutReplacingAFile() throws {
+        let folder = Paths.scratch("screenshots")
+        let taken = folder.appendingPathComponent("playhead-shot0001.png")
+        try Data("not mine".utf8).write(to: taken)
+        let bars = try Fixtures.colourBars()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--no-mpris", "--loop-file=inf", bars.path]
+        p.environment = TestDisplay.environment(display: try TestDisplay.name())
+        p.currentDirectoryURL = folder
+        try Run.start(p)
+        defer { Run.kill(p) }
+        let title = "\(bars.lastPathComponent) - playhead"
+        _ = try #require(try TestDisplay.waitForWindow(titled: title), "no window")
+        Thread.sleep(forTimeInterval: 0.5)
+        try Self.type(["s"], into: title)
+        let shot = folder.appendingPathComponent("playhead-shot0002.png")
+        var deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: shot.path), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        deadline = Date().addingTimeInterval(2)
+        while (try? Data(contentsOf: shot).count) ?? 0 < 100, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try Data(contentsOf: taken) == Data("not mine".utf8), "an existing file was replaced")
+        let rgb = folder.appendingPathComponent("shot.rgb")
+        let r = try Run.command(
+            "ffmpeg", ["-v", "error", "-y", "-i", shot.path, "-f", "rawvideo", "-pix_fmt", "rgb24", rgb.path])
+        #expect(r.status == 0, "the screenshot is not a picture ffmpeg reads: \(r.stderr)")
+        let probe = try Run.command(
+            "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", shot.path])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "png,320,240", "\(probe.stdout)")
+        let bytes = [UInt8]((try? Data(contentsOf: rgb)) ?? Data())
+        let picture = Screenshot(width: 320, height: 240, rgb: bytes)
+        if bytes.count == 320 * 240 * 3 {
+            for (i, colour) in Fixtures.barColours.enumerated() {
+                let right = picture.matches(i * 80 + 40, 120, colour)
+                #expect(right, "bar \(i) is \(picture.pixel(i * 80 + 40, 120)), not \(colour)")
+            }
+        }
+    }
+
     @Test func withoutADisplayThereIsNoWindowAndNothingIsSaid() throws {
         _ = try TestDisplay.name()
         let bars = try Fixtures.colourBars()

@@ -1,0 +1,53 @@
+import Foundation
+import Playhead
+
+/// The `s` key: the picture on screen saved as `playhead-shotNNNN.png` in the current folder, as mpv does, under
+/// the first number no file has (an existing file is never replaced). Main actor.
+extension PlaybackSession {
+    func takeScreenshot() {
+        guard let frame = player.currentVideoFrame else {
+            terminal.message("no picture to save")
+            return
+        }
+        let folder = FileManager.default.currentDirectoryPath
+        Task { @MainActor [weak self] in
+            let saved = await Task.detached { () -> Result<String, any Error> in
+                Result { try Screenshot.save(try frame.pngData(), in: folder) }
+            }.value
+            switch saved {
+            case .success(let name): self?.terminal.message("screenshot: \(name)")
+            case .failure(let error): printError("screenshot not saved: \(error)")
+            }
+        }
+    }
+}
+
+/// Writes screenshot files. Any thread.
+enum Screenshot {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Writes `png` as the first `playhead-shotNNNN.png` (0001 to 9999) that does not exist in `folder`, created
+    /// exclusively (a file that appears meanwhile is never replaced); returns its name.
+    static func save(_ png: [UInt8], in folder: String) throws -> String {
+        for n in 1...9999 {
+            let name = String(format: "playhead-shot%04d.png", n)
+            let path = (folder as NSString).appendingPathComponent(name)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw Failure(description: "\(path): \(String(cString: strerror(errno)))")
+            }
+            defer { close(fd) }
+            let written = png.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written == png.count else {
+                let reason = written < 0 ? String(cString: strerror(errno)) : "short write"
+                unlink(path)
+                throw Failure(description: "\(path): \(reason)")
+            }
+            return name
+        }
+        throw Failure(description: "\(folder): playhead-shot0001.png to playhead-shot9999.png all exist")
+    }
+}
