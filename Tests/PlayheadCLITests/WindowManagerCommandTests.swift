@@ -67,6 +67,28 @@ import Testing
         if !p.isRunning { #expect(p.terminationStatus == 0) }
     }
 
+    @Test func ontopAsksTheWindowManagerToKeepTheWindowAbove() throws {
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        let bars = try Fixtures.colourBars()
+        let title = "\(bars.lastPathComponent) - playhead"
+        for (arguments, above) in [([String](), false), (["--ontop"], true)] {
+            let (p, _) = try WindowCommandTests.launch(
+                ["--ao=null", "--no-mpris", "--length=3"] + arguments + [bars.path], display: x.display)
+            defer { Run.kill(p) }
+            _ = try #require(try TestDisplay.waitForWindow(titled: title, on: x.display), "no window")
+            var state = ""
+            for _ in 0..<40 {
+                state = try Run.command(
+                    "xprop", ["-display", x.display, "-name", title, "_NET_WM_STATE"], timeout: 5
+                ).stdout
+                if state.contains("_NET_WM_STATE_ABOVE") == above { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(state.contains("_NET_WM_STATE_ABOVE") == above, "\(arguments): \(state)")
+        }
+    }
+
     @Test func fsStartsInFullscreen() throws {
         let x = try TestDisplay.startManagedServer()
         defer { x.stop() }
