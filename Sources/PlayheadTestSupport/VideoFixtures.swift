@@ -117,4 +117,9 @@ extension Fixtures {
                 "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre",
             ])
     }
+
+    /// 2 s (5 fps) of a red picture one pixel in size (FFV1, 4:4:4).
+    public static func onePixelVideo() throws -> URL {
+        try make("one-pixel.mkv", ["-f", "lavfi", "-i", "color=c=red:s=1x1:r=5:d=2,format=yuv444p", "-c:v", "ffv1"])
+    }
 }

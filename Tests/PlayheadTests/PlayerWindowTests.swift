@@ -78,8 +78,9 @@ import Testing
     }
 
     /// Pictures a window must still show: one wider than the renderer's largest texture (scaled down to fit it),
-    /// and a stream whose picture changes size half-way (the new size shown, letterboxed as it should be).
-    @Test func aPictureTooWideForATextureAndOneThatChangesSizeAreShown() async throws {
+    /// one of a single pixel, and a stream whose picture changes size half-way (the new size shown, letterboxed as
+    /// it should be).
+    @Test func aPictureTooWideForATextureATinyOneAndOneThatChangesSizeAreShown() async throws {
         try TestDisplay.useInThisProcess()
         defer { TestDisplay.leave() }
         let (r, b, k) = (Self.red, Self.blue, Self.black)
@@ -93,6 +94,15 @@ import Testing
         // 10:1 in 820x200: 820x82 between black bands.
         let wrong = try await Self.mismatches(in: title, [(200, 100, r), (620, 100, b), (410, 20, k), (410, 180, k)])
         #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
+
+        // One square pixel, scaled up to the window's height (240x240): red in the middle, black bands beside.
+        let tiny = await Self.pausedPlayer(try Fixtures.onePixelVideo())
+        defer { tiny.close() }
+        let title1 = "one pixel"
+        let one = try await PlayerWindow.open(player: tiny, title: title1, width: 320, height: 240)
+        defer { one.close() }
+        #expect(await eventually { one.playerLayer.isReadyForDisplay }, "the 1x1 picture never showed")
+        #expect(try await Self.mismatches(in: title1, [(160, 120, r), (20, 120, k), (300, 120, k)]).isEmpty)
 
         let changing = Player()
         changing.audioOutputChoice = .disabled
