@@ -28,9 +28,10 @@ public final class PlayerWindow {
     private let window: VideoWindow
     private var inputs: Task<Void, Never>?
 
-    private init(window: VideoWindow, layer: PlayerLayer) {
+    private init(window: VideoWindow, layer: PlayerLayer, title: String) {
         self.window = window
         self.playerLayer = layer
+        self.title = title
     }
 
     deinit {
@@ -51,7 +52,7 @@ public final class PlayerWindow {
         let h = height ?? (hasSize ? Int(size.height.rounded()) : 360)
         let window = try await VideoWindow.open(
             title: title, width: w, height: h, position: position, fullscreen: fullscreen, onTop: onTop)
-        let made = PlayerWindow(window: window, layer: PlayerLayer(player: player))
+        let made = PlayerWindow(window: window, layer: PlayerLayer(player: player), title: title)
         made.start()
         return made
     }
@@ -76,7 +77,7 @@ public final class PlayerWindow {
     public var fullscreenChanged: ((Bool) -> Void)?
 
     /// The window's title.
-    public var title: String = "" {
+    public var title: String {
         didSet { window.setTitle(title) }
     }
 

@@ -116,10 +116,11 @@ public enum PictureEncoder {
 }
 
 extension Frame {
-    /// The YUV matrix of the picture: as tagged, else as FFmpeg and mpv guess it (BT.709 for HD sizes).
+    /// The YUV matrix of the picture: as tagged, else as FFmpeg and mpv guess it (BT.709 for HD sizes). A value
+    /// type, safe on any thread.
     public enum Matrix: Sendable { case bt601, bt709, bt2020, other }
 
-    /// The picture's YUV matrix.
+    /// The picture's YUV matrix. Any thread.
     public var matrix: Matrix {
         switch AVColorSpace(colorSpace) {
         case AVCOL_SPC_BT709: return .bt709

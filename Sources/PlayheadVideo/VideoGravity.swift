@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a picture fills the rectangle it is shown in, like `AVLayerVideoGravity`.
+/// How a picture fills the rectangle it is shown in, like `AVLayerVideoGravity`. A value type, safe on any thread.
 public enum VideoGravity: String, Sendable, CaseIterable {
     /// The whole picture, its aspect ratio kept, centred; bands of the background above and below or beside it.
     case resizeAspect

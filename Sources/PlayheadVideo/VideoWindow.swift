@@ -3,7 +3,7 @@ import Foundation
 import PlayheadCore
 import PlayheadSubtitles
 
-/// Why a window could not be opened.
+/// Why a window could not be opened. A value type, safe on any thread.
 public struct DisplayError: Error, Sendable, CustomStringConvertible {
     /// One line: what failed and why (SDL's own reason).
     public let description: String

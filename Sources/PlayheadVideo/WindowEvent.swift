@@ -1,7 +1,7 @@
 import CSDL2
 import Foundation
 
-/// What a person did to a window, as the window reports it.
+/// What a person did to a window, as the window reports it. A value type, safe on any thread.
 public enum WindowEvent: Sendable, Equatable {
     /// Asked to close the window (its close button, the window manager's close).
     case closeRequested
@@ -28,7 +28,7 @@ public enum WindowEvent: Sendable, Equatable {
     case displayLost
 }
 
-/// A key pressed in a window.
+/// A key pressed in a window. A value type, safe on any thread.
 public enum WindowKey: Sendable, Equatable {
     /// A typed character (layout and shift applied: `#`, `>`, `[`).
     case character(Character)
