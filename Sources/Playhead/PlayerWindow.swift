@@ -37,6 +37,9 @@ public final class PlayerWindow {
     deinit {
         inputs?.cancel()
         window.close()
+        // The player must not keep the closed window as an output (a window nobody holds closes, and lets go).
+        let layer = playerLayer
+        Task { @MainActor in layer.host(in: nil) }
     }
 
     /// Opens a window showing `player`, titled `title`, sized `width` x `height` (nil: the current item's picture

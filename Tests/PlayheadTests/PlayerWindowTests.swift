@@ -137,4 +137,21 @@ import Testing
         let wrong = try await Self.mismatches(in: title, stripes + [(20, 280, Self.red), (220, 40, Self.white)])
         #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
     }
+
+    /// A window nobody holds closes (its X window goes away) and the player lets go of it.
+    @Test func aWindowNobodyHoldsCloses() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = await Self.pausedPlayer(try Fixtures.colourBars())
+        defer { player.close() }
+        let title = "dropped"
+        weak var dropped: PlayerWindow?
+        do {
+            let window = try await PlayerWindow.open(player: player, title: title, width: 320, height: 240)
+            dropped = window
+            #expect(await eventually { window.playerLayer.isReadyForDisplay })
+        }
+        #expect(dropped == nil, "something still holds the window")
+        #expect(await eventually { (try? TestDisplay.window(titled: title)) == nil }, "the window is still on screen")
+    }
 }
