@@ -118,6 +118,11 @@ extension Player {
         let position = currentTime().seconds
         discardPreloaded()
         stopEngine()
+        // The cues of the old choice leave the screen; the new one's come with its playback (none when subtitles
+        // were turned off).
+        for output in item.legibleOutputs {
+            output.show([], at: MediaTime(seconds: position, preferredTimescale: 1000))
+        }
         item.startSeconds = position.isFinite ? max(0, position) : nil
         startEngine(for: item)
         updateTimeControlStatus()
