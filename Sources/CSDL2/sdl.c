@@ -297,9 +297,11 @@ struct ph_window {
     int layout, matrix, w, h;
     char renderer_name[32];
     int max_texture_w, max_texture_h;
-    SDL_Texture *overlay;
-    int overlay_w, overlay_h, overlay_on;
-    SDL_Rect overlay_rect;
+    struct overlay {
+        SDL_Texture *texture;
+        int w, h, on;
+        SDL_Rect rect;
+    } overlays[PH_OVERLAY_COUNT];
 };
 
 ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden) {
@@ -340,7 +342,8 @@ ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int f
 void ph_window_destroy(ph_window *window) {
     if (!window) return;
     if (window->texture) lib.SDL_DestroyTexture(window->texture);
-    if (window->overlay) lib.SDL_DestroyTexture(window->overlay);
+    for (int i = 0; i < PH_OVERLAY_COUNT; i++)
+        if (window->overlays[i].texture) lib.SDL_DestroyTexture(window->overlays[i].texture);
     lib.SDL_DestroyRenderer(window->renderer);
     lib.SDL_DestroyWindow(window->window);
     free(window);
@@ -419,27 +422,31 @@ int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int s
         result |= lib.SDL_RenderCopyEx(window->renderer, window->texture, &source, &destination, degrees, NULL,
                                        SDL_FLIP_NONE);
     }
-    if (window->overlay_on && window->overlay)
-        result |= lib.SDL_RenderCopyEx(window->renderer, window->overlay, NULL, &window->overlay_rect, 0, NULL,
-                                       SDL_FLIP_NONE);
+    for (int i = 0; i < PH_OVERLAY_COUNT; i++) {
+        struct overlay *o = &window->overlays[i];
+        if (o->on && o->texture)
+            result |= lib.SDL_RenderCopyEx(window->renderer, o->texture, NULL, &o->rect, 0, NULL, SDL_FLIP_NONE);
+    }
     lib.SDL_RenderPresent(window->renderer);
     return result;
 }
 
-int ph_window_set_overlay(ph_window *window, const uint8_t *bgra, int w, int h, int x, int y) {
-    window->overlay_on = 0;
+int ph_window_set_overlay(ph_window *window, int slot, const uint8_t *bgra, int w, int h, int x, int y) {
+    if (slot < 0 || slot >= PH_OVERLAY_COUNT) return -1;
+    struct overlay *o = &window->overlays[slot];
+    o->on = 0;
     if (!bgra || w <= 0 || h <= 0) return 0;
-    if (!window->overlay || window->overlay_w != w || window->overlay_h != h) {
-        if (window->overlay) lib.SDL_DestroyTexture(window->overlay);
-        window->overlay = lib.SDL_CreateTexture(window->renderer, SDL_PIXELFORMAT_ARGB8888,
-                                                SDL_TEXTUREACCESS_STREAMING, w, h);
-        if (!window->overlay) return -1;
-        lib.SDL_SetTextureBlendMode(window->overlay, SDL_BLENDMODE_BLEND);
-        window->overlay_w = w;
-        window->overlay_h = h;
+    if (!o->texture || o->w != w || o->h != h) {
+        if (o->texture) lib.SDL_DestroyTexture(o->texture);
+        o->texture = lib.SDL_CreateTexture(window->renderer, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING,
+                                           w, h);
+        if (!o->texture) return -1;
+        lib.SDL_SetTextureBlendMode(o->texture, SDL_BLENDMODE_BLEND);
+        o->w = w;
+        o->h = h;
     }
-    if (lib.SDL_UpdateTexture(window->overlay, NULL, bgra, w * 4) != 0) return -1;
-    window->overlay_rect = (SDL_Rect){x, y, w, h};
-    window->overlay_on = 1;
+    if (lib.SDL_UpdateTexture(o->texture, NULL, bgra, w * 4) != 0) return -1;
+    o->rect = (SDL_Rect){x, y, w, h};
+    o->on = 1;
     return 0;
 }

@@ -30,6 +30,8 @@ final class DisplayThread: @unchecked Sendable {
     private var surfaces: [UInt32: WindowSurface] = [:]
     /// Draws the subtitles of every window. Display thread only.
     let subtitles = SubtitleRenderer()
+    /// Draws the text of every window's controls. Display thread only.
+    let text = TextRenderer()
 
     /// True once the X server connection broke.
     var wasLost: Bool { shared.current.lost }

@@ -27,6 +27,8 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         var clearPicture = false
         /// The subtitle cues to show over the picture.
         var cues: [SubtitleCue] = []
+        /// The player controls to show over the picture and the subtitles, nil for none.
+        var controls: ControlsState?
         var gravity = VideoGravity.resizeAspect
         var background: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var drawableSize = CGSize.zero
@@ -103,7 +105,8 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
                     id: ph_window_id(handle), size: CGSize(width: Int(dw), height: Int(dh)), title: title,
                     fullscreen: fullscreen,
                     drawnBy: (String(cString: ph_sdl_driver()), String(cString: ph_window_renderer(handle))))
-                display.add(WindowSurface(handle: handle, owner: window, subtitles: display.subtitles))
+                display.add(
+                    WindowSurface(handle: handle, owner: window, subtitles: display.subtitles, text: display.text))
                 continuation.resume(returning: .success(window))
             }
         }
@@ -140,6 +143,14 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
     /// libass; empty shows none. Any thread.
     public func showSubtitles(_ cues: [SubtitleCue]) {
         redraw { $0.cues = cues }
+    }
+
+    /// Shows the player controls painted from `controls` (laid out by `ControlsLayout` for the window's size) over the
+    /// picture and the subtitles; nil hides them. Painted again only when they or the window's size changed. Any
+    /// thread.
+    public func showControls(_ controls: ControlsState?) {
+        guard state.current.controls != controls else { return }
+        redraw { $0.controls = controls }
     }
 
     /// Takes the picture off the screen: the background shows until the next picture. Any thread.

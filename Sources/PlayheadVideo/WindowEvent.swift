@@ -13,7 +13,7 @@ public enum WindowEvent: Sendable, Equatable {
     case shown
     /// The window became invisible (hidden, minimized).
     case hidden
-    /// A mouse button went down at a point of the window (button 1 left, 2 middle, 3 right; `clicks` 2 for a
+    /// A mouse button went down at a point of the window (in drawable pixels, as every point here) (button 1 left, 2 middle, 3 right; `clicks` 2 for a
     /// double click).
     case buttonDown(x: Int, y: Int, button: Int, clicks: Int)
     /// A mouse button went up at a point of the window.

@@ -18,9 +18,13 @@ final class WindowSurface {
     private let subtitles: SubtitleRenderer
     /// The cues and the area of the overlay on screen.
     private var overlay: (cues: [SubtitleCue], area: CGRect) = ([], .zero)
+    /// The controls painted, and for which drawable size.
+    private var controls: (state: ControlsState?, size: CGSize) = (nil, .zero)
+    private let painter: ControlsPainter
 
-    init(handle: OpaquePointer, owner: VideoWindow, subtitles: SubtitleRenderer) {
+    init(handle: OpaquePointer, owner: VideoWindow, subtitles: SubtitleRenderer, text: TextRenderer) {
         self.subtitles = subtitles
+        self.painter = ControlsPainter(text: text)
         self.handle = handle
         self.id = owner.id
         self.owner = owner
@@ -69,7 +73,8 @@ final class WindowSurface {
         ph_window_drawable_size(handle, &w, &h)
         let bounds = CGRect(x: 0, y: 0, width: Int(w), height: Int(h))
         let (r, g, b) = s.background
-        updateOverlay(s.cues, bounds: bounds, gravity: s.gravity)
+        updateOverlay(s.cues, bounds: bounds, gravity: s.gravity, controls: s.controls)
+        updateControls(s.controls, size: bounds.size)
         if let picture {
             var d = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: s.gravity)
             if picture.rotation % 180 != 0 {
@@ -93,23 +98,45 @@ final class WindowSurface {
     }
 
     /// Draws `cues` anew when they or the picture's place changed: in the part of the window the picture covers
-    /// (all of it before the first picture).
-    private func updateOverlay(_ cues: [SubtitleCue], bounds: CGRect, gravity: VideoGravity) {
+    /// (all of it before the first picture), above the controls' bar while it shows.
+    private func updateOverlay(_ cues: [SubtitleCue], bounds: CGRect, gravity: VideoGravity, controls: ControlsState?) {
         var area = bounds
         if let picture {
             let r = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: gravity)
             area = bounds.intersection(CGRect(x: r.x, y: r.y, width: r.width, height: r.height))
+        }
+        if let controls {
+            let top = ControlsLayout(size: bounds.size, state: controls).bar.minY
+            if top > area.minY + 1 { area.size.height = min(area.height, top - area.minY) }
         }
         guard cues != overlay.cues || area != overlay.area else { return }
         overlay = (cues, area)
         let (w, h) = (Int(area.width), Int(area.height))
         let script = ASSScript.script(for: cues, width: w, height: h)
         guard !cues.isEmpty, let bgra = subtitles.render(script, width: w, height: h) else {
-            ph_window_set_overlay(handle, nil, 0, 0, 0, 0)
+            ph_window_set_overlay(handle, Int32(PH_OVERLAY_SUBTITLES), nil, 0, 0, 0, 0)
             return
         }
         bgra.withUnsafeBufferPointer { p in
-            _ = ph_window_set_overlay(handle, p.baseAddress, Int32(w), Int32(h), Int32(area.minX), Int32(area.minY))
+            _ = ph_window_set_overlay(
+                handle, Int32(PH_OVERLAY_SUBTITLES), p.baseAddress, Int32(w), Int32(h), Int32(area.minX),
+                Int32(area.minY))
+        }
+    }
+
+    /// Paints the controls anew when they or the window's size changed.
+    private func updateControls(_ state: ControlsState?, size: CGSize) {
+        guard state != controls.state || size != controls.size else { return }
+        controls = (state, size)
+        guard let state, size.width >= 1, size.height >= 1 else {
+            ph_window_set_overlay(handle, Int32(PH_OVERLAY_CONTROLS), nil, 0, 0, 0, 0)
+            return
+        }
+        let (canvas, origin) = painter.paint(state, ControlsLayout(size: size, state: state))
+        canvas.pixels.withUnsafeBufferPointer { p in
+            _ = ph_window_set_overlay(
+                handle, Int32(PH_OVERLAY_CONTROLS), p.baseAddress, Int32(canvas.width), Int32(canvas.height),
+                Int32(origin.x), Int32(origin.y))
         }
     }
 
@@ -133,8 +160,28 @@ final class WindowSurface {
             owner.state.withLock { $0.needsDraw = true }
         default: break
         }
-        guard let event else { return }
+        guard var event else { return }
+        event = inPixels(event)
         let handler = owner.state.withLock { $0.onEvent }
         handler?(event)
+    }
+
+    /// `event` with its point in drawable pixels (SDL reports the mouse in window coordinates, which a HiDPI
+    /// screen scales).
+    private func inPixels(_ event: WindowEvent) -> WindowEvent {
+        var (ww, wh, dw, dh): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+        ph_window_size(handle, &ww, &wh)
+        ph_window_drawable_size(handle, &dw, &dh)
+        guard ww > 0, wh > 0, ww != dw || wh != dh else { return event }
+        let (sx, sy) = (Double(dw) / Double(ww), Double(dh) / Double(wh))
+        let px = { (x: Int) in Int((Double(x) * sx).rounded()) }
+        let py = { (y: Int) in Int((Double(y) * sy).rounded()) }
+        switch event {
+        case .mouseMoved(let x, let y): return .mouseMoved(x: px(x), y: py(y))
+        case .buttonDown(let x, let y, let button, let clicks):
+            return .buttonDown(x: px(x), y: py(y), button: button, clicks: clicks)
+        case .buttonUp(let x, let y, let button): return .buttonUp(x: px(x), y: py(y), button: button)
+        default: return event
+        }
     }
 }

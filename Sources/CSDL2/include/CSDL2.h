@@ -113,8 +113,26 @@ int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, co
 int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
                    int degrees, uint8_t r, uint8_t g, uint8_t b);
 
-/* Shows `bgra` (w x h pixels, straight alpha) over the picture at (x, y) from the next draw on; NULL hides it. 0 on
+/* The overlays drawn over the picture, bottom to top. */
+enum {
+    PH_OVERLAY_SUBTITLES = 0, /* the subtitle cues */
+    PH_OVERLAY_CONTENT,       /* what the app draws over the video (PlayerWindow.contentOverlay) */
+    PH_OVERLAY_CONTROLS,      /* the player controls and their menus */
+    PH_OVERLAY_COUNT,
+};
+
+/* Shows `bgra` (w x h pixels, straight alpha) in overlay `slot` at (x, y) from the next draw on; NULL hides it. 0 on
  * success. */
-int ph_window_set_overlay(ph_window *window, const uint8_t *bgra, int w, int h, int x, int y);
+int ph_window_set_overlay(ph_window *window, int slot, const uint8_t *bgra, int w, int h, int x, int y);
+
+/* Text for the controls, drawn with SDL2_ttf (loaded with dlopen at the first call) in the desktop's sans-serif
+ * font (fontconfig's choice, DejaVu Sans where fontconfig is missing). Display thread. */
+
+/* Renders `utf8` in white, `pixels` high (bold when `bold`), into a new straight-alpha BGRA buffer of *w x *h
+ * pixels with rows of *w * 4 bytes; NULL on failure (ph_text_error says why). Free it with ph_text_free. */
+uint8_t *ph_text_render(const char *utf8, int pixels, int bold, int *w, int *h);
+void ph_text_free(uint8_t *bgra);
+/* Why text cannot be drawn (the library or the font is missing), never NULL. */
+const char *ph_text_error(void);
 
 #endif
