@@ -56,6 +56,8 @@ daemons_start() {
     return 1
   fi
   export PLAYHEAD_TEST_DISPLAY
+  # The pointer waits in the bottom-right corner: a window that opens under it would show its player controls.
+  DISPLAY=$PLAYHEAD_TEST_DISPLAY xdotool mousemove 1279 719
 }
 
 # nginx serving a folder on 127.0.0.1 with an access log, for HTTP and HLS tests:

@@ -3,9 +3,11 @@ import PlayheadCore
 import PlayheadVideo
 
 /// A desktop window that shows a player, the way `AVPlayerViewController` presents one: a `PlayerLayer` filling an
-/// SDL window, the picture letterboxed on black, with the player's keys (space or `p` play and pause, arrows seek
-/// 5 s and 60 s, `m` mute, `9` and `0` volume, `f` or a double click fullscreen, Esc leaves fullscreen, `q`
-/// closes).
+/// SDL window, the picture letterboxed on black, the player controls (`showsPlaybackControls`: play/pause, a seek
+/// bar with the loaded parts, elapsed and remaining time, speed, audio and subtitle menus, fullscreen; shown when the
+/// mouse moves, hidden after 3 s without input while playing), and the player's keys (space or `p` play and
+/// pause, arrows seek 5 s and 60 s, `m` mute, `9` and `0` volume, `f` or a double click fullscreen, Esc closes a
+/// menu or leaves fullscreen, `q` closes).
 ///
 /// The window's display thread draws; input reaches the player here, on the main actor. A window nobody holds
 /// closes; closing it does not stop the player.
@@ -25,8 +27,35 @@ public final class PlayerWindow {
     /// True once `close()` was called.
     public private(set) var isClosed = false
 
+    /// Whether the player controls show (on mouse movement); false keeps them off, like
+    /// `AVPlayerViewController.showsPlaybackControls`.
+    public var showsPlaybackControls = true {
+        didSet { controls?.isEnabled = showsPlaybackControls }
+    }
+    /// The speeds of the speed menu, like `AVPlayerViewController.speeds`; `PlaybackSpeed.systemDefaultSpeeds`
+    /// unless set. An empty list keeps the defaults.
+    public var speeds: [PlaybackSpeed] = PlaybackSpeed.systemDefaultSpeeds {
+        didSet {
+            if speeds.isEmpty { speeds = PlaybackSpeed.systemDefaultSpeeds }
+            controls?.push()
+        }
+    }
+    /// Whether the person may only watch on: the seek bar and the window's seek keys refuse, like
+    /// `AVPlayerViewController.requiresLinearPlayback`. They refuse as well while the player is in an ad that
+    /// requires linear playback (`Player.requiresLinearPlayback`, which the desktop's media controls follow too).
+    public var requiresLinearPlayback = false {
+        didSet { controls?.push() }
+    }
+    /// Called when the Picture-in-Picture button is clicked; the button shows only while one is set.
+    public var pictureInPictureButtonHandler: (() -> Void)? {
+        didSet { controls?.push() }
+    }
+    /// Whether the player controls are on screen now.
+    public var controlsAreShown: Bool { controls?.isShown ?? false }
+
     private let window: VideoWindow
     private var inputs: Task<Void, Never>?
+    private var controls: PlayerControls?
 
     private init(window: VideoWindow, layer: PlayerLayer, title: String) {
         self.window = window
@@ -63,7 +92,10 @@ public final class PlayerWindow {
     /// The player shown; setting it shows the new player's current picture at once (nothing is reloaded).
     public var player: Player? {
         get { playerLayer.player }
-        set { playerLayer.player = newValue }
+        set {
+            playerLayer.player = newValue
+            controls?.playerChanged()
+        }
     }
 
     /// Whether the window covers the screen.
@@ -72,6 +104,7 @@ public final class PlayerWindow {
         set {
             guard newValue != window.isFullscreen else { return }
             window.setFullscreen(newValue)
+            controls?.push()
             fullscreenChanged?(newValue)
         }
     }
@@ -101,12 +134,16 @@ public final class PlayerWindow {
         guard !isClosed else { return }
         isClosed = true
         inputs?.cancel()
+        controls?.stop()
         playerLayer.host(in: nil)
         window.close()
     }
 
     private func start() {
         playerLayer.host(in: window)
+        let controls = PlayerControls(host: self, output: window)
+        self.controls = controls
+        controls.playerChanged()
         let (stream, continuation) = AsyncStream<WindowEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         window.setEventHandler { continuation.yield($0) }
         inputs = Task { @MainActor [weak self] in
@@ -122,7 +159,13 @@ public final class PlayerWindow {
         case .key(let key):
             if keyHandler?(key) == true { return }
             handleKey(key)
-        case .buttonDown(_, _, 1, 2): isFullscreen.toggle()
+            controls?.push()
+        case .buttonDown(let x, let y, 1, let clicks):
+            let onControls = controls?.press(at: CGPoint(x: x, y: y)) ?? false
+            if clicks == 2, !onControls { isFullscreen.toggle() }
+        case .buttonUp(let x, let y, 1): controls?.release(at: CGPoint(x: x, y: y))
+        case .mouseMoved(let x, let y): controls?.moved(to: CGPoint(x: x, y: y))
+        case .mouseLeft: controls?.mouseLeft()
         case .displayLost:
             close()
             displayLostHandler?()
@@ -144,7 +187,7 @@ public final class PlayerWindow {
         case .up: seek(player, to: now + 60)
         case .down: seek(player, to: now - 60)
         case .character("f"): isFullscreen.toggle()
-        case .escape: if isFullscreen { isFullscreen = false }
+        case .escape: if controls?.closeMenu() != true, isFullscreen { isFullscreen = false }
         case .character("m"): player?.isMuted.toggle()
         case .character("9"): player.map { $0.volume = max(0, $0.volume - 0.05) }
         case .character("0"): player.map { $0.volume = min(1, $0.volume + 0.05) }
@@ -154,6 +197,7 @@ public final class PlayerWindow {
     }
 
     private func seek(_ player: Player?, to seconds: Double) {
+        guard controls?.seekingIsRefused != true else { return }
         player?.seek(to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000))
     }
 }

@@ -179,7 +179,19 @@ public enum TestDisplay {
             Run.kill(p)
             throw TestSupportError("Xvfb did not start")
         }
+        try parkPointer(on: ":\(number)")
         return (p, ":\(number)")
+    }
+
+    /// Moves the mouse pointer to the bottom-right pixel of the screen, where no test opens a window: a window
+    /// that opens under the pointer shows its player controls (as on a desktop), over the pixels a test reads.
+    public static func parkPointer(on display: String? = nil) throws {
+        let size = try Run.command("xdotool", ["getdisplaygeometry"], environment: ["DISPLAY": try display ?? name()])
+        let wh = size.stdout.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard wh.count == 2 else { throw TestSupportError("xdotool getdisplaygeometry said \(size.stdout)") }
+        try xdotool(["mousemove", "\(wh[0] - 1)", "\(wh[1] - 1)"], on: display)
     }
 
     /// Runs `xdotool` on the test display (or `display`).

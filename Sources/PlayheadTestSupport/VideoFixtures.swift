@@ -122,4 +122,34 @@ extension Fixtures {
     public static func onePixelVideo() throws -> URL {
         try make("one-pixel.mkv", ["-f", "lavfi", "-i", "color=c=red:s=1x1:r=5:d=2,format=yuv444p", "-c:v", "ffv1"])
     }
+
+    /// 20 s of a grey 640x360 picture at 10 fps (a keyframe each second) with two sound tracks, English 440 Hz and
+    /// French 880 Hz (AAC), and two subtitle tracks with a cue each second (so that one shows soon after any seek or
+    /// switch): English "Hello world" at the bottom, French "Bonjour" at the top (`{\an8}`). For the player
+    /// controls and their menus.
+    public static func controlsVideo() throws -> URL {
+        func srt(_ text: String) -> String {
+            (0..<20).map {
+                "\($0 + 1)\n00:00:\($0 < 10 ? "0" : "")\($0),000 --> 00:00:\($0 < 10 ? "0" : "")\($0),950\n\(text)\n"
+            }
+            .joined(separator: "\n")
+        }
+        let english = Paths.fixtures.appendingPathComponent("controls-en.srt")
+        let french = Paths.fixtures.appendingPathComponent("controls-fr.srt")
+        try srt("Hello world").write(to: english, atomically: true, encoding: .utf8)
+        try srt("{\\an8}Bonjour").write(to: french, atomically: true, encoding: .utf8)
+        return try make(
+            "controls.mkv",
+            [
+                "-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=10:d=20",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=20:sample_rate=48000",
+                "-f", "lavfi", "-i", "sine=frequency=880:duration=20:sample_rate=48000",
+                "-i", english.path, "-i", french.path,
+                "-map", "0", "-map", "1", "-map", "2", "-map", "3", "-map", "4",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "10", "-pix_fmt", "yuv420p",
+                "-c:a", "aac", "-ac", "2", "-c:s", "srt",
+                "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre",
+                "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre",
+            ])
+    }
 }
