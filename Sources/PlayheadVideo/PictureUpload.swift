@@ -9,19 +9,7 @@ import PlayheadFFmpeg
 ///
 /// Threads: the display thread of the window it uploads for, only.
 final class PictureUpload {
-    private var scaler: OpaquePointer?
-    private var bgra: [UInt8] = []
-    private var scalerKey: Key?
-
-    /// What a scaler was made for.
-    private struct Key: Equatable {
-        var format: Int32
-        var width, height, outWidth, outHeight: Int
-        var space: UInt32
-        var full: Bool
-    }
-
-    deinit { sws_freeContext(scaler) }
+    private let converter = FrameConverter(.bgra)
 
     /// Copies `frame` into `window`'s texture; returns the texture's size, nil (with nothing shown) when the
     /// picture cannot be converted or uploaded. A picture larger than the renderer's largest texture is scaled
@@ -49,15 +37,13 @@ final class PictureUpload {
             }
             return done == 0 ? (width, height) : nil
         }
-        guard convert(frame, to: width, height) else { return nil }
-        let done = bgra.withUnsafeBufferPointer { buffer -> Int32 in
-            let planes: [UnsafePointer<UInt8>?] = [buffer.baseAddress, nil, nil]
-            let pitches: [Int32] = [Int32(width * 4), 0, 0]
-            return planes.withUnsafeBufferPointer { p in
-                ph_window_upload(
-                    window, Int32(PH_PICTURE_BGRA), Int32(PH_MATRIX_BT601), Int32(width), Int32(height),
-                    p.baseAddress, pitches)
-            }
+        guard converter.convert(frame, to: width, height) else { return nil }
+        let planes: [UnsafePointer<UInt8>?] = [UnsafePointer(converter.planes[0].baseAddress), nil, nil]
+        let pitches: [Int32] = [Int32(width * 4), 0, 0]
+        let done = planes.withUnsafeBufferPointer { p in
+            ph_window_upload(
+                window, Int32(PH_PICTURE_BGRA), Int32(PH_MATRIX_BT601), Int32(width), Int32(height), p.baseAddress,
+                pitches)
         }
         return done == 0 ? (width, height) : nil
     }
@@ -85,45 +71,6 @@ final class PictureUpload {
         case (.bt709, false): return (layout, Int32(PH_MATRIX_BT709))
         case (.bt601, true): return (layout, Int32(PH_MATRIX_JPEG))
         default: return nil
-        }
-    }
-
-    /// Converts `frame` to BGRA of `width` x `height` in `bgra` with its own matrix and range.
-    private func convert(_ frame: Frame, to width: Int, _ height: Int) -> Bool {
-        let space = frame.colorSpace
-        let full = frame.isFullRange
-        let key = Key(
-            format: frame.format, width: frame.width, height: frame.height, outWidth: width, outHeight: height,
-            space: space, full: full)
-        if scalerKey != key {
-            sws_freeContext(scaler)
-            scaler = sws_getContext(
-                Int32(frame.width), Int32(frame.height), AVPixelFormat(frame.format), Int32(width), Int32(height),
-                AV_PIX_FMT_BGRA, SWS_BILINEAR, nil, nil, nil)
-            guard let scaler else {
-                scalerKey = nil
-                return false
-            }
-            frame.describeColours(to: scaler)
-            scalerKey = key
-            bgra = [UInt8](repeating: 0, count: width * height * 4)
-        }
-        guard let scaler else { return false }
-        return frame.withUnsafeAVFrame { f -> Bool in
-            bgra.withUnsafeMutableBufferPointer { out -> Bool in
-                var destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
-                var strides: [Int32] = [Int32(width * 4), 0, 0, 0]
-                let rows = withUnsafePointer(to: f.pointee.data) { data in
-                    withUnsafePointer(to: f.pointee.linesize) { lines in
-                        data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
-                            lines.withMemoryRebound(to: Int32.self, capacity: 8) { stride in
-                                sws_scale(scaler, src, stride, 0, Int32(frame.height), &destination, &strides)
-                            }
-                        }
-                    }
-                }
-                return rows == Int32(height)
-            }
         }
     }
 }

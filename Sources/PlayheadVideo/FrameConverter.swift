@@ -1,0 +1,87 @@
+import CFFmpeg
+import Foundation
+import PlayheadFFmpeg
+
+/// Converts decoded pictures to one pixel layout and size with swscale (the picture's own matrix and range taken
+/// into account), into buffers it keeps: BGRA (one plane) or 8-bit planar YUV 4:2:0 (three planes). The scaler is
+/// made again only when the picture's format, size or colours change.
+///
+/// Threads: one at a time (its owner's thread or lock).
+final class FrameConverter {
+    /// A layout pictures are converted to.
+    enum Target: Equatable {
+        /// Blue, green, red, alpha bytes (`AV_PIX_FMT_BGRA`).
+        case bgra
+        /// Y, then U and V at half the width and height (`AV_PIX_FMT_YUV420P`).
+        case yuv420p
+    }
+
+    let target: Target
+    private var scaler: OpaquePointer?
+    private var key: Key?
+    /// The converted picture's planes (owned here, valid until the next conversion), and each one's bytes per row.
+    private(set) var planes: [UnsafeMutableBufferPointer<UInt8>] = []
+    private(set) var strides: [Int] = []
+
+    private struct Key: Equatable {
+        var format: Int32
+        var width, height, outWidth, outHeight: Int
+        var space: UInt32
+        var full: Bool
+    }
+
+    init(_ target: Target) { self.target = target }
+
+    deinit {
+        sws_freeContext(scaler)
+        for plane in planes { plane.deallocate() }
+    }
+
+    /// Converts `frame` to `width` x `height` of the target layout into `planes`; false when swscale cannot.
+    func convert(_ frame: Frame, to width: Int, _ height: Int) -> Bool {
+        guard frame.width > 0, frame.height > 0, width > 0, height > 0 else { return false }
+        let k = Key(
+            format: frame.format, width: frame.width, height: frame.height, outWidth: width, outHeight: height,
+            space: frame.colorSpace, full: frame.isFullRange)
+        if key != k {
+            sws_freeContext(scaler)
+            let format = target == .bgra ? AV_PIX_FMT_BGRA : AV_PIX_FMT_YUV420P
+            scaler = sws_getContext(
+                Int32(frame.width), Int32(frame.height), AVPixelFormat(frame.format), Int32(width), Int32(height),
+                format, SWS_BILINEAR, nil, nil, nil)
+            guard let scaler else {
+                key = nil
+                return false
+            }
+            frame.describeColours(to: scaler)
+            key = k
+            let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
+            strides = target == .bgra ? [width * 4] : [width, cw, cw]
+            let rows = target == .bgra ? [height] : [height, ch, ch]
+            for plane in planes { plane.deallocate() }
+            planes = zip(strides, rows).map { stride, rows in
+                let plane = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: stride * rows)
+                plane.initialize(repeating: 0)
+                return plane
+            }
+        }
+        guard let scaler else { return false }
+        let count = planes.count
+        let outStrides = strides.map { Int32($0) } + [Int32](repeating: 0, count: 4 - count)
+        var destination =
+            planes.map { $0.baseAddress } + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - count)
+        var lineSizes = outStrides
+        return frame.withUnsafeAVFrame { f -> Bool in
+            let rows = withUnsafePointer(to: f.pointee.data) { data in
+                withUnsafePointer(to: f.pointee.linesize) { lines in
+                    data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
+                        lines.withMemoryRebound(to: Int32.self, capacity: 8) { stride in
+                            sws_scale(scaler, src, stride, 0, Int32(frame.height), &destination, &lineSizes)
+                        }
+                    }
+                }
+            }
+            return rows == Int32(height)
+        }
+    }
+}
