@@ -254,6 +254,7 @@ extension Player {
             (status, reason) = (.playing, nil)
         }
         if timeControlStatus != status { timeControlStatus = status }
+        timebase.rate = status == .playing ? Double(storedRate) : 0
         if reasonForWaitingToPlay != reason { reasonForWaitingToPlay = reason }
         observers.statusChanged(playing: status == .playing, player: self)
     }

@@ -90,8 +90,12 @@ public final class PlayerItem {
     /// When a player last started the item (seconds since process start), for the access log's start-up time.
     var engineStartedAt: Double?
 
-    /// The player playing the item now, for `currentTime()`.
-    weak var player: Player?
+    /// The player playing the item now, for `currentTime()` and the item's video outputs.
+    weak var player: Player? {
+        didSet { for output in itemVideoOutputs { output.follow(player, item: self) } }
+    }
+    /// The outputs added with `add(_: PlayerItemVideoOutput)`.
+    var itemVideoOutputs: [PlayerItemVideoOutput] = []
     /// Where the item starts when a player starts it (a looper's time range, a resumed position); nil from 0.
     var startSeconds: Double?
     /// Whether a player has played (or preloaded) the item: an item is played once, as in AVFoundation.

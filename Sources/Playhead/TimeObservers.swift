@@ -6,7 +6,7 @@ import PlayheadCore
 /// outputs, time observers and windows read the same time `Player.currentTime()` reports, without hopping to the
 /// main actor. Safe from any thread.
 public final class Timebase: @unchecked Sendable {
-    private let state = Locked((engine: PlaybackEngine?.none, frozen: 0.0))
+    private let state = Locked((engine: PlaybackEngine?.none, frozen: 0.0, rate: 0.0))
 
     var engine: PlaybackEngine? {
         get { state.withLock { $0.engine } }
@@ -25,6 +25,13 @@ public final class Timebase: @unchecked Sendable {
 
     /// The current time of the player's current item (the time heard now when there is audio).
     public var time: MediaTime { MediaTime(seconds: seconds, preferredTimescale: 1_000_000) }
+
+    /// How fast `time` moves now, like `CMTimebaseGetRate`: the player's rate while it plays, 0 while it is paused
+    /// or waits (for data, for the sound server).
+    public internal(set) var rate: Double {
+        get { state.withLock { $0.rate } }
+        set { state.withLock { $0.rate = newValue } }
+    }
 }
 
 /// An opaque token for `Player.removeTimeObserver(_:)`. Safe anywhere.
