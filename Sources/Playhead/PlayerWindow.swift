@@ -50,6 +50,11 @@ public final class PlayerWindow {
     public var pictureInPictureButtonHandler: (() -> Void)? {
         didSet { controls?.push() }
     }
+    /// What the app draws over the video, below the controls, like `AVPlayerViewController.contentOverlayView`:
+    /// shown from the next draw on; nil for nothing.
+    public var contentOverlay: OverlayImage? {
+        didSet { window.showContent(contentOverlay) }
+    }
     /// Whether the player controls are on screen now.
     public var controlsAreShown: Bool { controls?.isShown ?? false }
 

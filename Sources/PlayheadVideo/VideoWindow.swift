@@ -29,6 +29,9 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         var cues: [SubtitleCue] = []
         /// The player controls to show over the picture and the subtitles, nil for none.
         var controls: ControlsState?
+        /// What the app draws over the video, below the controls; `contentVersion` counts its changes.
+        var content: OverlayImage?
+        var contentVersion = 0
         var gravity = VideoGravity.resizeAspect
         var background: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var drawableSize = CGSize.zero
@@ -151,6 +154,15 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
     public func showControls(_ controls: ControlsState?) {
         guard state.current.controls != controls else { return }
         redraw { $0.controls = controls }
+    }
+
+    /// Shows `image` over the picture and the subtitles and below the controls (the app's own drawing, like
+    /// `AVPlayerViewController.contentOverlayView`); nil shows none. Any thread.
+    public func showContent(_ image: OverlayImage?) {
+        redraw {
+            $0.content = image
+            $0.contentVersion += 1
+        }
     }
 
     /// Takes the picture off the screen: the background shows until the next picture. Any thread.

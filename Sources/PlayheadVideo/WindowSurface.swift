@@ -21,6 +21,8 @@ final class WindowSurface {
     /// The controls painted, and for which drawable size.
     private var controls: (state: ControlsState?, size: CGSize) = (nil, .zero)
     private let painter: ControlsPainter
+    /// The version of the app's overlay on screen.
+    private var contentVersion = 0
 
     init(handle: OpaquePointer, owner: VideoWindow, subtitles: SubtitleRenderer, text: TextRenderer) {
         self.subtitles = subtitles
@@ -75,6 +77,10 @@ final class WindowSurface {
         let (r, g, b) = s.background
         updateOverlay(s.cues, bounds: bounds, gravity: s.gravity, controls: s.controls)
         updateControls(s.controls, size: bounds.size)
+        if s.contentVersion != contentVersion {
+            contentVersion = s.contentVersion
+            updateContent(s.content)
+        }
         if let picture {
             var d = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: s.gravity)
             if picture.rotation % 180 != 0 {
@@ -121,6 +127,19 @@ final class WindowSurface {
             _ = ph_window_set_overlay(
                 handle, Int32(PH_OVERLAY_SUBTITLES), p.baseAddress, Int32(w), Int32(h), Int32(area.minX),
                 Int32(area.minY))
+        }
+    }
+
+    /// Puts the app's overlay on screen (or takes it off).
+    private func updateContent(_ image: OverlayImage?) {
+        guard let image else {
+            ph_window_set_overlay(handle, Int32(PH_OVERLAY_CONTENT), nil, 0, 0, 0, 0)
+            return
+        }
+        image.pixels.withUnsafeBufferPointer { p in
+            _ = ph_window_set_overlay(
+                handle, Int32(PH_OVERLAY_CONTENT), p.baseAddress, Int32(image.width), Int32(image.height),
+                Int32(image.x), Int32(image.y))
         }
     }
 

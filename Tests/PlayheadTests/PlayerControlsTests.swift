@@ -251,6 +251,32 @@ import Testing
         #expect(tones.first == 440 && tones.last == 880, "heard \(tones)")
     }
 
+    /// The app's overlay shows over the video and under the controls' shade, and leaves when set to nil.
+    @Test func theContentOverlayLiesBetweenTheVideoAndTheControls() async throws {
+        try TestDisplay.useInThisProcess()
+        defer {
+            try? TestDisplay.parkPointer()
+            TestDisplay.leave()
+        }
+        let player = try player()
+        defer { player.close() }
+        let (window, g) = try await open(player, "controls overlay")
+        // Opaque red: B G R A.
+        let red = [UInt8]((0..<(120 * 40)).flatMap { _ in [0, 0, 255, 255] as [UInt8] })
+        let image = try #require(OverlayImage(width: 120, height: 40, pixels: red, x: 150, y: 315))
+        window.contentOverlay = image
+        #expect(try await within(5) { try await shot(g).matches(210, 350, (255, 0, 0)) }, "no overlay")
+        #expect(try await shot(g).matches(100, 350, (64, 64, 64)), "the overlay spread")
+        try pointer(g, 320, 150)
+        #expect(try await within(5) { try await barShown(g) })
+        let shaded = try await shot(g).pixel(210, 350)
+        #expect(shaded.r > 30 && shaded.r < 160 && shaded.g < 20, "the overlay under the controls is \(shaded)")
+        window.contentOverlay = nil
+        #expect(try await within(5) { try await shot(g).pixel(210, 350).r < 40 }, "the overlay stayed")
+        #expect(OverlayImage(width: 2, height: 2, pixels: [0, 0, 0]) == nil, "an image of the wrong size")
+        window.close()
+    }
+
     /// At 320 pixels wide, every part fits: the buttons inside the window and apart, hour-long times in their
     /// labels, a seek bar of at least 100 pixels, a menu inside the window.
     @Test func everyPartFitsA320PixelWideWindow() {
