@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadSubtitles
 
 /// A media source FFmpeg demuxes: a local file (followed while it is still being written) or a URL through
 /// FFmpeg's own protocols. `HLSMediaSource` extends it for Playhead's HLS client.
@@ -14,6 +15,9 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     /// Set at init; a subclass may relabel them before the source is attached (an HLS rendition's language).
     var tracks: [MediaTrack]
     private let follower: FileFollower?
+    /// The cues of a subtitle file read whole by Playhead's parsers (its only track's), set by `SubtitleFiles`
+    /// before the source is shared.
+    var cueFile: [SubtitleCue]?
 
     /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it, merged with a part
     /// for each audio rendition of the variant's group (`HLSRenditionSource`: a track known from the playlist,
@@ -61,6 +65,10 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
             }
             return MediaTrack(id: stream.index, kind: kind, stream: stream, timelineOffset: offset)
         }
+    }
+
+    func knownCues(of track: Int) -> [SubtitleCue]? {
+        tracks.first?.id == track ? cueFile : nil
     }
 
     var name: String { input.name }

@@ -1,6 +1,7 @@
 import PlayheadCore
 import PlayheadFFmpeg
 import PlayheadHLS
+import PlayheadSubtitles
 
 /// The kind of media a track carries.
 enum TrackKind: Sendable, Hashable {
@@ -110,9 +111,16 @@ protocol MediaSource: AnyObject, Sendable {
     func interrupt()
     /// Ends all reading for good: the engine stops (any thread).
     func cancel()
+    /// Every cue of text track `track` when they are known from its open (a subtitle file read whole by Playhead's
+    /// own WebVTT and SubRip parsers, with its cue settings and regions); nil when its cues come as samples. The
+    /// engine shows the known cues and ignores the track's samples.
+    func knownCues(of track: Int) -> [SubtitleCue]?
 }
 
 extension MediaSource {
+    /// None: cues come as samples.
+    func knownCues(of track: Int) -> [SubtitleCue]? { nil }
+
     /// The track with `id`, if any.
     func track(_ id: Int?) -> MediaTrack? {
         guard let id else { return nil }

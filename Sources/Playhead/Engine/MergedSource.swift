@@ -1,5 +1,6 @@
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadSubtitles
 
 /// Several media sources on one item timeline, read as one: an HLS variant and the audio rendition played beside it
 /// (each with its own segment loader and demuxer), later a subtitle rendition or a subtitle file. Reads interleave
@@ -54,6 +55,10 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         let k = id / Self.trackStride
         guard id >= 0, k < parts.count else { return nil }
         return (k, id - k * Self.trackStride)
+    }
+
+    func knownCues(of track: Int) -> [SubtitleCue]? {
+        split(track).flatMap { parts[$0.part].knownCues(of: $0.id) }
     }
 
     var name: String { parts[0].name }

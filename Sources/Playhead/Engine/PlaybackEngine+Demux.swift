@@ -91,6 +91,9 @@ extension PlaybackEngine {
         /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
         var pastEnd = Set<Int>()
         let textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
+        // A text track whose cues are all known shows them; its samples are not read.
+        let knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
+        if let knownCues { showKnown(knownCues) }
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
@@ -173,7 +176,7 @@ extension PlaybackEngine {
                 setBuffering(false)
             case .sample(let sample):
                 if let text = media.text, sample.track == text.id, let textReader {
-                    takeText(sample, reader: textReader, track: text)
+                    if knownCues == nil { takeText(sample, reader: textReader, track: text) }
                     continue
                 }
                 guard let queue = queue(for: sample.track, media) else { continue }

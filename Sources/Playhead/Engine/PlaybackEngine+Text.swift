@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadSubtitles
 
 extension PlaybackEngine {
     /// Demux thread: keeps the cue a text sample carries; a new cue wakes the text thread, which may have to show
@@ -11,6 +12,15 @@ extension PlaybackEngine {
         guard let cue = reader.cue(payload: sample.packet.payload, start: start, duration: duration) else { return }
         if let end = config.endSeconds, cue.startTime >= end { return }
         if text.add(cue) { wake() }
+    }
+
+    /// Demux thread: keeps every cue of a text track known from its open (a subtitle file read whole).
+    func showKnown(_ cues: [SubtitleCue]) {
+        var added = false
+        for cue in cues where config.endSeconds.map({ cue.startTime < $0 }) ?? true {
+            added = text.add(cue) || added
+        }
+        if added { wake() }
     }
 
     /// The text thread: shows the cues active at the clock's time on the text outputs, sleeping until the active

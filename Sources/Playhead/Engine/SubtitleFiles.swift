@@ -1,10 +1,14 @@
 import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadSubtitles
 
 /// Subtitle files shown beside an item's own tracks (`URLAsset.OptionKey.subtitleFiles`, `playhead --sub-file`):
 /// each opened by FFmpeg (SubRip, WebVTT, ASS...) as a part of the item's source, its cues on the item's timeline.
-/// A file that cannot be read or holds anything but text subtitles is left out, with the reason.
+/// WebVTT and SubRip files are read whole by Playhead's own parsers instead of through FFmpeg's samples: their cue
+/// settings and regions place the cues (FFmpeg drops them, and reads no cue at all from a WebVTT file with a
+/// region), and every cue is known from the start (one showing where a seek lands shows at once). A file that
+/// cannot be read or holds anything but text subtitles is left out, with the reason.
 ///
 /// Threads: the thread opening the item (the demux thread, or the asset's loading).
 enum SubtitleFiles {
@@ -24,12 +28,28 @@ enum SubtitleFiles {
                     problems.append(PlaybackError(.unsupported, source: path, reason: reason))
                     continue
                 }
-                parts.append(DemuxerSource(input: input, follower: nil))
+                let part = DemuxerSource(input: input, follower: nil)
+                part.cueFile = parsedCues(path, codec: input.streams.first?.codecName ?? "")
+                parts.append(part)
             } catch {
                 problems.append(PlaybackError(opening: path, error: error))
             }
         }
         return (parts, problems)
+    }
+
+    /// The largest subtitle file read whole (a film's subtitles are well under 1 MB).
+    static let largestParsedFile = 32 << 20
+
+    /// The cues of a WebVTT or SubRip file by Playhead's parsers; nil for other formats, a file too large or one
+    /// the WebVTT parser refuses (FFmpeg's samples are read then).
+    static func parsedCues(_ path: String, codec: String) -> [SubtitleCue]? {
+        guard ["webvtt", "subrip", "srt"].contains(codec),
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size <= largestParsedFile, let bytes = FileManager.default.contents(atPath: path)
+        else { return nil }
+        if codec == "webvtt" { return try? WebVTTParser.parse(bytes).cues }
+        return SRTParser.parse(bytes).cues
     }
 
     /// `source` with `parts` read beside it (its own parts first when it is merged already).
