@@ -152,4 +152,40 @@ extension Fixtures {
                 "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre",
             ])
     }
+
+    /// 6 s of a grey 640x360 picture (H.264), no sound, no subtitles, and beside it a WebVTT file whose cues sit
+    /// where their settings put them, one each second: 0.5-1.5 s "Left box" in a box from 10 % to 40 % of the
+    /// width (`position:10% size:30% align:left`); 2-3 s "Top" on the first line (`line:0`); 3.5-4.5 s "Middle"
+    /// centred on half the height (`line:50%,center`); 5-5.9 s "Region" in a region 40 % wide whose bottom-right
+    /// corner is at 95 % of the width and 35 % of the height.
+    public static func positionedCues() throws -> (video: URL, cues: URL) {
+        let vtt = Paths.fixtures.appendingPathComponent("positioned.vtt")
+        try """
+        WEBVTT
+
+        REGION
+        id:corner
+        width:40%
+        lines:2
+        regionanchor:100%,100%
+        viewportanchor:95%,35%
+
+        00:00:00.500 --> 00:00:01.500 position:10% size:30% align:left
+        Left box
+
+        00:00:02.000 --> 00:00:03.000 line:0
+        Top
+
+        00:00:03.500 --> 00:00:04.500 line:50%,center
+        Middle
+
+        00:00:05.000 --> 00:00:05.900 region:corner
+        Region
+
+        """.write(to: vtt, atomically: true, encoding: .utf8)
+        let video = try make(
+            "grey-640x360.mp4",
+            ["-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        return (video, vtt)
+    }
 }

@@ -21,33 +21,15 @@ enum ASSScript {
                 + "\(outline),0,2,\(margin),\(margin),\(margin),1",
             "", "[Events]", "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
         ]
+        let area = CueLayout.Area(width: Double(width), height: Double(height), lineHeight: Double(size) * 1.25)
         for cue in cues {
+            let box = CueLayout.box(for: cue.settings, in: area, defaultMargin: Double(margin))
+            let (left, right, vertical) = (Int(box.left.rounded()), Int(box.right.rounded()), Int(box.margin.rounded()))
             lines.append(
-                "Dialogue: 0,0:00:00.00,9:59:59.00,Default,,0,0,0,,{\\an\(alignment(cue.settings))}\(text(cue))")
+                "Dialogue: 0,0:00:00.00,9:59:59.00,Default,,\(left),\(right),\(vertical),,{\\an\(box.alignment)}"
+                    + text(cue))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// ASS's numpad alignment (1-3 bottom, 4-6 middle, 7-9 top; left, centre, right) for WebVTT settings.
-    static func alignment(_ s: CueSettings) -> Int {
-        let column: Int
-        switch s.align {
-        case .start, .left: column = 1
-        case .end, .right: column = 3
-        case .center: column = 2
-        }
-        guard let line = s.line else { return column }
-        let top: Bool
-        let middle: Bool
-        if s.snapToLines {
-            // Line numbers count from the top when positive, from the bottom when negative.
-            top = line >= 0
-            middle = false
-        } else {
-            top = line < 40
-            middle = line >= 40 && line <= 60
-        }
-        return column + (middle ? 3 : top ? 6 : 0)
     }
 
     /// The cue's text with its spans as ASS overrides.

@@ -68,4 +68,49 @@ import Testing
         try await Task.sleep(for: .milliseconds(500))
         #expect(try Self.textPixels(title).band.isEmpty, "showsSubtitles false still draws them")
     }
+
+    /// The bright (text) pixels of the window titled `title`, as points.
+    static func textPoints(_ title: String) throws -> [(x: Int, y: Int)] {
+        let g = try #require(try TestDisplay.window(titled: title))
+        let shot = try TestDisplay.grab(g)
+        return shot.brightPixels(inRows: 0..<shot.height).map { ($0 % shot.width, $0 / shot.width) }
+    }
+
+    /// WebVTT cue settings place the text: a box of 10-40 % of the width, the top line, the middle, a region.
+    @Test func webVTTSettingsPlaceTheCues() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = Player()
+        player.audioOutputChoice = .disabled
+        defer { player.close() }
+        let (video, cues) = try Fixtures.positionedCues()
+        let asset = URLAsset(url: video, options: [.subtitleFiles: [cues]])
+        let item = PlayerItem(asset: asset)
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        item.select(legible.options.first, in: legible)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { player.currentItem?.status == .readyToPlay })
+        let title = "positioned subtitles"
+        let window = try await PlayerWindow.open(player: player, title: title, width: 640, height: 360)
+        defer { window.close() }
+        #expect(await eventually { window.playerLayer.isReadyForDisplay })
+        let checks: [(seconds: Double, what: String, xs: ClosedRange<Int>, ys: ClosedRange<Int>)] = [
+            (1.0, "the 10-40 % box", 64...256, 180...359),
+            (2.5, "the top line", 0...639, 0...90),
+            (4.0, "the middle", 0...639, 135...225),
+            (5.5, "the region", 352...608, 40...126),
+        ]
+        for check in checks {
+            await Self.show(player, at: check.seconds)
+            let points = try Self.textPoints(title)
+            #expect(points.count > 40, "\(check.what): \(points.count) text pixels")
+            let outside = points.filter { !check.xs.contains($0.x) || !check.ys.contains($0.y) }
+            let xs = points.map(\.x)
+            let ys = points.map(\.y)
+            #expect(
+                outside.isEmpty,
+                "\(check.what): \(outside.count) text pixels outside, text in x \(xs.min() ?? -1)...\(xs.max() ?? -1), y \(ys.min() ?? -1)...\(ys.max() ?? -1)"
+            )
+        }
+    }
 }
