@@ -52,7 +52,8 @@
     X(SDL_SetTextureBlendMode)                                                                                     \
     X(SDL_RenderPresent)                                                                                           \
     X(SDL_GetDisplayUsableBounds)                                                                                  \
-    X(SDL_GetWindowWMInfo)
+    X(SDL_GetWindowWMInfo)                                                                                          \
+    X(SDL_GL_GetProcAddress)
 
 #define PH_FIELD(name) __typeof__(&name) name;
 static struct {
@@ -304,6 +305,18 @@ struct ph_window {
     } overlays[PH_OVERLAY_COUNT];
 };
 
+/* Whether the GL context just made current renders on the CPU (Mesa's llvmpipe or softpipe, "Software
+ * Rasterizer"). */
+static int gl_without_gpu(void) {
+    const unsigned char *(*get_string)(unsigned int) =
+        (const unsigned char *(*)(unsigned int))lib.SDL_GL_GetProcAddress("glGetString");
+    const char *name = get_string ? (const char *)get_string(0x1F01 /* GL_RENDERER */) : NULL;
+    if (!name) return 0;
+    return strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "Software Rasterizer");
+}
+
+int ph_window_scales_on_cpu(const ph_window *window) { return strcmp(window->renderer_name, "software") == 0; }
+
 ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden) {
     Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
     if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
@@ -313,7 +326,16 @@ ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int f
     SDL_Window *window = lib.SDL_CreateWindow(title, px, py, w, h, flags);
     if (!window) return NULL;
     SDL_Renderer *renderer = lib.SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED);
-    if (!renderer) renderer = lib.SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+    if (renderer && !getenv("SDL_RENDER_DRIVER") && gl_without_gpu()) {
+        /* Mesa's llvmpipe runs SDL's YUV shaders on the CPU, slower than swscale's SIMD: draw in software. */
+        lib.SDL_DestroyRenderer(renderer);
+        renderer = NULL;
+    }
+    if (!renderer) {
+        /* The software renderer's picture goes to the X server as it is (shared memory), not through GL again. */
+        lib.SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+        renderer = lib.SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+    }
     if (!renderer) {
         lib.SDL_DestroyWindow(window);
         return NULL;

@@ -13,14 +13,16 @@ final class PictureUpload {
 
     /// Copies `frame` into `window`'s texture; returns the texture's size, nil (with nothing shown) when the
     /// picture cannot be converted or uploaded. A picture larger than the renderer's largest texture is scaled
-    /// down to fit it (swscale), its aspect ratio kept.
-    func upload(_ frame: Frame, to window: OpaquePointer) -> (width: Int, height: Int)? {
+    /// down to fit it (swscale), its aspect ratio kept. With `size` (a renderer without a GPU), it is converted
+    /// and scaled by swscale to that size, to be drawn 1:1.
+    func upload(_ frame: Frame, to window: OpaquePointer, size: (Int, Int)? = nil) -> (width: Int, height: Int)? {
         guard frame.width > 0, frame.height > 0 else { return nil }
         var maxW: Int32 = 0
         var maxH: Int32 = 0
         ph_window_max_texture(window, &maxW, &maxH)
-        let (width, height) = Self.fitted(frame.width, frame.height, Int(maxW), Int(maxH))
-        let scaled = width != frame.width || height != frame.height
+        let wanted = size.map { (max(1, min($0.0, 16384)), max(1, min($0.1, 16384))) } ?? (frame.width, frame.height)
+        let (width, height) = Self.fitted(wanted.0, wanted.1, Int(maxW), Int(maxH))
+        let scaled = size != nil || width != frame.width || height != frame.height
         if !scaled, let direct = Self.directLayout(of: frame) {
             var planes: [UnsafePointer<UInt8>?] = [nil, nil, nil]
             var pitches: [Int32] = [0, 0, 0]

@@ -64,16 +64,27 @@ final class WindowSurface {
         }
         guard let s else { return false }
         guard s.needsDraw else { return true }
-        var uploaded: VideoFrame?
-        if s.clearPicture { picture = nil }
-        if let frame = s.pending, let texture = upload.upload(frame.frame, to: handle) {
-            picture = (texture.width, texture.height, frame.presentationSize, frame.rotation)
-            uploaded = frame
-        }
         var w: Int32 = 0
         var h: Int32 = 0
         ph_window_drawable_size(handle, &w, &h)
         let bounds = CGRect(x: 0, y: 0, width: Int(w), height: Int(h))
+        var uploaded: VideoFrame?
+        if s.clearPicture { picture = nil }
+        // Without a GPU the picture is converted and scaled by swscale to the size it is drawn at, and drawn 1:1:
+        // the one on screen again when that size changed (a resize, another gravity).
+        let onCPU = ph_window_scales_on_cpu(handle) != 0
+        let again = onCPU && s.pending == nil && picture != nil ? s.shown : nil
+        if let frame = s.pending ?? again {
+            let size = onCPU ? Self.destination(frame.presentationSize, frame.rotation, bounds, s.gravity) : nil
+            let drawnSize = size.map { ($0.width, $0.height) }
+            let stale = picture.map { p in drawnSize.map { $0 != (p.width, p.height) } ?? false } ?? true
+            if s.pending != nil || stale,
+                let texture = upload.upload(frame.frame, to: handle, size: drawnSize)
+            {
+                picture = (texture.width, texture.height, frame.presentationSize, frame.rotation)
+                if s.pending != nil { uploaded = frame }
+            }
+        }
         let (r, g, b) = s.background
         updateOverlay(s.cues, bounds: bounds, gravity: s.gravity, controls: s.controls)
         updateControls(s.controls, size: bounds.size)
@@ -82,11 +93,7 @@ final class WindowSurface {
             updateContent(s.content)
         }
         if let picture {
-            var d = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: s.gravity)
-            if picture.rotation % 180 != 0 {
-                // SDL turns the destination rectangle about its centre: give it the picture's unturned shape.
-                d = (d.x + (d.width - d.height) / 2, d.y + (d.height - d.width) / 2, d.height, d.width)
-            }
+            let d = Self.destination(picture.shownAs, picture.rotation, bounds, s.gravity)
             ph_window_draw(
                 handle, 1, 0, 0, Int32(picture.width), Int32(picture.height), Int32(d.x), Int32(d.y),
                 Int32(d.width), Int32(d.height), Int32(picture.rotation), r, g, b)
@@ -141,6 +148,16 @@ final class WindowSurface {
                 handle, Int32(PH_OVERLAY_CONTENT), p.baseAddress, Int32(image.width), Int32(image.height),
                 Int32(image.x), Int32(image.y))
         }
+    }
+
+    /// Where a picture of `shownAs` (upright) turned `rotation` degrees goes in `bounds`, in the shape SDL draws it
+    /// before turning it about its centre (width and height swapped for 90 and 270 degrees).
+    static func destination(_ shownAs: CGSize, _ rotation: Int, _ bounds: CGRect, _ gravity: VideoGravity)
+        -> (x: Int, y: Int, width: Int, height: Int)
+    {
+        let d = VideoGeometry.pixelRect(for: shownAs, in: bounds, gravity: gravity)
+        guard rotation % 180 != 0 else { return d }
+        return (d.x + (d.width - d.height) / 2, d.y + (d.height - d.width) / 2, d.height, d.width)
     }
 
     /// Paints the controls anew when they or the window's size changed.

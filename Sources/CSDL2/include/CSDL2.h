@@ -89,6 +89,9 @@ uint32_t ph_window_id(const ph_window *window);
 /* The renderer's name ("opengl", "software"...). */
 const char *ph_window_renderer(const ph_window *window);
 void ph_window_set_title(ph_window *window, const char *title);
+/* 1 when the window's renderer draws on the CPU (no GPU: SDL's software renderer): pictures should come at the
+ * size they are drawn at, scaled by swscale, since SDL's own scaling and YUV conversion are slower. */
+int ph_window_scales_on_cpu(const ph_window *window);
 /* The largest texture the renderer takes (0: no limit known). */
 void ph_window_max_texture(const ph_window *window, int *w, int *h);
 /* Desktop fullscreen on or off; 0 on success. */
