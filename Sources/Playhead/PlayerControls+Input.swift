@@ -81,9 +81,17 @@ extension PlayerControls {
         if scrub != nil {
             scrub = layout.seekFraction(atX: point.x)
             push()
-        } else {
-            poke()
+            return
         }
+        // SDL reports where the pointer is when the window opens (inside it or not): a first report in the first
+        // second is where the pointer rests, not a move; only a move over the window shows the controls.
+        let size = host.map { $0.size } ?? .zero
+        guard point.x >= 0, point.y >= 0, point.x < size.width, point.y < size.height, point != lastPointer else {
+            return
+        }
+        defer { lastPointer = point }
+        if lastPointer == nil, ContinuousClock.now - createdAt < .seconds(1) { return }
+        poke()
     }
 
     /// The mouse button went up: a held seek bar seeks where it was let go.

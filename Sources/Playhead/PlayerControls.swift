@@ -26,6 +26,10 @@ final class PlayerControls {
     var openMenu: ControlsMenu.Kind?
     /// While the seek bar is dragged: where (0...1) it is held.
     var scrub: Double?
+    /// Where the pointer was last seen over the window.
+    var lastPointer: CGPoint?
+    /// When the window opened.
+    let createdAt = ContinuousClock.now
     /// The item's choices of sound and subtitles, once loaded.
     var groups: (item: ObjectIdentifier, audio: MediaSelectionGroup?, legible: MediaSelectionGroup?)?
     private var hideTimer: Task<Void, Never>?

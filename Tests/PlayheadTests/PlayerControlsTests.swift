@@ -29,6 +29,13 @@ import Testing
         try TestDisplay.xdotool(click ? to + ["click", "1"] : to)
     }
 
+    /// Moves the pointer over the window in two steps (the window takes a first report of the pointer just after
+    /// it opens as where it rests, not as a move).
+    nonisolated func hover(_ g: TestDisplay.Geometry, _ x: Double, _ y: Double) throws {
+        try pointer(g, x - 10, y - 10)
+        try pointer(g, x, y)
+    }
+
     /// The window's pixels.
     nonisolated func shot(_ g: TestDisplay.Geometry) async throws -> Screenshot {
         try await Task.detached { try TestDisplay.grab(g) }.value
@@ -85,7 +92,7 @@ import Testing
         player.play()
         let (window, g) = try await open(player, "controls hide")
         #expect(try await videoOnly(g), "controls before any input")
-        try pointer(g, 320, 150)
+        try hover(g, 320, 150)
         #expect(try await within(5) { try await barShown(g) }, "no controls after the mouse moved")
         let shown = Date()
         #expect(window.controlsAreShown)
@@ -95,16 +102,34 @@ import Testing
         #expect(!window.controlsAreShown)
 
         player.pause()
-        try pointer(g, 300, 140)
+        try hover(g, 300, 140)
         #expect(try await within(5) { try await barShown(g) }, "no controls after the mouse moved")
         try await Task.sleep(for: .seconds(4.5))
         #expect(try await barShown(g), "the controls hid while paused")
 
         window.showsPlaybackControls = false
         #expect(try await within(5) { try await videoOnly(g) }, "controls shown with showsPlaybackControls off")
-        try pointer(g, 320, 150)
+        try hover(g, 320, 150)
         try await Task.sleep(for: .milliseconds(500))
         #expect(try await videoOnly(g), "controls shown with showsPlaybackControls off")
+        window.close()
+    }
+
+    /// A window that opens under a resting pointer shows no controls until the pointer moves.
+    @Test func aWindowOpeningUnderTheRestingPointerShowsNoControls() async throws {
+        try TestDisplay.useInThisProcess()
+        defer {
+            try? TestDisplay.parkPointer()
+            TestDisplay.leave()
+        }
+        let player = try player()
+        defer { player.close() }
+        try TestDisplay.xdotool(["mousemove", "340", "170"])
+        let (window, g) = try await open(player, "controls resting")
+        try await Task.sleep(for: .seconds(1.2))
+        #expect(try await videoOnly(g), "controls under a pointer that did not move")
+        try pointer(g, 330, 160)
+        #expect(try await within(5) { try await barShown(g) }, "no controls after the pointer moved")
         window.close()
     }
 
@@ -120,7 +145,7 @@ import Testing
         defer { player.close() }
         let (window, g) = try await open(player, "controls click")
         let layout = layout(window)
-        try pointer(g, 320, 150)
+        try hover(g, 320, 150)
         #expect(try await within(5) { try await barShown(g) })
         let (px, py) = try centre(.playPause, layout)
         let pausedIcon = try await shot(g).brightPixels(inRows: Int(py) - 10..<Int(py) + 10)
@@ -152,7 +177,7 @@ import Testing
         defer { player.close() }
         player.play()
         let (window, g) = try await open(player, "controls speed")
-        try pointer(g, 320, 150)
+        try hover(g, 320, 150)
         #expect(try await within(5) { try await barShown(g) })
         let (sx, sy) = try centre(.speed, layout(window))
         try pointer(g, sx, sy, click: true)
@@ -186,7 +211,7 @@ import Testing
         defer { player.close() }
         let (window, g) = try await open(player, "controls linear")
         window.requiresLinearPlayback = true
-        try pointer(g, 320, 150)
+        try hover(g, 320, 150)
         #expect(try await within(5) { try await barShown(g) })
         let track = layout(window).seekTrack
         try pointer(g, track.minX + track.width * 0.5, track.midY, click: true)
@@ -213,7 +238,7 @@ import Testing
         player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.controlsVideo()))
         player.play()
         let (window, g) = try await open(player, "controls menus")
-        try pointer(g, 320, 150)
+        try hover(g, 320, 150)
         #expect(try await within(5) { try await barShown(g) })
         let top = 0..<90
         let (cx, cy) = try centre(.subtitles, layout(window))
@@ -267,7 +292,7 @@ import Testing
         window.contentOverlay = image
         #expect(try await within(5) { try await shot(g).matches(210, 350, (255, 0, 0)) }, "no overlay")
         #expect(try await shot(g).matches(100, 350, (64, 64, 64)), "the overlay spread")
-        try pointer(g, 320, 150)
+        try hover(g, 320, 150)
         #expect(try await within(5) { try await barShown(g) })
         let shaded = try await shot(g).pixel(210, 350)
         #expect(shaded.r > 30 && shaded.r < 160 && shaded.g < 20, "the overlay under the controls is \(shaded)")

@@ -30,6 +30,14 @@ struct Canvas {
         let a = colour.alpha * coverage
         guard a > 0 else { return }
         let i = (y * width + x) * 4
+        if pixels[i + 3] == 0 {
+            // Over nothing: the colour itself.
+            pixels[i] = UInt8((colour.blue * 255).rounded().clamped(0, 255))
+            pixels[i + 1] = UInt8((colour.green * 255).rounded().clamped(0, 255))
+            pixels[i + 2] = UInt8((colour.red * 255).rounded().clamped(0, 255))
+            pixels[i + 3] = UInt8((a * 255).rounded().clamped(0, 255))
+            return
+        }
         let da = Double(pixels[i + 3]) / 255
         let outA = a + da * (1 - a)
         func mix(_ source: Double, _ index: Int) -> UInt8 {
