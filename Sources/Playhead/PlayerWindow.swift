@@ -22,6 +22,9 @@ public final class PlayerWindow {
     public var keyHandler: ((WindowKey) -> Bool)?
     /// Called when the person asks to close the window (its close button, `q`). Without one, the window closes.
     public var closeHandler: (() -> Void)?
+    /// Called with a one-line message when the window cannot draw something (no libass: no subtitles; no SDL2_ttf
+    /// or font: controls without text), once per process for each cause.
+    public var problemHandler: ((String) -> Void)?
     /// Called once when the display went away (the X server ended): the window is gone, the player plays on.
     public var displayLostHandler: (() -> Void)?
     /// True once `close()` was called.
@@ -174,6 +177,7 @@ public final class PlayerWindow {
         case .displayLost:
             close()
             displayLostHandler?()
+        case .problem(let message): problemHandler?(message)
         default: break
         }
     }

@@ -32,6 +32,8 @@ final class DisplayThread: @unchecked Sendable {
     let subtitles = SubtitleRenderer()
     /// Draws the text of every window's controls. Display thread only.
     let text = TextRenderer()
+    /// The problems reported already (each once per process). Display thread only.
+    var reportedProblems = Set<String>()
 
     /// True once the X server connection broke.
     var wasLost: Bool { shared.current.lost }

@@ -109,7 +109,9 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
                     fullscreen: fullscreen,
                     drawnBy: (String(cString: ph_sdl_driver()), String(cString: ph_window_renderer(handle))))
                 display.add(
-                    WindowSurface(handle: handle, owner: window, subtitles: display.subtitles, text: display.text))
+                    WindowSurface(
+                        handle: handle, owner: window, subtitles: display.subtitles, text: display.text,
+                        report: { display.reportedProblems.insert($0).inserted }))
                 continuation.resume(returning: .success(window))
             }
         }

@@ -26,6 +26,9 @@ public enum WindowEvent: Sendable, Equatable {
     case wheel(steps: Int)
     /// The display connection is going away: the window is gone.
     case displayLost
+    /// Something the window cannot draw, in one line (libass missing: no subtitles; SDL2_ttf or a font missing:
+    /// the controls without their text). Reported once per process for each cause, to the window that met it.
+    case problem(String)
 }
 
 /// A key pressed in a window. A value type, safe on any thread.

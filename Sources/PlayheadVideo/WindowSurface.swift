@@ -24,7 +24,14 @@ final class WindowSurface {
     /// The version of the app's overlay on screen.
     private var contentVersion = 0
 
-    init(handle: OpaquePointer, owner: VideoWindow, subtitles: SubtitleRenderer, text: TextRenderer) {
+    /// Reports a problem once per process (the display thread's set), through the window's event handler.
+    private let report: (String) -> Bool
+
+    init(
+        handle: OpaquePointer, owner: VideoWindow, subtitles: SubtitleRenderer, text: TextRenderer,
+        report: @escaping (String) -> Bool
+    ) {
+        self.report = report
         self.subtitles = subtitles
         self.painter = ControlsPainter(text: text)
         self.handle = handle
@@ -126,7 +133,9 @@ final class WindowSurface {
         overlay = (cues, area)
         let (w, h) = (Int(area.width), Int(area.height))
         let script = ASSScript.script(for: cues, width: w, height: h)
-        guard !cues.isEmpty, let bgra = subtitles.render(script, width: w, height: h) else {
+        let drawn = cues.isEmpty ? nil : subtitles.render(script, width: w, height: h)
+        if !cues.isEmpty, let failure = subtitles.failure { tell("subtitles cannot be drawn: \(failure)") }
+        guard let bgra = drawn else {
             ph_window_set_overlay(handle, Int32(PH_OVERLAY_SUBTITLES), nil, 0, 0, 0, 0)
             return
         }
@@ -169,11 +178,19 @@ final class WindowSurface {
             return
         }
         let (canvas, origin) = painter.paint(state, ControlsLayout(size: size, state: state))
+        if let failure = painter.text.failure { tell("the controls are drawn without text: \(failure)") }
         canvas.pixels.withUnsafeBufferPointer { p in
             _ = ph_window_set_overlay(
                 handle, Int32(PH_OVERLAY_CONTROLS), p.baseAddress, Int32(canvas.width), Int32(canvas.height),
                 Int32(origin.x), Int32(origin.y))
         }
+    }
+
+    /// Tells the window's event handler about `problem`, unless the process heard it already.
+    private func tell(_ problem: String) {
+        guard report(problem), let owner else { return }
+        let handler = owner.state.withLock { $0.onEvent }
+        handler?(.problem(problem))
     }
 
     /// Handles an input or window event for this window: a new size or an exposure draws again; the person's

@@ -21,6 +21,7 @@ extension PlaybackSession {
                     position: video.position, fullscreen: video.fullscreen, onTop: video.onTop)
                 window.keyHandler = { [weak self] key in self?.handleWindowKey(key) ?? false }
                 window.closeHandler = { [weak self] in self?.requestQuit() }
+                window.problemHandler = { printError($0) }
                 window.displayLostHandler = { [weak self] in
                     self?.windowState = .failed
                     self?.withdrawWindowFromMPRIS()
