@@ -50,6 +50,10 @@ public final class PlayerLayer {
     @ObservationIgnored private var itemObservation = 0
     /// Hands the current item's cues to the display.
     @ObservationIgnored private let subtitleOutput = LayerSubtitles()
+
+    /// The subtitle cues the layer shows now (none while `showsSubtitles` is false), as its window draws them:
+    /// for a screenshot of what is on screen (`VideoFrame.pngData(subtitles:)`).
+    public var displayedSubtitles: [SubtitleCue] { subtitleOutput.displayed }
     /// The item whose cues the layer shows.
     @ObservationIgnored private weak var subtitledItem: PlayerItem?
 
@@ -184,6 +188,9 @@ final class LayerSubtitles: LegibleOutput, Sendable {
         }
         window?.showSubtitles(cues)
     }
+
+    /// The cues shown now (none while hidden).
+    var displayed: [SubtitleCue] { state.withLock { $0.shown ? $0.cues : [] } }
 
     /// Shows or hides the cues.
     func setShown(_ shown: Bool) {

@@ -4,7 +4,11 @@ import CFFmpeg
 public enum PictureEncoder {
     /// `frame` scaled to `width` x `height` (its presentation size: the sample aspect ratio applied), turned
     /// `rotation` degrees clockwise (0, 90, 180, 270; 90 and 270 swap the output's sides), as a PNG file's bytes.
-    public static func png(_ frame: Frame, width: Int, height: Int, rotation: Int = 0) throws(FFmpegError) -> [UInt8] {
+    /// `decorate` draws over the upright picture (packed RGB24, its width and height) before it is encoded.
+    public static func png(
+        _ frame: Frame, width: Int, height: Int, rotation: Int = 0,
+        decorate: ((inout [UInt8], Int, Int) -> Void)? = nil
+    ) throws(FFmpegError) -> [UInt8] {
         guard width > 0, height > 0, width <= 16384, height <= 16384, frame.width > 0, frame.height > 0 else {
             throw FFmpegError(code: FFmpegError.invalidArgument, function: "PictureEncoder.png")
         }
@@ -18,6 +22,7 @@ public enum PictureEncoder {
         case 180: rgb = halfTurned(rgb, width: w, height: h)
         default: break
         }
+        decorate?(&rgb, w, h)
         return try encode(rgb, width: w, height: h)
     }
 

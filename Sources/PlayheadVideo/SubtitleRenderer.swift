@@ -1,12 +1,16 @@
 import CAss
 import Foundation
+import PlayheadCore
 
 /// libass on the display thread: draws cues as an ASS script into a straight-alpha BGRA picture for a window's
 /// overlay. Made when the first cue is drawn (finding the fonts may take a moment then); when libass cannot be
 /// loaded, nothing is drawn and `failure` says why.
 ///
-/// Threads: the display thread only.
+/// Threads: the display thread only; `forPictures`, the one for screenshots, under its lock.
 final class SubtitleRenderer {
+    /// The renderer that draws subtitles into pictures saved (screenshots), made at the first.
+    static let forPictures = Locked(SubtitleRenderer())
+
     private var renderer: OpaquePointer?
     private var tried = false
     /// Why libass could not start, nil while it works (or was not needed yet).

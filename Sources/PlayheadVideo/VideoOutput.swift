@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
+import PlayheadSubtitles
 
 /// One decoded picture and the media time it is shown at. A value type over a reference-counted frame, safe to
 /// pass between threads; its pixels are read-only.
@@ -82,10 +83,28 @@ public final class NullVideoOutput: VideoOutput, Sendable {
 
 extension VideoFrame {
     /// The picture as a PNG file's bytes, as it is shown: at its presentation size (the sample aspect ratio
-    /// applied) and upright. Throws when it cannot be converted or encoded. Any thread (it takes a moment for a
-    /// large picture: not on the main actor).
-    public func pngData() throws(FFmpegError) -> [UInt8] {
+    /// applied) and upright, with `subtitles` drawn over it as a window draws them (libass; none when libass is
+    /// missing). Throws when it cannot be converted or encoded. Any thread (it takes a moment for a large picture:
+    /// not on the main actor).
+    public func pngData(subtitles: [SubtitleCue] = []) throws(FFmpegError) -> [UInt8] {
         let width = max(1, Int((Double(frame.width) * frame.sampleAspectRatio).rounded()))
-        return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation)
+        guard !subtitles.isEmpty else {
+            return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation)
+        }
+        return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation) { rgb, w, h in
+            let script = ASSScript.script(for: subtitles, width: w, height: h)
+            guard let bgra = SubtitleRenderer.forPictures.withLock({ $0.render(script, width: w, height: h) }) else {
+                return
+            }
+            // Straight-alpha BGRA over RGB.
+            for i in 0..<(w * h) {
+                let a = Int(bgra[i * 4 + 3])
+                guard a > 0 else { continue }
+                for c in 0..<3 {
+                    let over = Int(bgra[i * 4 + 2 - c])
+                    rgb[i * 3 + c] = UInt8((over * a + Int(rgb[i * 3 + c]) * (255 - a) + 127) / 255)
+                }
+            }
+        }
     }
 }

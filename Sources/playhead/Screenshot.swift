@@ -2,7 +2,8 @@ import Foundation
 import Playhead
 
 /// The `s` key: the picture on screen saved as `playhead-shotNNNN.png` in the current folder, as mpv does, under
-/// the first number no file has (an existing file is never replaced). Main actor.
+/// the first number no file has (an existing file is never replaced), with the subtitles the window shows drawn
+/// over it. Main actor.
 extension PlaybackSession {
     func takeScreenshot() {
         guard let frame = player.currentVideoFrame else {
@@ -10,9 +11,12 @@ extension PlaybackSession {
             return
         }
         let folder = FileManager.default.currentDirectoryPath
+        var window: PlayerWindow?
+        if case .open(let open) = windowState { window = open }
+        let subtitles = window?.playerLayer.displayedSubtitles ?? []
         Task { @MainActor [weak self] in
             let saved = await Task.detached { () -> Result<String, any Error> in
-                Result { try Screenshot.save(try frame.pngData(), in: folder) }
+                Result { try Screenshot.save(try frame.pngData(subtitles: subtitles), in: folder) }
             }.value
             switch saved {
             case .success(let name): self?.terminal.message("screenshot: \(name)")

@@ -45,3 +45,57 @@ import Testing
         #expect(p.terminationStatus == 0, "exit \(p.terminationStatus): \(lines)")
     }
 }
+
+/// `s` in the window saves what the window shows of the picture: the subtitles with it, none once `v` hid them.
+@Suite(.serialized) struct ScreenshotSubtitleCommandTests {
+    /// The bright (text) pixels of the bottom quarter of a PNG file.
+    static func textPixels(_ png: URL) throws -> Int {
+        let rgb = png.deletingPathExtension().appendingPathExtension("rgb")
+        let r = try Run.command(
+            "ffmpeg", ["-v", "error", "-y", "-i", png.path, "-f", "rawvideo", "-pix_fmt", "rgb24", rgb.path])
+        try #require(r.status == 0, "\(png.lastPathComponent) is not a picture ffmpeg reads: \(r.stderr)")
+        let picture = Screenshot(width: 640, height: 360, rgb: [UInt8](try Data(contentsOf: rgb)))
+        try #require(picture.rgb.count == 640 * 360 * 3, "\(picture.rgb.count) bytes: not 640x360")
+        return picture.brightPixels(inRows: 270..<360).count
+    }
+
+    /// Waits for `file` to be written whole (a PNG ends with its IEND chunk).
+    static func waitFor(_ file: URL) -> Bool {
+        let deadline = Date().addingTimeInterval(8)
+        while Date() < deadline {
+            if let data = try? Data(contentsOf: file), data.count > 100, data.suffix(8).starts(with: [0x49, 0x45]) {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    @Test func sSavesThePictureWithTheSubtitlesShown() throws {
+        let folder = Paths.scratch("subtitle-screenshots")
+        let video = try Fixtures.subtitledVideo()
+        // One cue the whole length of the clip: whenever the pause lands, it is on screen.
+        let subtitles = folder.appendingPathComponent("all-along.srt")
+        try "1\n00:00:00,000 --> 00:00:06,000\nHello world\n".write(to: subtitles, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--no-mpris", "--sub-file=\(subtitles.path)", video.path]
+        p.environment = TestDisplay.environment(display: try TestDisplay.name())
+        p.currentDirectoryURL = folder
+        try Run.start(p)
+        defer { Run.kill(p) }
+        let title = "\(video.lastPathComponent) - playhead"
+        _ = try #require(try TestDisplay.waitForWindow(titled: title), "no window")
+        // Paused with the cue on screen.
+        Thread.sleep(forTimeInterval: 0.5)
+        try WindowCommandTests.type(["p", "s"], into: title)
+        let first = folder.appendingPathComponent("playhead-shot0001.png")
+        #expect(Self.waitFor(first), "no screenshot")
+        let drawn = try Self.textPixels(first)
+        #expect(drawn > 150, "\(drawn) text pixels in the screenshot with a cue on screen")
+        try WindowCommandTests.type(["v", "s"], into: title)
+        let second = folder.appendingPathComponent("playhead-shot0002.png")
+        #expect(Self.waitFor(second), "no second screenshot")
+        #expect(try Self.textPixels(second) == 0, "subtitles in the screenshot after v hid them")
+    }
+}
