@@ -5,7 +5,6 @@ For each clip and player, the median over RUNS of: CPU seconds (user + system, f
 the frames each player says it dropped (Playhead: `dropped-frame` events in --log-json; mpv: its frame-drop
 counters printed at the end; ffplay: the `fd=` count of its status line). Prints one table with ratios.
 """
-import argparse
 import json
 import os
 import re
@@ -13,6 +12,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from common import arguments
 
 CLIPS = {
     "1080p30": ("window-1080p30.mp4", "testsrc2=s=1920x1080:r=30:d=15"),
@@ -74,14 +75,7 @@ def ffplay(path, env):
 
 
 def main():
-    a = argparse.ArgumentParser()
-    a.add_argument("--runs", type=int, default=3)
-    a.add_argument("--fixtures", required=True)
-    a.add_argument("--playhead", required=True)
-    a.add_argument("--display", required=True)
-    args = a.parse_args()
-    env = dict(os.environ, DISPLAY=args.display, SDL_AUDIODRIVER="dummy")
-    env.pop("WAYLAND_DISPLAY", None)
+    args, env = arguments(3)
     scratch = os.path.join(args.fixtures, "window-bench")
     os.makedirs(scratch, exist_ok=True)
     rows = []

@@ -6,7 +6,6 @@ black; the centre pixel of the screen is read from the X server (XGetImage throu
 until it is red. The time from the start of the process to that moment is the launch to first picture; the player
 is then stopped. Prints the median of RUNS for each player, and Playhead's ratio to the faster peer.
 """
-import argparse
 import ctypes
 import os
 import signal
@@ -14,6 +13,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from common import arguments
 
 
 class Screen:
@@ -71,14 +72,7 @@ def first_picture(command, env, screen, timeout=10):
 
 
 def main():
-    a = argparse.ArgumentParser()
-    a.add_argument("--runs", type=int, default=5)
-    a.add_argument("--fixtures", required=True)
-    a.add_argument("--playhead", required=True)
-    a.add_argument("--display", required=True)
-    args = a.parse_args()
-    env = dict(os.environ, DISPLAY=args.display, SDL_AUDIODRIVER="dummy")
-    env.pop("WAYLAND_DISPLAY", None)
+    args, env = arguments(5)
     clip = os.path.join(args.fixtures, "window-red-720p.mp4")
     if not os.path.exists(clip):
         subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",

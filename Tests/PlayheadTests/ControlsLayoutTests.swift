@@ -1,0 +1,35 @@
+import Foundation
+import Playhead
+import Testing
+
+/// Where the player controls' parts go (`ControlsLayout`, which both the painter and the hit test use).
+@Suite struct ControlsLayoutTests {
+    /// At 320 pixels wide, every part fits: the buttons inside the window and apart, hour-long times in their
+    /// labels, a seek bar of at least 100 pixels, a menu inside the window.
+    @Test func everyPartFitsA320PixelWideWindow() {
+        var state = ControlsState()
+        state.duration = 2 * 3600
+        state.position = 3599
+        state.hasAudioChoice = true
+        state.hasSubtitleChoice = true
+        state.hasPictureInPicture = true
+        state.menu = ControlsMenu(kind: .speed, items: ["0.5×", "Normal", "1.25×", "1.5×", "2×"], selected: 1)
+        let layout = ControlsLayout(size: CGSize(width: 320, height: 180), state: state)
+        let bounds = CGRect(x: 0, y: 0, width: 320, height: 180)
+        #expect(layout.buttons.count == 6, "\(layout.buttons.map(\.element))")
+        for (i, b) in layout.buttons.enumerated() {
+            #expect(bounds.contains(b.rect), "\(b.element) at \(b.rect)")
+            for other in layout.buttons[(i + 1)...] {
+                let apart = b.rect.maxX <= other.rect.minX || other.rect.maxX <= b.rect.minX
+                #expect(apart, "\(b.element) overlaps \(other.element)")
+            }
+        }
+        #expect(layout.seekTrack.width >= 100, "a seek bar of \(layout.seekTrack.width) pixels")
+        #expect(layout.elapsedLabel.maxX <= layout.seekArea.minX && layout.seekArea.maxX <= layout.remainingLabel.minX)
+        #expect(layout.elapsedLabel.width >= 7 * 8, "\(layout.elapsedLabel)")
+        let menu = layout.menu
+        #expect(menu.map { bounds.contains($0) && $0.maxY <= layout.bar.minY } == true, "\(String(describing: menu))")
+        #expect(layout.menuRows.count == 5, "\(layout.menuRows.count) of 5 speeds fit")
+        #expect(layout.menuRows.allSatisfy { $0.height >= 16 }, "\(layout.menuRows)")
+    }
+}
