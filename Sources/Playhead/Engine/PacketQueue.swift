@@ -10,6 +10,8 @@ final class PacketQueue: @unchecked Sendable {
     enum Item {
         case packet(Packet, seconds: Double?)
         case endOfStream
+        /// From here on the audio queue carries another track (`PlaybackEngine.switchAudio`).
+        case switchAudio(AudioSwitch)
     }
 
     /// An item and the engine generation (seek) it belongs to.
@@ -68,6 +70,13 @@ final class PacketQueue: @unchecked Sendable {
 
     func put(_ item: Item, generation: Int) {
         condition.lock()
+        append(item, generation: generation)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Adds `item`; the lock is held.
+    private func append(_ item: Item, generation: Int) {
         switch item {
         case .packet(let p, let s):
             bytes += p.size
@@ -77,10 +86,28 @@ final class PacketQueue: @unchecked Sendable {
             }
         case .endOfStream:
             reachedEnd = true
+        case .switchAudio: break
         }
         items.append(Tagged(item: item, generation: generation))
+    }
+
+    /// Replaces everything waiting with `newItems` in one step (the consumer never finds the queue empty in
+    /// between); returns the packets taken out, with their seconds.
+    func replace(with newItems: [Item], generation: Int) -> [(packet: Packet, seconds: Double?)] {
+        condition.lock()
+        let dropped: [(packet: Packet, seconds: Double?)] = items[head...].compactMap {
+            if case .packet(let p, let s) = $0.item { return (p, s) }
+            return nil
+        }
+        items.removeAll(keepingCapacity: true)
+        head = 0
+        bytes = 0
+        firstSeconds = nil
+        lastSeconds = nil
+        for item in newItems { append(item, generation: generation) }
         condition.signal()
         condition.unlock()
+        return dropped
     }
 
     /// The next item, waiting while the queue is empty; nil once aborted.

@@ -24,8 +24,9 @@ extension PlaybackEngine {
     /// decoder (made on the demux thread when the input opened), the per-generation state, and what was reported.
     /// Used only in the period's turns.
     final class AudioWork: @unchecked Sendable {
-        let decoder: Decoder
-        let track: MediaTrack
+        /// The track decoded and its decoder (another after `switchAudio`).
+        var decoder: Decoder
+        var track: MediaTrack
         var pipeline: AudioPipeline
         var firstAudioPosted = false
         var decodedAny = false
@@ -80,6 +81,16 @@ extension PlaybackEngine {
                 } catch {
                     // A damaged packet is skipped, as every player does.
                 }
+            case .switchAudio(let next):
+                // Another track from the next sample written on: the output keeps what it holds (no flush, no
+                // gap), the new track's samples before that point are dropped.
+                work.decoder = next.decoder
+                work.track = next.track
+                work.pipeline.resampler.reset()
+                work.pipeline.samples.removeAll(keepingCapacity: true)
+                work.pipeline.tempo = nil
+                work.pipeline.nextInputTime = nil
+                work.pipeline.dropBefore = work.pipeline.nextOutputTime
             case .endOfStream:
                 try? work.decoder.decode(nil) { frame in
                     noteDecoded(&work.decodedAny)
@@ -280,5 +291,17 @@ extension PlaybackEngine {
         clock.audioDidFinish(at: clock.mediaSeconds, running: running, rate: rate == 0 ? 1 : rate)
         control.withLock { $0.audioEnded = true }
         checkEnded()
+    }
+}
+
+/// The track an engine's audio switches to in place, and its decoder (made on the demux thread): carried by the
+/// audio queue to the audio thread, which owns it from then on.
+final class AudioSwitch: @unchecked Sendable {
+    let decoder: Decoder
+    let track: MediaTrack
+
+    init(decoder: Decoder, track: MediaTrack) {
+        self.decoder = decoder
+        self.track = track
     }
 }
