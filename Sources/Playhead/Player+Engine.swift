@@ -113,6 +113,13 @@ extension Player {
 
     /// Starts `item`, the current item, again where it is (its tracks chosen anew): the engine is replaced, the
     /// position and the rate are kept. Nothing when `item` is not current or has no engine. Main actor.
+    /// Switches the current item's sound to audio track `id` in place, without a gap (`PlaybackEngine.switchAudio`);
+    /// false when the engine cannot (the caller restarts the item).
+    func switchAudioInPlace(_ item: PlayerItem, to id: Int) -> Bool {
+        guard item === currentItem, let engine else { return false }
+        return engine.switchAudio(to: id)
+    }
+
     func restartCurrentItem(_ item: PlayerItem) {
         guard item === currentItem, engine != nil else { return }
         let position = currentTime().seconds
@@ -171,6 +178,7 @@ extension Player {
         case .opened(let info):
             item.apply(info)
             emit(PlayerEvent(.opened, timestamp: timestamp))
+        case .audioTrackChanged(let id): item.playingTracks[.audio] = id
         case .ready:
             item.accessLogDidBecomeReady(at: timestamp)
             engineReady = true

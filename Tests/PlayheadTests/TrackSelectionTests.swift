@@ -80,3 +80,34 @@ import Testing
         #expect(texts.isEmpty, "subtitles shown: \(texts)")
     }
 }
+
+/// Switching the sound track of a file while it plays: in place, with no gap and nothing reopened.
+@MainActor @Suite(.serialized) struct SeamlessAudioSwitchTests {
+    /// The bilingual clip plays English (440 Hz); at 2 s the French option is selected: the sink hears 440 then
+    /// 880 Hz with no silence between, the position goes on (no restart), and no input is opened again.
+    @Test func anotherSoundTrackOfTheFileTakesOverWithoutAGap() async throws {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        let item = PlayerItem(url: try Fixtures.bilingual())
+        let audible = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { player.currentTime().seconds >= 2 }, "not playing")
+        let opens = PlaybackCounters.mediaOpens
+        let before = player.currentTime().seconds
+        item.select(audible.options[1], in: audible)
+        #expect(
+            await eventually { item.currentMediaSelection.selectedMediaOption(in: audible) == audible.options[1] },
+            "the French sound is not playing")
+        try await Task.sleep(for: .seconds(1.5))
+        let after = player.currentTime().seconds
+        player.pause()
+        let samples = sink.stopRecording()
+        #expect(PlaybackCounters.mediaOpens == opens, "the input was opened again")
+        #expect(after - before > 1.3, "the position went from \(before) to \(after) s in 1.5 s")
+        #expect(AudioAnalysis.toneSequence(samples) == [440, 880], "heard \(AudioAnalysis.toneSequence(samples))")
+        let gap = AudioAnalysis.longestGap(samples)
+        #expect(gap < 0.02, "a gap of \(gap) s in the sound")
+    }
+}

@@ -7,6 +7,8 @@ import PlayheadVideo
 /// player hops to the main actor.
 enum EngineEvent: Sendable {
     case opened(MediaInfo)
+    /// The sound plays another track from now on (`PlaybackEngine.switchAudio`).
+    case audioTrackChanged(Int)
     case ready
     /// The forward buffer is full: the demux thread sleeps until the decoders take some (the loaded range grew).
     case bufferFilled

@@ -85,7 +85,11 @@ extension PlaybackEngine {
         readLoop(source, media)
     }
 
-    private func readLoop(_ source: any MediaSource, _ media: MediaInfo) {
+    private func readLoop(_ source: any MediaSource, _ opened: MediaInfo) {
+        var media = opened
+        /// The recent packets of the audio tracks not playing, for a seamless switch.
+        var alternates = AlternateAudio()
+        var announced = Set<Int>()
         let forward = config.forwardBuffer
         var atEnd = false
         /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
@@ -120,6 +124,13 @@ extension PlaybackEngine {
                 return (c.stopping, s)
             }
             if stopping { return }
+            if seek != nil { alternates = AlternateAudio() }
+            if let id = control.withLock({ c -> Int? in
+                defer { c.pendingAudioSwitch = nil }
+                return c.pendingAudioSwitch
+            }) {
+                performAudioSwitch(to: id, source: source, media: &media, alternates: &alternates)
+            }
             if let seek {
                 // Now that the generation has changed, wake the audio thread if it waits on the output, so it
                 // sees the seek (a wake before the change would be taken for a spurious one).
@@ -179,7 +190,15 @@ extension PlaybackEngine {
                     if knownCues == nil { takeText(sample, reader: textReader, track: text) }
                     continue
                 }
-                guard let queue = queue(for: sample.track, media) else { continue }
+                guard let queue = queue(for: sample.track, media) else {
+                    if media.audio != nil, source.track(sample.track)?.kind == .audio {
+                        alternates.add(sample, playHead: clock.seconds)
+                        if announced.insert(sample.track).inserted {
+                            switchableAudio.withLock { _ = $0.insert(sample.track) }
+                        }
+                    }
+                    continue
+                }
                 if let end = config.endSeconds, let t = sample.seconds, t > end + 0.5 {
                     // This track is done (with room for reordered video frames); the others go on until their own
                     // samples pass the end (a container may store a segment's video before its sound: fMP4 HLS).

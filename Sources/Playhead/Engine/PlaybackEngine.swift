@@ -32,6 +32,8 @@ final class PlaybackEngine: @unchecked Sendable {
         var muted = false
         var generation = 0
         var pendingSeek: SeekRequest?
+        /// The audio track to switch to in place (`switchAudio(to:)`), for the demux thread.
+        var pendingAudioSwitch: Int?
         /// The seek the decode threads are completing.
         var activeSeek: SeekRequest?
         /// The exact seek target of the current generation (frames before it are not shown); kept until the next
@@ -73,6 +75,9 @@ final class PlaybackEngine: @unchecked Sendable {
     /// How many times `wake()` was called; guarded by `wakeup`.
     private var wakeCount = 0
     let audioQueue = PacketQueue()
+    /// The audio tracks other than the one playing whose recent packets the demux thread keeps (a switch to one
+    /// of them is seamless).
+    let switchableAudio = Locked(Set<Int>())
     let videoQueue = PacketQueue()
     let frameQueue = FrameQueue(capacity: 2)
     let clock: MediaClock

@@ -1,0 +1,67 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+
+/// Switching the sound track while playing, without a gap: the demux thread keeps the last seconds of packets of
+/// the source's other audio tracks (it reads them anyway: they are in the same file), so a switch hands the audio
+/// thread the new track's decoder and its packets from just before what is heard now, in place of the old track's
+/// queued packets. The output keeps what it holds; the new track's samples start where the old one's stopped.
+extension PlaybackEngine {
+    /// The packets of the audio tracks not playing, by track, the oldest first. Demux thread only.
+    struct AlternateAudio {
+        var packets: [Int: [(packet: Packet, seconds: Double?)]] = [:]
+        /// Seconds of packets kept behind the play head.
+        static let keep = 3.0
+        /// The most packets kept for one track (a track without time stamps must not grow without bound).
+        static let limit = 20_000
+
+        mutating func add(_ sample: MediaSample, playHead: Double) {
+            var list = packets[sample.track, default: []]
+            list.append((sample.packet, sample.seconds))
+            var old = 0
+            while old < list.count,
+                list.count - old > Self.limit || (list[old].seconds ?? .infinity) < playHead - Self.keep
+            {
+                old += 1
+            }
+            if old > 0 { list.removeFirst(old) }
+            packets[sample.track] = list
+        }
+    }
+
+    /// Switches the sound to audio track `id` in place, when its packets are at hand (a track of the same file
+    /// the demux thread has been reading); false when it is not (an HLS rendition, a track not read yet, or the
+    /// engine is not playing sound): the caller restarts the item instead. Any thread.
+    func switchAudio(to id: Int) -> Bool {
+        guard audioWork != nil, switchableAudio.withLock({ $0.contains(id) }) else { return false }
+        control.withLock { $0.pendingAudioSwitch = id }
+        wake()
+        return true
+    }
+
+    /// The demux thread carries out a pending switch: the new track's decoder and its kept packets from half a
+    /// second before the play head replace the old track's queued packets, which are kept in turn.
+    func performAudioSwitch(
+        to id: Int, source: any MediaSource, media: inout MediaInfo, alternates: inout AlternateAudio
+    ) {
+        guard let old = media.audio, id != old.id, let track = source.track(id), track.kind == .audio,
+            let decoder = try? source.makeDecoder(track: id, threads: 1)
+        else { return }
+        let from = clock.seconds - 0.5
+        let held = (alternates.packets[id] ?? []).filter { ($0.seconds ?? .infinity) >= from }
+        let generation = control.withLock { $0.generation }
+        let items =
+            [PacketQueue.Item.switchAudio(AudioSwitch(decoder: decoder, track: track))]
+            + held.map { PacketQueue.Item.packet($0.packet, seconds: $0.seconds) }
+        let dropped = audioQueue.replace(with: items, generation: generation)
+        alternates.packets[id] = nil
+        alternates.packets[old.id] = dropped
+        media.audio = track
+        info?.audio = track
+        switchableAudio.withLock {
+            $0.remove(id)
+            $0.insert(old.id)
+        }
+        sink(.audioTrackChanged(id))
+    }
+}
