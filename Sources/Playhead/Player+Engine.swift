@@ -120,6 +120,13 @@ extension Player {
         return engine.switchAudio(to: id)
     }
 
+    /// Shows text track `id` (nil: none) of the current item in place (`PlaybackEngine.switchText`); false when
+    /// the engine cannot (the caller restarts the item).
+    func switchTextInPlace(_ item: PlayerItem, to id: Int?) -> Bool {
+        guard item === currentItem, let engine else { return false }
+        return engine.switchText(to: id)
+    }
+
     func restartCurrentItem(_ item: PlayerItem) {
         guard item === currentItem, engine != nil else { return }
         let position = currentTime().seconds
@@ -179,6 +186,7 @@ extension Player {
             item.apply(info)
             emit(PlayerEvent(.opened, timestamp: timestamp))
         case .audioTrackChanged(let id): item.playingTracks[.audio] = id
+        case .textTrackChanged(let id): item.playingTracks[.subtitle] = id
         case .ready:
             item.accessLogDidBecomeReady(at: timestamp)
             engineReady = true

@@ -36,7 +36,8 @@ extension PlayerItem {
     /// Plays `option` of `group` (nil: none of it, where the group allows an empty selection), like
     /// `AVPlayerItem.select(_:in:)`. It overrides `trackSelection` for that kind of media. Before the item plays,
     /// its start takes it; while it plays or is paused, another sound track of the same file takes over in place
-    /// (no gap, nothing reopened); any other change starts the item again where it is with the new choice (the
+    /// (no gap, nothing reopened), and subtitles change in place (the new track's cue showing now shows at once);
+    /// any other change starts the item again where it is with the new choice (the
     /// position and the rate are kept; a short gap while it reopens, and an HLS stream fetches the chosen
     /// rendition from there). Main actor.
     public func select(_ option: MediaSelectionOption?, in group: MediaSelectionGroup) {
@@ -57,6 +58,7 @@ extension PlayerItem {
         if playingTracks[type] == choice { return }
         // Another sound track of the same file plays in place, without a gap; anything else restarts the item.
         if type == .audio, let id = choice, player?.switchAudioInPlace(self, to: id) == true { return }
+        if type == .subtitle, player?.switchTextInPlace(self, to: choice) == true { return }
         player?.restartCurrentItem(self)
     }
 

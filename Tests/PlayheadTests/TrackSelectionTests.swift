@@ -111,3 +111,34 @@ import Testing
         #expect(gap < 0.02, "a gap of \(gap) s in the sound")
     }
 }
+
+/// Switching subtitles while playing: in place, the new track's cue that started before the play head shows at
+/// once, and none reopens anything.
+@MainActor @Suite(.serialized) struct SubtitleSwitchInPlaceTests {
+    @Test func theNewTracksCueShowsAtOnceAndOffClearsIt() async throws {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer {
+            player.close()
+            _ = sink.stopRecording()
+        }
+        let item = PlayerItem(url: try Fixtures.bilingual())
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        let legible = try #require(try await item.asset.loadMediaSelectionGroup(for: .legible))
+        item.select(legible.options[0], in: legible)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { output.all.last?.texts == ["Hello"] }, "\(output.all.map(\.texts))")
+        #expect(await eventually { player.currentTime().seconds >= 2 })
+        let opens = PlaybackCounters.mediaOpens
+        // The French cue started at 1 s, before the switch at 2 s: it shows at once.
+        item.select(legible.options[1], in: legible)
+        #expect(await eventually(timeout: 1) { output.all.last?.texts == ["Bonjour"] }, "\(output.all.map(\.texts))")
+        item.select(nil, in: legible)
+        #expect(await eventually(timeout: 1) { output.all.last?.texts == [] }, "\(output.all.map(\.texts))")
+        #expect(player.currentTime().seconds < 5, "switched too late to see the cues")
+        #expect(PlaybackCounters.mediaOpens == opens, "the input was opened again")
+        #expect(item.currentMediaSelection.selectedMediaOption(in: legible) == nil)
+    }
+}

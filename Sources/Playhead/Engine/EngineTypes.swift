@@ -9,6 +9,8 @@ enum EngineEvent: Sendable {
     case opened(MediaInfo)
     /// The sound plays another track from now on (`PlaybackEngine.switchAudio`).
     case audioTrackChanged(Int)
+    /// Another text track's cues (nil: none) show from now on (`PlaybackEngine.switchText`).
+    case textTrackChanged(Int?)
     case ready
     /// The forward buffer is full: the demux thread sleeps until the decoders take some (the loaded range grew).
     case bufferFilled

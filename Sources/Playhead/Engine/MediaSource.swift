@@ -115,11 +115,16 @@ protocol MediaSource: AnyObject, Sendable {
     /// own WebVTT and SubRip parsers, with its cue settings and regions); nil when its cues come as samples. The
     /// engine shows the known cues and ignores the track's samples.
     func knownCues(of track: Int) -> [SubtitleCue]?
+    /// Whether `track`'s samples are read now (after `select`: a part none of whose tracks was chosen is not).
+    func reads(track: Int) -> Bool
 }
 
 extension MediaSource {
     /// None: cues come as samples.
     func knownCues(of track: Int) -> [SubtitleCue]? { nil }
+
+    /// Every track of a single input is read.
+    func reads(track: Int) -> Bool { self.track(track) != nil }
 
     /// The track with `id`, if any.
     func track(_ id: Int?) -> MediaTrack? {

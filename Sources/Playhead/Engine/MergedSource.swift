@@ -57,6 +57,11 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         return (k, id - k * Self.trackStride)
     }
 
+    func reads(track: Int) -> Bool {
+        guard let (part, id) = split(track) else { return false }
+        return !unread.contains(part) && parts[part].reads(track: id)
+    }
+
     func knownCues(of track: Int) -> [SubtitleCue]? {
         split(track).flatMap { parts[$0.part].knownCues(of: $0.id) }
     }

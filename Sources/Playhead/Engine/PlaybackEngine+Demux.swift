@@ -94,9 +94,11 @@ extension PlaybackEngine {
         var atEnd = false
         /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
         var pastEnd = Set<Int>()
-        let textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
+        var textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
         // A text track whose cues are all known shows them; its samples are not read.
-        let knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
+        var knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
+        /// The cues read so far of the text tracks not shown, for a switch in place.
+        var otherCues = OtherCues()
         if let knownCues { showKnown(knownCues) }
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
@@ -130,6 +132,14 @@ extension PlaybackEngine {
                 return c.pendingAudioSwitch
             }) {
                 performAudioSwitch(to: id, source: source, media: &media, alternates: &alternates)
+            }
+            if let choice = control.withLock({ c -> Int?? in
+                defer { c.pendingTextSwitch = nil }
+                return c.pendingTextSwitch
+            }) {
+                performTextSwitch(to: choice, source: source, media: &media, others: &otherCues)
+                textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
+                knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
             }
             if let seek {
                 // Now that the generation has changed, wake the audio thread if it waits on the output, so it
@@ -188,6 +198,10 @@ extension PlaybackEngine {
             case .sample(let sample):
                 if let text = media.text, sample.track == text.id, let textReader {
                     if knownCues == nil { takeText(sample, reader: textReader, track: text) }
+                    continue
+                }
+                if let track = source.track(sample.track), track.kind == .text {
+                    otherCues.add(sample, track: track)
                     continue
                 }
                 guard let queue = queue(for: sample.track, media) else {

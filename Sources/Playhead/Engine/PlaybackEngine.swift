@@ -34,6 +34,8 @@ final class PlaybackEngine: @unchecked Sendable {
         var pendingSeek: SeekRequest?
         /// The audio track to switch to in place (`switchAudio(to:)`), for the demux thread.
         var pendingAudioSwitch: Int?
+        /// The text track to show instead (`.some(nil)`: none), for the demux thread (`switchText(to:)`).
+        var pendingTextSwitch: Int??
         /// The seek the decode threads are completing.
         var activeSeek: SeekRequest?
         /// The exact seek target of the current generation (frames before it are not shown); kept until the next

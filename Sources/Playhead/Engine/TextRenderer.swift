@@ -38,6 +38,22 @@ final class TextRenderer: @unchecked Sendable {
         return true
     }
 
+    /// Replaces every cue kept with `newCues` (another track's); returns the cues it kept. The outputs get the
+    /// new active set at the next update. Demux thread.
+    func replace(with newCues: [SubtitleCue]) -> [SubtitleCue] {
+        lock.lock()
+        defer { lock.unlock() }
+        let old = cues
+        cues = []
+        known = []
+        for cue in newCues.prefix(Self.capacity) {
+            let key = Key(start: Int64((cue.startTime * 1000).rounded()), text: cue.text)
+            if known.insert(key).inserted { cues.append(cue) }
+        }
+        timeline = nil
+        return old
+    }
+
     /// Sends the cues active at `seconds` to the outputs when they differ from those showing; returns when the
     /// active set next changes after `seconds` (nil: not before a new cue arrives). Text thread.
     func update(at seconds: Double) -> Double? {
