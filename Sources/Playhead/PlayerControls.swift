@@ -68,6 +68,8 @@ final class PlayerControls {
     func playerChanged() {
         observation += 1
         stopTicking()
+        // The play head of the player shown now moves on the bar.
+        if isShown { startTicking() }
         observe(observation)
         push()
     }
