@@ -45,6 +45,8 @@
     X(SDL_UpdateTexture)                                                                                           \
     X(SDL_UpdateYUVTexture)                                                                                        \
     X(SDL_UpdateNVTexture)                                                                                         \
+    X(SDL_LockTexture)                                                                                             \
+    X(SDL_UnlockTexture)                                                                                           \
     X(SDL_SetYUVConversionMode)                                                                                    \
     X(SDL_SetRenderDrawColor)                                                                                      \
     X(SDL_RenderClear)                                                                                             \
@@ -431,6 +433,27 @@ int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, co
         return lib.SDL_UpdateNVTexture(window->texture, NULL, planes[0], pitches[0], planes[1], pitches[1]);
     default: return lib.SDL_UpdateTexture(window->texture, NULL, planes[0], pitches[0]);
     }
+}
+
+int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, int *pitch) {
+    if (!window->texture || window->layout != PH_PICTURE_BGRA || window->w != w || window->h != h) {
+        if (window->texture) lib.SDL_DestroyTexture(window->texture);
+        window->texture =
+            lib.SDL_CreateTexture(window->renderer, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w, h);
+        window->layout = window->texture ? PH_PICTURE_BGRA : -1;
+        window->matrix = PH_MATRIX_BT601;
+        window->w = w;
+        window->h = h;
+        if (!window->texture) return -1;
+    }
+    void *p = NULL;
+    if (lib.SDL_LockTexture(window->texture, NULL, &p, pitch) != 0) return -1;
+    *pixels = p;
+    return 0;
+}
+
+void ph_window_unlock_picture(ph_window *window) {
+    if (window->texture) lib.SDL_UnlockTexture(window->texture);
 }
 
 int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,

@@ -39,44 +39,62 @@ final class FrameConverter {
 
     /// Converts `frame` to `width` x `height` of the target layout into `planes`; false when swscale cannot.
     func convert(_ frame: Frame, to width: Int, _ height: Int) -> Bool {
+        guard prepare(frame, width, height) else { return false }
+        return scale(frame, height, into: planes.map { $0.baseAddress }, strides: strides)
+    }
+
+    /// Converts `frame` to `width` x `height` BGRA straight into `pixels` (rows `pitch` bytes apart: a locked
+    /// texture's memory); false when swscale cannot.
+    func convert(_ frame: Frame, to width: Int, _ height: Int, into pixels: UnsafeMutablePointer<UInt8>, pitch: Int)
+        -> Bool
+    {
+        guard target == .bgra, prepare(frame, width, height) else { return false }
+        return scale(frame, height, into: [pixels], strides: [pitch])
+    }
+
+    /// Makes the scaler (and the planes) for `frame` to `width` x `height` when they changed.
+    private func prepare(_ frame: Frame, _ width: Int, _ height: Int) -> Bool {
         guard frame.width > 0, frame.height > 0, width > 0, height > 0 else { return false }
         let k = Key(
             format: frame.format, width: frame.width, height: frame.height, outWidth: width, outHeight: height,
             space: frame.colorSpace, full: frame.isFullRange)
-        if key != k {
-            sws_freeContext(scaler)
-            let format = target == .bgra ? AV_PIX_FMT_BGRA : AV_PIX_FMT_YUV420P
-            scaler = sws_getContext(
-                Int32(frame.width), Int32(frame.height), AVPixelFormat(frame.format), Int32(width), Int32(height),
-                format, SWS_BILINEAR, nil, nil, nil)
-            guard let scaler else {
-                key = nil
-                return false
-            }
-            frame.describeColours(to: scaler)
-            key = k
-            let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
-            strides = target == .bgra ? [width * 4] : [width, cw, cw]
-            let rows = target == .bgra ? [height] : [height, ch, ch]
-            for plane in planes { plane.deallocate() }
-            planes = zip(strides, rows).map { stride, rows in
-                let plane = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: stride * rows)
-                plane.initialize(repeating: 0)
-                return plane
-            }
+        guard key != k else { return scaler != nil }
+        sws_freeContext(scaler)
+        let format = target == .bgra ? AV_PIX_FMT_BGRA : AV_PIX_FMT_YUV420P
+        scaler = sws_getContext(
+            Int32(frame.width), Int32(frame.height), AVPixelFormat(frame.format), Int32(width), Int32(height),
+            format, SWS_BILINEAR, nil, nil, nil)
+        guard let scaler else {
+            key = nil
+            return false
         }
+        frame.describeColours(to: scaler)
+        key = k
+        let (cw, ch) = ((width + 1) / 2, (height + 1) / 2)
+        strides = target == .bgra ? [width * 4] : [width, cw, cw]
+        let rows = target == .bgra ? [height] : [height, ch, ch]
+        for plane in planes { plane.deallocate() }
+        planes = zip(strides, rows).map { stride, rows in
+            let plane = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: stride * rows)
+            plane.initialize(repeating: 0)
+            return plane
+        }
+        return true
+    }
+
+    /// Runs the scaler from `frame` into `destination` (one pointer and stride per plane).
+    private func scale(
+        _ frame: Frame, _ height: Int, into destination: [UnsafeMutablePointer<UInt8>?], strides: [Int]
+    ) -> Bool {
         guard let scaler else { return false }
-        let count = planes.count
-        let outStrides = strides.map { Int32($0) } + [Int32](repeating: 0, count: 4 - count)
-        var destination =
-            planes.map { $0.baseAddress } + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - count)
-        var lineSizes = outStrides
+        var out = destination + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - destination.count)
+        var lineSizes = strides.map { Int32($0) } + [Int32](repeating: 0, count: 4 - strides.count)
         return frame.withUnsafeAVFrame { f -> Bool in
             let rows = withUnsafePointer(to: f.pointee.data) { data in
                 withUnsafePointer(to: f.pointee.linesize) { lines in
                     data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
                         lines.withMemoryRebound(to: Int32.self, capacity: 8) { stride in
-                            sws_scale(scaler, src, stride, 0, Int32(frame.height), &destination, &lineSizes)
+                            sws_scale(scaler, src, stride, 0, Int32(frame.height), &out, &lineSizes)
                         }
                     }
                 }

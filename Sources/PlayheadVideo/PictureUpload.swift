@@ -39,15 +39,14 @@ final class PictureUpload {
             }
             return done == 0 ? (width, height) : nil
         }
-        guard converter.convert(frame, to: width, height) else { return nil }
-        let planes: [UnsafePointer<UInt8>?] = [UnsafePointer(converter.planes[0].baseAddress), nil, nil]
-        let pitches: [Int32] = [Int32(width * 4), 0, 0]
-        let done = planes.withUnsafeBufferPointer { p in
-            ph_window_upload(
-                window, Int32(PH_PICTURE_BGRA), Int32(PH_MATRIX_BT601), Int32(width), Int32(height), p.baseAddress,
-                pitches)
+        // swscale writes straight into the texture's rows (the software renderer's own memory: no copy more).
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var pitch: Int32 = 0
+        guard ph_window_lock_picture(window, Int32(width), Int32(height), &pixels, &pitch) == 0, let pixels else {
+            return nil
         }
-        return done == 0 ? (width, height) : nil
+        defer { ph_window_unlock_picture(window) }
+        return converter.convert(frame, to: width, height, into: pixels, pitch: Int(pitch)) ? (width, height) : nil
     }
 
     /// `width` x `height` scaled down (aspect kept, at least 1x1) to fit `maxWidth` x `maxHeight` (0: no limit).
