@@ -7,9 +7,11 @@ import Testing
 /// window shows is read back from the server, what the player does is asked of it.
 @MainActor @Suite(.serialized) struct PlayerControlsTests {
     /// A 640x360 window titled `title` at (20, 20) showing `player`, once its picture is on screen.
-    func open(_ player: Player, _ title: String) async throws -> (PlayerWindow, TestDisplay.Geometry) {
+    func open(_ player: Player, _ title: String, size: (Int, Int) = (640, 360)) async throws -> (
+        PlayerWindow, TestDisplay.Geometry
+    ) {
         let window = try await PlayerWindow.open(
-            player: player, title: title, width: 640, height: 360, position: (20, 20))
+            player: player, title: title, width: size.0, height: size.1, position: (20, 20))
         #expect(await eventually { window.playerLayer.isReadyForDisplay }, "no picture")
         let geometry = try #require(try TestDisplay.waitForWindow(titled: title))
         return (window, geometry)
@@ -82,7 +84,7 @@ import Testing
     /// On the test display: `body` with `player` (a silent player on the controls clip unless given) in a window
     /// titled `title` (`open`); the window and the player close and the pointer is parked after.
     func scene(
-        _ title: String, player given: Player? = nil,
+        _ title: String, player given: Player? = nil, size: (Int, Int) = (640, 360),
         _ body: (Player, PlayerWindow, TestDisplay.Geometry) async throws -> Void
     ) async throws {
         try TestDisplay.useInThisProcess()
@@ -92,7 +94,7 @@ import Testing
         }
         let player = try given ?? self.player()
         defer { player.close() }
-        let (window, g) = try await open(player, title)
+        let (window, g) = try await open(player, title, size: size)
         defer { window.close() }
         try await body(player, window, g)
     }
@@ -169,31 +171,6 @@ import Testing
         }
     }
 
-    /// The speed menu opens above its button, lists the speeds, and the one clicked is the rate played at.
-    @Test func theSpeedMenuSetsTheRate() async throws {
-        try await scene("controls speed") { player, window, g in
-            player.play()
-            try await showControls(g)
-            let (sx, sy) = try centre(.speed, layout(window))
-            try pointer(g, sx, sy, click: true)
-            let speeds = PlaybackSpeed.systemDefaultSpeeds.map(\.localizedName)
-            let rows = layout(window, menu: ControlsMenu(kind: .speed, items: speeds, selected: 1)).menuRows
-            #expect(rows.count == 5, "\(rows.count) rows")
-            let oneAndAHalf = try #require(rows.count > 3 ? rows[3] : nil)
-            #expect(
-                try await within(5) {
-                    let p = try await shot(g).pixel(Int(oneAndAHalf.maxX) - 6, Int(oneAndAHalf.midY))
-                    return p.r < 30 && p.g < 30 && p.b < 30
-                }, "no menu over the picture")
-            try pointer(g, oneAndAHalf.midX, oneAndAHalf.midY, click: true)
-            #expect(await eventually { player.rate == 1.5 && player.defaultRate == 1.5 }, "rate \(player.rate)")
-            let from = player.currentTime().seconds
-            try await Task.sleep(for: .seconds(2))
-            let played = player.currentTime().seconds - from
-            #expect(abs(played - 3) < 0.5, "\(played) s of media in 2 s at 1.5x")
-        }
-    }
-
     /// With `requiresLinearPlayback`, a click on the seek bar and the arrow keys leave the position; without it,
     /// the same click seeks.
     @Test func requiresLinearPlaybackRefusesTheSeekBarAndTheKeys() async throws {
@@ -211,65 +188,26 @@ import Testing
         }
     }
 
-    /// Opens the menu of `button` and clicks its entry `index` (the menu laid out for `items`).
-    func choose(
-        _ index: Int, of items: [String], in kind: ControlsMenu.Kind, button: ControlElement, _ window: PlayerWindow,
-        _ g: TestDisplay.Geometry
-    ) async throws {
-        let (x, y) = try centre(button, layout(window))
-        let rows = layout(window, menu: ControlsMenu(kind: kind, items: items, selected: 0)).menuRows
-        try #require(rows.count == items.count, "\(rows.count) rows for \(items.count) entries")
-        try pointer(g, x, y, click: true)
-        try await Task.sleep(for: .milliseconds(300))
-        try pointer(g, rows[index].midX, rows[index].midY, click: true)
-    }
-
-    /// The subtitles menu shows French subtitles, then none; the audio menu switches from the English sound
-    /// (440 Hz) to the French (880 Hz) at the sink.
-    @Test func theAudioAndSubtitleMenusChangeWhatIsDrawnAndHeard() async throws {
-        let sink = try TestSink()
-        let sinkPlayer = Player.onSink(sink)
-        sinkPlayer.replaceCurrentItem(with: PlayerItem(url: try Fixtures.controlsVideo()))
-        try await scene("controls menus", player: sinkPlayer) { player, window, g in
-            player.play()
-            try await showControls(g)
-            let top = 0..<90
-            let subtitles = ["Off", "English", "French"]
-            try await choose(2, of: subtitles, in: .subtitles, button: .subtitles, window, g)
-            #expect(
-                try await within(8) { !(try await shot(g).brightPixels(inRows: top).isEmpty) },
-                "no French subtitle at the top")
-            try await choose(0, of: subtitles, in: .subtitles, button: .subtitles, window, g)
-            #expect(
-                try await within(8) { try await shot(g).brightPixels(inRows: top).isEmpty }, "subtitles after Off")
-
-            try await choose(1, of: ["English", "French"], in: .audio, button: .audio, window, g)
-            let audible = try #require(try await player.currentItem?.asset.loadMediaSelectionGroup(for: .audible))
-            #expect(
-                await eventually {
-                    player.currentItem?.currentMediaSelection.selectedMediaOption(in: audible) == audible.options[1]
-                }, "the French sound is not playing")
-            try await Task.sleep(for: .seconds(1.5))
-        }
-        let tones = AudioAnalysis.toneSequence(sink.stopRecording())
-        #expect(tones.first == 440 && tones.last == 880, "heard \(tones)")
-    }
-
-    /// The app's overlay shows over the video and under the controls' shade, and leaves when set to nil.
-    @Test func theContentOverlayLiesBetweenTheVideoAndTheControls() async throws {
-        try await scene("controls overlay") { _, window, g in
-            // Opaque red: B G R A.
-            let red = [UInt8]((0..<(120 * 40)).flatMap { _ in [0, 0, 255, 255] as [UInt8] })
-            let image = try #require(OverlayImage(width: 120, height: 40, pixels: red, x: 150, y: 315))
-            window.contentOverlay = image
-            #expect(try await within(5) { try await shot(g).matches(210, 350, (255, 0, 0)) }, "no overlay")
-            #expect(try await shot(g).matches(100, 350, (64, 64, 64)), "the overlay spread")
-            try await showControls(g)
-            let shaded = try await shot(g).pixel(210, 350)
-            #expect(shaded.r > 30 && shaded.r < 160 && shaded.g < 20, "the overlay under the controls is \(shaded)")
-            window.contentOverlay = nil
-            #expect(try await within(5) { try await shot(g).pixel(210, 350).r < 40 }, "the overlay stayed")
-            #expect(OverlayImage(width: 2, height: 2, pixels: [0, 0, 0]) == nil, "an image of the wrong size")
+    /// In a 320x180 window every button shows its icon or label, inside its own place, and the times are written.
+    @Test func everyButtonIsDrawnInA320PixelWindow() async throws {
+        try await scene("controls small", size: (320, 180)) { _, window, g in
+            #expect(window.size == CGSize(width: 320, height: 180), "\(window.size)")
+            try hover(g, 150, 60)
+            #expect(try await within(5) { !(try await shot(g).brightPixels(inRows: 150..<180).isEmpty) })
+            let picture = try await shot(g)
+            let layout = layout(window)
+            for (element, rect) in layout.buttons {
+                let inside = picture.brightPixels(inRows: Int(rect.minY)..<Int(rect.maxY)).filter {
+                    rect.contains(CGPoint(x: $0 % picture.width, y: $0 / picture.width))
+                }
+                #expect(inside.count >= 12, "\(element): \(inside.count) bright pixels in \(rect)")
+            }
+            for label in [layout.elapsedLabel, layout.remainingLabel] {
+                let written = picture.brightPixels(inRows: Int(label.minY)..<Int(label.maxY)).filter {
+                    label.contains(CGPoint(x: $0 % picture.width, y: $0 / picture.width))
+                }
+                #expect(written.count >= 12, "\(written.count) bright pixels in the time label \(label)")
+            }
         }
     }
 }
