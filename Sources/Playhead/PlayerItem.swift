@@ -79,7 +79,7 @@ public final class PlayerItem {
     /// Which of the media's tracks play (sound, picture, subtitles), like a media selection: the media's own
     /// choice by default; `LanguageTrackSelection` picks by language. Applies from the next time the item starts
     /// playing. Main actor.
-    public var trackSelection: any TrackSelectionPolicy = DefaultTrackSelection()
+    public var trackSelection: any TrackSelectionPolicy = AutomaticTrackSelection()
     /// Subtitle outputs fed by this item, like `AVPlayerItem.add(_:)` with `AVPlayerItemLegibleOutput`.
     public internal(set) var legibleOutputs: [any LegibleOutput] = []
     /// The options chosen with `select(_:in:)`, by media type: a track ID, or nil for none.

@@ -62,6 +62,23 @@ public struct LanguageTrackSelection: TrackSelectionPolicy {
         return mediaType == .subtitle && subtitlesOnlyInPreferredLanguages ? nil : suggested
     }
 
+    /// The languages the user reads, most wanted first, from the environment as gettext reads it: `LANGUAGE` (a
+    /// colon-separated list), then `LC_ALL`, `LC_MESSAGES`, `LANG`. "C" and "POSIX" name none. Safe anywhere.
+    public static func environmentLanguages(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [String]
+    {
+        var tags = (environment["LANGUAGE"] ?? "").split(separator: ":").map(String.init)
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment[key], !value.isEmpty {
+                tags.append(value)
+                break
+            }
+        }
+        return tags.map { String($0.prefix { $0 != "." && $0 != "@" }) }.filter {
+            !$0.isEmpty && $0 != "C" && $0 != "POSIX"
+        }
+    }
+
     /// ISO 639-2 bibliographic codes (Matroska's) and the terminology codes Foundation knows.
     private static let bibliographic = [
         "alb": "sqi", "arm": "hye", "baq": "eus", "bur": "mya", "chi": "zho", "cze": "ces", "dut": "nld",
@@ -75,5 +92,52 @@ public struct LanguageTrackSelection: TrackSelectionPolicy {
         let base = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init)?.lowercased() ?? ""
         let code = bibliographic[base] ?? base
         return Locale.LanguageCode(code).identifier(.alpha2) ?? code
+    }
+}
+
+/// What an item plays unless told otherwise, like AVFoundation's automatic media selection from the user's
+/// languages: the sound in the first of `languages` the media has (else the media's own choice); subtitles when
+/// the media shows some, in the first of `languages` it has them in, and, when it shows none, subtitles in that
+/// language if the sound is in another. With no language known (`LANG=C`), the media's own choice of both. A value
+/// type, safe anywhere.
+public struct AutomaticTrackSelection: TrackSelectionPolicy {
+    /// The user's languages, most wanted first.
+    public var languages: [String]
+
+    /// A selection for `languages`; by default the environment's, as gettext reads it (`LANGUAGE`, then
+    /// `LC_ALL`, `LC_MESSAGES`, `LANG`).
+    public init(languages: [String] = LanguageTrackSelection.environmentLanguages()) { self.languages = languages }
+
+    /// The track of `mediaType` to play among `tracks` (all the item's), `suggested` being the media's own choice.
+    public func select(_ mediaType: AssetTrack.MediaType, among tracks: [AssetTrack], suggested: AssetTrack?)
+        -> AssetTrack?
+    {
+        let wanted = languages.map(LanguageTrackSelection.language)
+        let sound = tracks.filter { $0.mediaType == .audio }
+        func inLanguage(_ candidates: [AssetTrack]) -> (AssetTrack, String)? {
+            for language in wanted {
+                if let match = candidates.first(where: {
+                    $0.languageCode.map(LanguageTrackSelection.language) == language
+                }) {
+                    return (match, language)
+                }
+            }
+            return nil
+        }
+        switch mediaType {
+        case .video: return suggested
+        case .audio: return inLanguage(sound)?.0 ?? suggested
+        case .subtitle:
+            let subtitles = tracks.filter { $0.mediaType == .subtitle }
+            guard let (subtitle, language) = inLanguage(subtitles) else { return suggested }
+            // Subtitles the media shows anyway are shown in the user's language.
+            if let suggested {
+                return suggested.languageCode.map(LanguageTrackSelection.language) == language ? suggested : subtitle
+            }
+            // None shown by the media: the user's subtitles when the sound is in another language.
+            let playing = inLanguage(sound)?.0 ?? sound.first
+            let heard = playing?.languageCode.map(LanguageTrackSelection.language)
+            return heard.map { $0 != language } ?? false ? subtitle : nil
+        }
     }
 }

@@ -142,3 +142,22 @@ import Testing
         #expect(item.currentMediaSelection.selectedMediaOption(in: legible) == nil)
     }
 }
+
+/// By default an item chooses from the user's languages (`AutomaticTrackSelection`, the environment's `LANGUAGE`
+/// and `LANG`), as AVFoundation's automatic media selection does.
+@MainActor @Suite(.serialized) struct AutomaticTrackSelectionTests {
+    @Test func theUsersLanguageChoosesTheSoundAndTheSubtitles() async throws {
+        let french = try await TrackSelectionTests().play(AutomaticTrackSelection(languages: ["fr_FR"]))
+        #expect(abs(french.hertz - 880) < 10, "heard \(french.hertz) Hz")
+        #expect(french.texts == [["Bonjour"]], "\(french.texts)")
+        // A language the media does not have: its own choice.
+        let german = try await TrackSelectionTests().play(AutomaticTrackSelection(languages: ["de"]))
+        #expect(abs(german.hertz - 440) < 10, "heard \(german.hertz) Hz")
+        #expect(german.texts == [["Hello"]], "\(german.texts)")
+        #expect(
+            LanguageTrackSelection.environmentLanguages(["LANGUAGE": "fr:de", "LANG": "en_GB.UTF-8"])
+                == ["fr", "de", "en_GB"])
+        #expect(LanguageTrackSelection.environmentLanguages(["LANG": "C.UTF-8"]).isEmpty)
+        #expect(PlayerItem(url: try Fixtures.bilingual()).trackSelection is AutomaticTrackSelection)
+    }
+}

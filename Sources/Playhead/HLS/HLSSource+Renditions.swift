@@ -20,22 +20,10 @@ extension HLSSource {
             ?? renditions.first
     }
 
-    /// The languages the user reads, most wanted first, from the environment as gettext reads it: `LANGUAGE` (a
-    /// colon-separated list), then `LC_ALL`, `LC_MESSAGES`, `LANG`. "C" and "POSIX" name none.
+    /// The languages the user reads, most wanted first (`LanguageTrackSelection.environmentLanguages`).
     static func environmentLanguages(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> [String]
-    {
-        var tags = (environment["LANGUAGE"] ?? "").split(separator: ":").map(String.init)
-        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let value = environment[key], !value.isEmpty {
-                tags.append(value)
-                break
-            }
-        }
-        return tags.map { String($0.prefix { $0 != "." && $0 != "@" }) }.filter {
-            !$0.isEmpty && $0 != "C" && $0 != "POSIX"
-        }
-    }
+    { LanguageTrackSelection.environmentLanguages(environment) }
 
     /// Opens `rendition` (it has a `URI`) on the item's timeline, whose time stamp 0 is `mainStart` (the
     /// variant's): its time stamps share the variant's clock, as RFC 8216 requires of the renditions of one
