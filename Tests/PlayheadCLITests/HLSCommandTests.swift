@@ -126,15 +126,12 @@ import Testing
         #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second)")
     }
 
-    /// Runs `playhead ARGS` on a pseudo-terminal (`script`) and quits with `q` after `seconds`. The terminal's input
-    /// stays open 3 s after the `q`, but the run is over when `playhead` (and so `script`) is: bash does not wait
-    /// for a process substitution.
+    /// Runs `playhead ARGS` on a pseudo-terminal (`script`) and quits with `q` after `seconds` (its input closes
+    /// 3 s later, or once it has ended).
     func runInTerminal(_ arguments: [String], quitAfter seconds: Double) throws -> Run.Result {
-        let quoted = try ([Paths.playheadBinary(), "--no-mpris"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let typing = "exec 2>/dev/null; sleep \(seconds); printf q; exec sleep 3"
         // A fresh state folder: no estimate remembered from another test, so it starts on 360p.
-        return try Run.command(
-            "bash", ["-c", "script -qfec \"\(quoted)\" /dev/null < <(\(typing))"],
+        try Run.inTerminal(
+            [try Paths.playheadBinary(), "--no-mpris"] + arguments, keys: [(seconds, "q")], tail: 3,
             environment: ["XDG_STATE_HOME": Paths.scratch("hls-state-terminal").path], timeout: seconds + 20)
     }
 
