@@ -68,7 +68,8 @@ import Testing
     }
 
     @Test func aQueuedHLSStreamIsFetchedBeforeItsTurn() async throws {
-        let first = try HLSFixtures.url(try HLSFixtures.tsLadder())
+        // A first stream of 4 s: what is looked at is the second one, fetched while the first plays.
+        let first = try HLSFixtures.url(try HLSFixtures.tsLadder("ladder-ts-4s", seconds: 4))
         let second = try HLSFixtures.url(try HLSFixtures.tsLadder("ladder-ts-next"))
         let player = QueuePlayer()
         player.audioOutputChoice = .null(untimed: false)
