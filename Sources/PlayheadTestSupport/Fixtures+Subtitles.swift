@@ -6,12 +6,19 @@ extension Fixtures {
         (1.0, 2.0, "One"), (2.5, 3.5, "Two\nlines"), (4.0, 5.0, "<i>Three</i>"),
     ]
 
+    /// `subtitleCues` with their times multiplied by `timeScale`.
+    public static func subtitleCues(timeScale: Double) -> [(start: Double, end: Double, text: String)] {
+        subtitleCues.map { ($0.start * timeScale, $0.end * timeScale, $0.text) }
+    }
+
     /// 6 s of a 440 Hz AAC tone with a subtitle track holding `subtitleCues`, in `container` ("mkv", "mp4") with
-    /// the subtitle codec `codec` ("srt", "webvtt", "ass" in Matroska; "mov_text" in MP4).
-    public static func subtitled(container: String, codec: String) throws -> URL {
-        let srt = Paths.fixtures.appendingPathComponent("cues.srt")
+    /// the subtitle codec `codec` ("srt", "webvtt", "ass" in Matroska; "mov_text" in MP4). With a `timeScale`, the
+    /// tone's length and the cues' times are multiplied by it (`subtitleCues(timeScale:)`).
+    public static func subtitled(container: String, codec: String, timeScale: Double = 1) throws -> URL {
+        let scaled = timeScale == 1 ? "" : "-x\(timeScale)"
+        let srt = Paths.fixtures.appendingPathComponent("cues\(scaled).srt")
         if !FileManager.default.fileExists(atPath: srt.path) {
-            let text = subtitleCues.enumerated().map { i, cue in
+            let text = subtitleCues(timeScale: timeScale).enumerated().map { i, cue in
                 "\(i + 1)\n\(srtTime(cue.start)) --> \(srtTime(cue.end))\n\(cue.text)\n"
             }.joined(separator: "\n")
             let tmp = Paths.fixtures.appendingPathComponent(".\(UUID().uuidString).srt")
@@ -20,9 +27,9 @@ extension Fixtures {
             try FileManager.default.moveItem(at: tmp, to: srt)
         }
         return try make(
-            "subtitled-\(codec).\(container)",
+            "subtitled\(scaled)-\(codec).\(container)",
             [
-                "-f", "lavfi", "-i", "sine=frequency=440:duration=6:sample_rate=48000", "-i", srt.path,
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=\(6 * timeScale):sample_rate=48000", "-i", srt.path,
                 "-ac", "2", "-c:a", "aac", "-c:s", codec,
             ])
     }

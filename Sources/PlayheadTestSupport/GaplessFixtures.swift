@@ -1,22 +1,25 @@
 import Foundation
 
-/// A continuous recording split into tracks, for gapless tests: a 9 s chirp (200 Hz rising to 1100 Hz, amplitude
-/// 0.5, 48 kHz stereo) cut at sample 150 001 and 290 017 (not on any codec's frame boundary), each part encoded
-/// on its own so that lossy parts carry their own encoder delay and padding. Safe from any thread.
+/// A continuous recording split into tracks, for gapless tests: a 4.5 s chirp (200 Hz rising to 1100 Hz, amplitude
+/// 0.5, 48 kHz stereo) cut at sample 75 025 and 145 009 (not on any codec's frame boundary; at 512 Hz and 804 Hz),
+/// each part encoded on its own so that lossy parts carry their own encoder delay and padding. Each part lasts a
+/// whole number of milliseconds within a sample: an MP4's edit list gives its length in milliseconds. Safe from
+/// any thread.
+/// (`Benchmarks/gapless` cuts a 9 s chirp over the same frequencies, at the same ones, into files of its own.)
 public enum GaplessFixtures {
     /// Samples per second of the master.
     public static let sampleRate = 48_000
     /// The sample indices where the master is cut.
-    public static let cuts = [150_001, 290_017]
+    public static let cuts = [75_025, 145_009]
     /// The master's length in samples.
-    public static let length = 9 * 48_000
+    public static let length = 216_000
 
     /// The uncut master as 16-bit WAV.
     public static func master() throws -> URL {
         try Fixtures.make(
-            "gapless-master.wav",
+            "gapless-4.5s-master.wav",
             [
-                "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200*t+50*t*t)):s=48000:d=9", "-ac", "2",
+                "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200*t+100*t*t)):s=48000:d=4.5", "-ac", "2",
                 "-c:a", "pcm_s16le",
             ])
     }
@@ -50,7 +53,7 @@ public enum GaplessFixtures {
         return try (0..<3).map { i in
             let trim = "atrim=start_sample=\(bounds[i]):end_sample=\(bounds[i + 1]),asetpts=N/SR/TB"
             let wav = try Fixtures.make(
-                "gapless-part\(i + 1).wav", ["-i", master.path, "-af", trim, "-c:a", "pcm_s16le"])
+                "gapless-4.5s-part\(i + 1).wav", ["-i", master.path, "-af", trim, "-c:a", "pcm_s16le"])
             if ext == "wav" { return wav }
             let codec: [String]
             switch ext {
@@ -60,7 +63,7 @@ public enum GaplessFixtures {
             case "opus": codec = ["-c:a", "libopus", "-b:a", "128k"]
             default: throw TestSupportError("no gapless parts for .\(ext)")
             }
-            return try Fixtures.make("gapless-part\(i + 1).\(ext)", ["-i", wav.path] + codec)
+            return try Fixtures.make("gapless-4.5s-part\(i + 1).\(ext)", ["-i", wav.path] + codec)
         }
     }
 

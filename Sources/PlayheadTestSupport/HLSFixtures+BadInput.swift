@@ -119,8 +119,8 @@ extension HLSFixtures {
 }
 
 extension HLSFixtures {
-    /// `disc/index.m3u8`: 16 s, the four segments of one 8 s encode, `EXT-X-DISCONTINUITY`, then the four of another
-    /// whose time stamps start 1000 s later (both with a 500 Hz tone and a test picture).
+    /// `disc/index.m3u8`: 8 s, the first two segments of one 8 s encode, `EXT-X-DISCONTINUITY`, then the first two of
+    /// another whose time stamps start 1000 s later (both with a 500 Hz tone and a test picture).
     public static func discontinuityStream() throws -> String {
         let a = try stream("disc-a", tone: 500, [])
         let b = try stream("disc-b", tone: 500, ["-output_ts_offset", "1000"])
@@ -128,7 +128,7 @@ extension HLSFixtures {
         for (i, part) in [a, b].enumerated() {
             if i > 0 { lines.append("#EXT-X-DISCONTINUITY") }
             let folder = part.split(separator: "/")[0]
-            for n in 0..<4 { lines += ["#EXTINF:2.000000,", "../\(folder)/index\(n).ts"] }
+            for n in 0..<2 { lines += ["#EXTINF:2.000000,", "../\(folder)/index\(n).ts"] }
         }
         lines.append("#EXT-X-ENDLIST")
         let dir = try root().appendingPathComponent("disc")
@@ -156,12 +156,12 @@ extension HLSFixtures {
 }
 
 extension HLSFixtures {
-    /// Makes (once) a packed-audio stream in `name/`: 8 s of a `tone` encoded with `codec` into raw 2 s segments
-    /// (`format`: "adts", "mp3" or "ac3"; files `segNN.ext`), each led by an ID3 tag whose `PRIV` frame
+    /// Makes (once) a packed-audio stream in `name/`: `seconds` of a `tone` encoded with `codec` into raw 2 s
+    /// segments (`format`: "adts", "mp3" or "ac3"; files `segNN.ext`), each led by an ID3 tag whose `PRIV` frame
     /// `com.apple.streaming.transportStreamTimestamp` carries its start on the 90 kHz clock, as RFC 8216 3.4 says.
-    public static func packedAudio(_ name: String, codec: String, format: String, ext: String, tone: Int) throws
-        -> String
-    {
+    public static func packedAudio(
+        _ name: String, codec: String, format: String, ext: String, tone: Int, seconds: Int = 8
+    ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let playlist = dir.appendingPathComponent("index.m3u8")
         if FileManager.default.fileExists(atPath: playlist.path) { return "\(name)/index.m3u8" }
@@ -171,7 +171,8 @@ extension HLSFixtures {
             "ffmpeg",
             [
                 "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
-                "sine=frequency=\(tone):duration=8:sample_rate=48000", "-c:a", codec, "-ac", "2", "-f", "segment",
+                "sine=frequency=\(tone):duration=\(seconds):sample_rate=48000", "-c:a", codec, "-ac", "2", "-f",
+                "segment",
                 "-segment_time", "2", "-segment_format", format,
             ] + (format == "mp3" ? ["-segment_format_options", "id3v2_version=0"] : []) + [
                 "-segment_list", list.path, "-segment_list_type", "csv",

@@ -2,7 +2,8 @@ import Foundation
 
 /// Encrypted HLS streams in the nginx root's `keys/` folder, made from clear ones: `ffmpeg`'s HLS muxer writes the
 /// clear stream (6 s, 1 s segments, a chirp so recordings align without ambiguity), and `openssl enc` (installed
-/// by `scripts/install-deps.sh`), an AES implementation independent of the player's, encrypts its files.
+/// by `scripts/install-deps.sh`), an AES implementation independent of the player's, encrypts its files. (The same
+/// set may be made of shorter streams in another folder: `make(_:seconds:)`.)
 public enum KeyFixtures {
     /// The first key (served as `keys/key1.bin`).
     public static let keyOne: [UInt8] = [
@@ -30,13 +31,15 @@ public enum KeyFixtures {
     /// `short-key` (15 bytes), `html-key`, `long-iv` (17 bytes), `data-key` (a base64 `data:` URI),
     /// `forbidden-key` (`?status=403`, for the test origin), `custom-key` (`myapp-key://key1`), `sample-aes`,
     /// `sample-aes-ctr`, `aes-256`, `fairplay`.
+    /// With `folder` and `seconds`, the same set in that folder of the nginx root, its clear streams `seconds` long
+    /// (at least 4: the rotating stream changes key at its fourth segment).
     @discardableResult
-    public static func make() throws -> URL {
-        let dir = try HLSFixtures.root().appendingPathComponent("keys")
+    public static func make(_ folder: String = "keys", seconds: Int = 6) throws -> URL {
+        let dir = try HLSFixtures.root().appendingPathComponent(folder)
         let done = dir.appendingPathComponent("fairplay.m3u8")
         if FileManager.default.fileExists(atPath: done.path) { return dir }
-        let clear = try clearStream(dir.appendingPathComponent("clear"), fmp4: false)
-        let clearFMP4 = try clearStream(dir.appendingPathComponent("clear-fmp4"), fmp4: true)
+        let clear = try clearStream(dir.appendingPathComponent("clear"), fmp4: false, seconds: seconds)
+        let clearFMP4 = try clearStream(dir.appendingPathComponent("clear-fmp4"), fmp4: true, seconds: seconds)
         let fm = FileManager.default
         try Data(keyOne).write(to: dir.appendingPathComponent("key1.bin"))
         try Data(keyTwo).write(to: dir.appendingPathComponent("key2.bin"))
@@ -130,15 +133,17 @@ public enum KeyFixtures {
         (0..<16).map { i in i < 8 ? 0 : UInt8(truncatingIfNeeded: UInt64(n) >> (8 * (15 - i))) }
     }
 
-    /// A clear 6 s stream of 1 s segments in `dir`: its playlist text and segment names.
-    private static func clearStream(_ dir: URL, fmp4: Bool) throws -> (dir: URL, text: String, segments: [String]) {
+    /// A clear stream of `seconds` in 1 s segments in `dir`: its playlist text and segment names.
+    private static func clearStream(
+        _ dir: URL, fmp4: Bool, seconds: Int
+    ) throws -> (dir: URL, text: String, segments: [String]) {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let index = dir.appendingPathComponent("index.m3u8")
         let r = try Run.command(
             "ffmpeg",
             [
-                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=6",
-                "-f", "lavfi", "-i", "aevalsrc='0.3*sin(2*PI*(200*t+40*t*t))':s=48000:d=6",
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=\(seconds)",
+                "-f", "lavfi", "-i", "aevalsrc='0.3*sin(2*PI*(200*t+40*t*t))':s=48000:d=\(seconds)",
                 "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
                 "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-b:a", "128k", "-fflags", "+bitexact",
                 "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",

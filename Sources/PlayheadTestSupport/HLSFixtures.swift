@@ -89,17 +89,19 @@ public enum HLSFixtures {
         return "\(name)/master.m3u8"
     }
 
-    /// Makes (once) a single-variant 8 s stream in `name/` with `ffmpeg`'s HLS muxer and `extra` options (for
-    /// example fMP4 segments or one file with byte ranges); `audioOnly` packs AAC audio alone. Returns its
-    /// playlist's path on the server.
-    public static func stream(_ name: String, tone: Int, audioOnly: Bool = false, _ extra: [String]) throws -> String {
+    /// Makes (once) a single-variant stream of `seconds` (2 s segments) in `name/` with `ffmpeg`'s HLS muxer and
+    /// `extra` options (for example fMP4 segments or one file with byte ranges); `audioOnly` packs AAC audio alone.
+    /// Returns its playlist's path on the server.
+    public static func stream(
+        _ name: String, tone: Int, seconds: Int = 8, audioOnly: Bool = false, _ extra: [String]
+    ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let playlist = dir.appendingPathComponent("index.m3u8")
         if FileManager.default.fileExists(atPath: playlist.path) { return "\(name)/index.m3u8" }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var args = ["-nostdin", "-v", "error", "-y"]
-        if !audioOnly { args += ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=8"] }
-        args += ["-f", "lavfi", "-i", "sine=frequency=\(tone):duration=8:sample_rate=48000"]
+        if !audioOnly { args += ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=\(seconds)"] }
+        args += ["-f", "lavfi", "-i", "sine=frequency=\(tone):duration=\(seconds):sample_rate=48000"]
         if !audioOnly {
             args += [
                 "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-sc_threshold", "0", "-pix_fmt", "yuv420p",

@@ -6,6 +6,8 @@ import Foundation
 /// thread.
 public final class LiveHLSStream: @unchecked Sendable {
     private let process: Process
+    /// The stream's folder in the nginx root.
+    public let name: String
     /// The playlist's path on the test nginx.
     public let path: String
     /// The playlist file.
@@ -14,6 +16,7 @@ public final class LiveHLSStream: @unchecked Sendable {
     /// Starts writing `name/index.m3u8` (an old stream of that name is removed first); with `event`, an event
     /// playlist (`EXT-X-PLAYLIST-TYPE:EVENT`) that keeps every segment instead of a sliding window.
     public init(_ name: String, tone: Int, listSize: Int = 5, segmentSeconds: Int = 2, event: Bool = false) throws {
+        self.name = name
         let dir = try HLSFixtures.root().appendingPathComponent(name)
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -45,6 +48,7 @@ public final class LiveHLSStream: @unchecked Sendable {
     /// `v1/index.m3u8` (640x360, 1.2 Mb/s), 2 s segments, `listSize` in each playlist, the same tone in both.
     /// `playlist` is the 360p variant's playlist (for `waitForSegments`); `path` the multivariant playlist's.
     public init(ladder name: String, tone: Int, listSize: Int = 6) throws {
+        self.name = name
         let dir = try HLSFixtures.root().appendingPathComponent(name)
         try? FileManager.default.removeItem(at: dir)
         for v in 0..<2 {
@@ -78,6 +82,7 @@ public final class LiveHLSStream: @unchecked Sendable {
     /// (English, `DEFAULT`) carries the tone; 2 s segments, `listSize` in each playlist. `playlist` is the audio
     /// rendition's (for `waitForSegments`); `path` the multivariant playlist's.
     public init(renditions name: String, tone: Int, listSize: Int = 5) throws {
+        self.name = name
         let dir = try HLSFixtures.root().appendingPathComponent(name)
         try? FileManager.default.removeItem(at: dir)
         for sub in ["video", "audio"] {

@@ -16,18 +16,19 @@ import Testing
     /// Video with no sound track, in the three containers users meet it in: the pictures follow the monotonic
     /// clock (there is no sound to follow) and the item ends after its duration.
     @Test(arguments: [
-        ("vo.mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p"]), ("vo.webm", ["-c:v", "libvpx", "-b:v", "200k"]),
-        ("vo.mpg", ["-c:v", "mpeg2video", "-f", "vob"]),
+        ("vo-1.5s.mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p"]),
+        ("vo-1.5s.webm", ["-c:v", "libvpx", "-b:v", "200k"]), ("vo-1.5s.mpg", ["-c:v", "mpeg2video", "-f", "vob"]),
     ])
     func videoWithoutSoundEnds(name: String, codec: [String]) throws {
-        let clip = try Fixtures.make(name, ["-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=3"] + codec)
+        let clip = try Fixtures.make(
+            name, ["-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=1.5"] + codec)
         let log = Paths.scratch("video-only").appendingPathComponent("\(name).jsonl")
         let r = try Run.command(
             Paths.playheadBinary(), ["--ao=null", "--vo=null", "--log-json=\(log.path)", clip.path, clip.path],
             timeout: 20)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
-        // Two plays of 3 s each, in real time: not sooner (the pictures were paced), not much later.
-        #expect(r.seconds > 5.5 && r.seconds < 10, "took \(r.seconds) s")
+        // Two plays of 1.5 s each, in real time: not sooner (the pictures were paced), not much later.
+        #expect(r.seconds > 2.5 && r.seconds < 7, "took \(r.seconds) s")
         let events = try String(contentsOf: log, encoding: .utf8)
         #expect(events.components(separatedBy: "\"event\":\"ended\"").count - 1 == 2, "\(events)")
     }
@@ -63,7 +64,7 @@ extension EndOfPlaybackTests {
     /// A VOD playlist whose `EXTINF`s say a fifth of what its segments hold: the media plays to its real end (as
     /// mpv plays it) and the command exits, instead of standing at the declared end forever.
     @Test func aPlaylistThatUnderstatesItsSegmentsPlaysTheMedia() throws {
-        let path = try HLSFixtures.stream("understated", tone: 520, ["-hls_segment_type", "mpegts"])
+        let path = try HLSFixtures.stream("understated-4s", tone: 520, seconds: 4, ["-hls_segment_type", "mpegts"])
         let source = try HLSFixtures.root().appendingPathComponent(path)
         let text = try String(contentsOf: source, encoding: .utf8)
         let short = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
@@ -75,9 +76,9 @@ extension EndOfPlaybackTests {
         let shortURL = source.deletingLastPathComponent().appendingPathComponent("short.m3u8")
         try short.write(to: shortURL, atomically: true, encoding: .utf8)
         let (r, heard) = try playAndListen(
-            [try HLSFixtures.url("understated/short.m3u8").absoluteString], timeout: 25)
+            [try HLSFixtures.url("understated-4s/short.m3u8").absoluteString], timeout: 25)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
-        #expect(abs(heard - 8) < 0.3, "heard \(heard) s of the 8 s of media")
+        #expect(abs(heard - 4) < 0.3, "heard \(heard) s of the 4 s of media")
     }
 }
 
@@ -89,8 +90,8 @@ extension EndOfPlaybackTests {
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: try Run.which("ffmpeg"))
         writer.arguments = [
-            "-nostdin", "-v", "error", "-y", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-f", "lavfi",
-            "-i", "sine=frequency=440:duration=6:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
+            "-nostdin", "-v", "error", "-y", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=4", "-f", "lavfi",
+            "-i", "sine=frequency=440:duration=4:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
             "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-f", "mpegts", "-flush_packets", "1", file.path,
         ]
         try Run.start(writer)
@@ -98,7 +99,7 @@ extension EndOfPlaybackTests {
         Thread.sleep(forTimeInterval: 2)
         let (r, heard) = try playAndListen([file.path])
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
-        #expect(abs(heard - 6) < 0.3, "heard \(heard) s of the 6 s recording")
+        #expect(abs(heard - 4) < 0.3, "heard \(heard) s of the 4 s recording")
     }
 }
 

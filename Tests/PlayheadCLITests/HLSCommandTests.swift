@@ -54,27 +54,55 @@ import Testing
 
     /// The `variant-switch` bit rates of a run's `--log-json`.
     func variants(_ options: [String], environment: [String: String] = [:], master: String? = nil) throws -> [Int] {
+        try variants(side: [options], environment: environment, master: master)[0]
+    }
+
+    /// The `variant-switch` bit rates of runs of `playhead OPTIONS MASTER`, one list per entry of `runs`, which
+    /// play side by side (each on a thread of its own: they are independent), with `environment`; when there are
+    /// several, each has a state folder of its own (`XDG_STATE_HOME`), so none starts from another's estimate.
+    func variants(
+        side runs: [[String]], environment: [String: String] = [:], master: String? = nil
+    ) throws -> [[Int]] {
         let master = try master ?? HLSFixtures.url(try HLSFixtures.tsLadder()).absoluteString
-        let log = Paths.scratch("hls-log").appendingPathComponent("events.jsonl")
-        let r = try run(options + ["--log-json=\(log.path)", master], environment: environment)
-        #expect(r.status == 0, "stderr: \(r.stderr)")
-        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
-        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        if !options.contains(where: { $0.hasPrefix("--length") }) {
-            #expect(events.contains { $0["event"] as? String == "ended" }, "did not end")
+        let logs = runs.map { _ in Paths.scratch("hls-log").appendingPathComponent("events.jsonl") }
+        let binary = try Paths.playheadBinary()
+        let results = Slots<Result<Run.Result, any Error>>(runs.count)
+        let group = DispatchGroup()
+        for (i, options) in runs.enumerated() {
+            let arguments =
+                ["--ao=null", "--vo=null", "--no-mpris"] + options + ["--log-json=\(logs[i].path)", master]
+            var env = environment
+            if runs.count > 1 { env["XDG_STATE_HOME"] = Paths.scratch("hls-state-side").path }
+            group.enter()
+            Thread.detachNewThread { [env] in
+                results[i] = Result { try Run.command(binary, arguments, environment: env, timeout: 40) }
+                group.leave()
+            }
         }
-        return events.filter { $0["event"] as? String == "variant-switch" }.compactMap { $0["bitrate"] as? Int }
+        group.wait()
+        return try runs.indices.map { i in
+            let r = try #require(results[i]).get()
+            #expect(r.status == 0, "\(runs[i]): stderr: \(r.stderr)")
+            let lines = try String(contentsOf: logs[i], encoding: .utf8).split(separator: "\n")
+            let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+            if !runs[i].contains(where: { $0.hasPrefix("--length") }) {
+                #expect(events.contains { $0["event"] as? String == "ended" }, "\(runs[i]): did not end")
+            }
+            return events.filter { $0["event"] as? String == "variant-switch" }.compactMap { $0["bitrate"] as? Int }
+        }
     }
 
     @Test func variantOptionsAreObeyed() throws {
-        let state = ["XDG_STATE_HOME": Paths.scratch("hls-state-caps").path]
-        let lowest = try variants(["--hls-bitrate=min"], environment: state)
+        // Four runs side by side, each remembering its bandwidth estimate in a state folder of its own.
+        let runs = [
+            ["--hls-bitrate=min"], ["--hls-bitrate=max"], ["--hls-bitrate=max", "--hls-max-resolution=1280x720"],
+            ["--hls-bitrate=1.5M"],
+        ]
+        let heard = try variants(side: runs)
+        let (lowest, highest, capped, rate) = (heard[0], heard[1], heard[2], heard[3])
         #expect(lowest == [510_000], "\(lowest)")
-        let highest = try variants(["--hls-bitrate=max"], environment: state)
         #expect(highest.first == 3_610_000, "\(highest)")
-        let capped = try variants(["--hls-bitrate=max", "--hls-max-resolution=1280x720"], environment: state)
         #expect(capped.first == 1_910_000 && capped.allSatisfy { $0 <= 1_910_000 }, "\(capped)")
-        let rate = try variants(["--hls-bitrate=1.5M"], environment: state)
         #expect(!rate.isEmpty && rate.allSatisfy { $0 <= 1_500_000 }, "\(rate)")
         let bad = try run(["--hls-max-resolution=wide", "x.m3u8"])
         #expect(bad.status == 2 && bad.stderr.contains("--hls-max-resolution"), "\(bad.stderr)")
@@ -98,16 +126,18 @@ import Testing
         #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second)")
     }
 
-    /// Runs `playhead ARGS` on a pseudo-terminal (`script`) and quits with `q` after `seconds`.
+    /// Runs `playhead ARGS` on a pseudo-terminal (`script`) and quits with `q` after `seconds` (its input closes
+    /// 3 s later, or once it has ended).
     func runInTerminal(_ arguments: [String], quitAfter seconds: Double) throws -> Run.Result {
-        let quoted = try ([Paths.playheadBinary(), "--no-mpris"] + arguments).map { "'\($0)'" }.joined(separator: " ")
         // A fresh state folder: no estimate remembered from another test, so it starts on 360p.
-        return try Run.command(
-            "bash", ["-c", "(sleep \(seconds); printf q; sleep 3) | script -qfec \"\(quoted)\" /dev/null"],
+        try Run.inTerminal(
+            [try Paths.playheadBinary(), "--no-mpris"] + arguments, keys: [(seconds, "q")], tail: 3,
             environment: ["XDG_STATE_HOME": Paths.scratch("hls-state-terminal").path], timeout: seconds + 20)
     }
 
     @Test func theStatusLineShowsTheVariantTheEstimateTheBufferAndLiveness() throws {
+        // The live stream starts writing now: it lists its first segments by the time the VOD run is over.
+        let stream = try LiveHLSStream("live-status", tone: 440)
         let origin = try TestOrigin(serving: try HLSFixtures.root())
         let ladder = try HLSFixtures.tsLadder("ladder-paced", seconds: 20, segmentQuery: "rate=500000")
         let vod = try runInTerminal(["--ao=null", origin.url(ladder).absoluteString], quitAfter: 4)
@@ -115,11 +145,23 @@ import Testing
         // e.g. "▶ 00:03 / 00:20 [===---] 15% (+12s) 640x360 0.5 Mb/s est 3.9 Mb/s x1.00 vol 100"
         #expect(vod.stdout.contains("640x360 0.5 Mb/s est "), "\(vod.stdout.suffix(400))")
         #expect(vod.stdout.range(of: #"\(\+[0-9]+s\)"#, options: .regularExpression) != nil, "no buffer shown")
-        let stream = try LiveHLSStream("live-status", tone: 440)
         try stream.waitForSegments(4)
         let live = try runInTerminal(["--ao=null", try HLSFixtures.url(stream.path).absoluteString], quitAfter: 5)
         #expect(live.status == 0, "\(live.stdout)")
         #expect(
             live.stdout.range(of: #"live -[0-9]+s"#, options: .regularExpression) != nil, "\(live.stdout.suffix(400))")
+    }
+}
+
+/// Values that threads fill in, each its own slot. Safe from any thread.
+final class Slots<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Value?]
+
+    init(_ count: Int) { values = Array(repeating: nil, count: count) }
+
+    subscript(i: Int) -> Value? {
+        get { lock.withLock { values[i] } }
+        set { lock.withLock { values[i] = newValue } }
     }
 }

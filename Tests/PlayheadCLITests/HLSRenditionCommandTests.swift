@@ -89,12 +89,11 @@ extension HLSRenditionCommandTests {
         let url = try HLSFixtures.url(try HLSFixtures.renditionLadder())
         let home = Paths.scratch("renditions-key")
         let sink = try TestSink()
-        let command = try [
-            Paths.playheadBinary(), "--no-mpris", "--vo=null", "--ao=pulse", "--audio-device=\(sink.name)",
-            url.absoluteString,
-        ].map { "'\($0)'" }.joined(separator: " ")
-        let r = try Run.command(
-            "bash", ["-c", "(sleep 2.5; printf '#'; sleep 8) | script -qfec \"\(command)\" /dev/null"],
+        let r = try Run.inTerminal(
+            [
+                try Paths.playheadBinary(), "--no-mpris", "--vo=null", "--ao=pulse", "--audio-device=\(sink.name)",
+                url.absoluteString,
+            ], keys: [(2.5, "#")], tail: 8,
             environment: ["HOME": home.path, "XDG_STATE_HOME": home.path, "LANG": "C", "LANGUAGE": ""], timeout: 40)
         #expect(r.status == 0, "exit \(r.status): \(r.stdout)")
         #expect(r.stdout.contains("sound: Deutsch"), "\(r.stdout.suffix(400))")

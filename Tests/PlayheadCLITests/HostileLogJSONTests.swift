@@ -51,8 +51,9 @@ import Testing
     @Test func aTerminalReceivesTheEvents() throws {
         // On a pseudo-terminal (`script`), `--log-json=/dev/tty` writes the events to it.
         let tone = try Fixtures.tone(seconds: 0.5)
-        let command = try "'\(Paths.playheadBinary())' --ao=null --no-mpris --log-json=/dev/tty '\(tone.path)'"
-        let r = try Run.command("bash", ["-c", "sleep 3 | script -qfec \"\(command)\" /dev/null"], timeout: 30)
+        let r = try Run.inTerminal(
+            [try Paths.playheadBinary(), "--ao=null", "--no-mpris", "--log-json=/dev/tty", tone.path], keys: [],
+            tail: 3, timeout: 30)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
         #expect(r.stdout.contains("{\"event\":\"ended\""), "the terminal showed: \(r.stdout)")
     }

@@ -11,15 +11,12 @@ import Testing
     }
 
     /// Runs `playhead ARGS` on a pseudo-terminal (`script`), typing `keys` as (delay, text) pairs, then waiting
-    /// `tail` seconds before closing its input.
+    /// `tail` seconds (or until it has ended) before closing its input.
     func runInTerminal(
         _ arguments: [String], keys: [(Double, String)], environment: [String: String] = [:], tail: Double = 3
     ) throws -> Run.Result {
-        let quoted = try ([Paths.playheadBinary()] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let typing = keys.map { "sleep \($0.0); printf '\($0.1)'" }.joined(separator: "; ")
-        return try Run.command(
-            "bash", ["-c", "(\(typing); sleep \(tail)) | script -qfec \"\(quoted)\" /dev/null"],
-            environment: environment, timeout: 40)
+        try Run.inTerminal(
+            [try Paths.playheadBinary()] + arguments, keys: keys, tail: tail, environment: environment, timeout: 40)
     }
 
     /// The position the chirp fixture was at, from the pitch of the first 0.5 s heard.

@@ -4,8 +4,12 @@ import Testing
 
 /// `playhead`'s subtitle options, seen in its window: which track's text is drawn where.
 @Suite(.serialized) struct SubtitleCommandTests {
-    /// Where text shows in the window of `playhead ARGS FILE` at 2 s: in the top quarter, in the bottom quarter.
-    static func textAt2s(_ arguments: [String], _ file: URL) throws -> (top: Int, bottom: Int, stderr: String) {
+    /// Where text shows in the window of `playhead ARGS FILE` at 2 s: in the top quarter, in the bottom quarter;
+    /// and its standard error, once it played to its end (`toTheEnd`; otherwise it is ended after the look, and
+    /// `stderr` is empty).
+    static func textAt2s(
+        _ arguments: [String], _ file: URL, toTheEnd: Bool = true
+    ) throws -> (top: Int, bottom: Int, stderr: String) {
         let (p, err) = try WindowCommandTests.launch(
             ["--ao=null", "--no-mpris", "--length=4"] + arguments + [file.path], display: try TestDisplay.name())
         defer { Run.kill(p) }
@@ -15,6 +19,7 @@ import Testing
         let shot = try TestDisplay.grab(g)
         let top = shot.brightPixels(inRows: 0..<(shot.height / 4)).count
         let bottom = shot.brightPixels(inRows: (shot.height * 3 / 4)..<shot.height).count
+        guard toTheEnd else { return (top, bottom, "") }
         _ = WindowCommandTests.waitForExit(p, seconds: 10)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (top, bottom, stderr)
@@ -22,14 +27,14 @@ import Testing
 
     @Test func sidSlangAndNoSubChooseTheTrackDrawn() throws {
         let file = try Fixtures.twoSubtitleTracks()
-        let first = try Self.textAt2s([], file)
+        let first = try Self.textAt2s([], file, toTheEnd: false)
         #expect(first.bottom > 100 && first.top == 0, "default: \(first)")
-        let second = try Self.textAt2s(["--sid=2"], file)
+        let second = try Self.textAt2s(["--sid=2"], file, toTheEnd: false)
         #expect(second.top > 100 && second.bottom == 0, "--sid=2: \(second)")
-        let french = try Self.textAt2s(["--slang=fr"], file)
+        let french = try Self.textAt2s(["--slang=fr"], file, toTheEnd: false)
         #expect(french.top > 100 && french.bottom == 0, "--slang=fr: \(french)")
         for none in [["--no-sub"], ["--sid=no"]] {
-            let r = try Self.textAt2s(none, file)
+            let r = try Self.textAt2s(none, file, toTheEnd: false)
             #expect(r.top == 0 && r.bottom == 0, "\(none): \(r)")
         }
     }

@@ -6,12 +6,9 @@ import Testing
 @Suite(.serialized) struct TerminalAndProbeTests {
     /// Runs `playhead ARGS` on a pseudo-terminal (`script`), typing `keys` as (delay, text) pairs.
     func runInTerminal(_ arguments: [String], keys: [(Double, String)]) throws -> Run.Result {
-        let quoted = try ([Paths.playheadBinary()] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let typing = keys.map { "sleep \($0.0); printf '\($0.1)'" }.joined(separator: "; ")
-        // `script` runs until its input closes: the trailing sleep outlasts the tone, so a `q` that did not work
-        // shows as an `ended` event.
-        return try Run.command(
-            "bash", ["-c", "(\(typing); sleep 7) | script -qfec \"\(quoted)\" /dev/null"], timeout: 30)
+        // The input stays open 7 s after the last key unless `playhead` ended: longer than the tone, so a `q` that
+        // did not work shows as an `ended` event.
+        try Run.inTerminal([try Paths.playheadBinary()] + arguments, keys: keys, tail: 7, timeout: 30)
     }
 
     @Test func keysPauseAndQuit() throws {

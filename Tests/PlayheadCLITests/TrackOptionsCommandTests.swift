@@ -5,14 +5,14 @@ import Testing
 /// `--alang` and `--aid` choose the sound track of a film with several: what the sound server hears follows them,
 /// and a number or tag that cannot be right is refused, or reported, in one line.
 @Suite(.serialized) struct TrackOptionsCommandTests {
-    /// Plays 2 s of the bilingual fixture (English 440 Hz, French 880 Hz) with `flags`: the frequency heard, the
+    /// Plays 1 s of the bilingual fixture (English 440 Hz, French 880 Hz) with `flags`: the frequency heard, the
     /// exit status and stderr.
     func play(_ flags: [String]) throws -> (hertz: Double, status: Int32, stderr: String) {
         let media = try Fixtures.bilingual()
         let sink = try TestSink()
         let r = try Run.command(
             Paths.playheadBinary(),
-            ["--ao=pulse", "--vo=null", "--audio-device=\(sink.name)", "--length=2", "--really-quiet"] + flags
+            ["--ao=pulse", "--vo=null", "--audio-device=\(sink.name)", "--length=1", "--really-quiet"] + flags
                 + [media.path], timeout: 30)
         return (AudioAnalysis.frequency(sink.stopRecording()), r.status, r.stderr)
     }

@@ -26,8 +26,8 @@ import Testing
         let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
         let (recording, _, dry) = try await playQueue(try GaplessFixtures.parts(ext))
         let match = try #require(GaplessFixtures.match(recording, master), "the master is not in the recording; \(dry)")
-        // The monitor may miss the stream's first milliseconds (see `GaplessFixtures.align`); the joins, at 3.1 s
-        // and 6.0 s, are far beyond.
+        // The monitor may miss the stream's first milliseconds (see `GaplessFixtures.align`); the joins, at 1.6 s
+        // and 3.0 s, are far beyond.
         #expect(match.missingStart < 960, "the first \(match.missingStart) samples were not heard")
         #expect(
             match.mismatches.isEmpty,
@@ -37,7 +37,7 @@ import Testing
 
     @Test func networkItemsAreGaplessToo() async throws {
         // The parts served by nginx: the next item is fetched while the current one plays.
-        let root = try HLSFixtures.root().appendingPathComponent("gapless")
+        let root = try HLSFixtures.root().appendingPathComponent("gapless-4.5s")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         var urls: [URL] = []
         for (i, part) in try GaplessFixtures.parts("flac").enumerated() {
@@ -45,7 +45,7 @@ import Testing
             if !FileManager.default.fileExists(atPath: served.path) {
                 try FileManager.default.copyItem(at: part, to: served)
             }
-            urls.append(try HLSFixtures.url("gapless/part\(i + 1).flac"))
+            urls.append(try HLSFixtures.url("gapless-4.5s/part\(i + 1).flac"))
         }
         let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
         let (recording, _, dry) = try await playQueue(urls)

@@ -3,10 +3,23 @@ import Playhead
 import PlayheadTestSupport
 import Testing
 
-/// Live HLS: a sliding-window stream written in real time by `ffmpeg -re` into the nginx root while the test runs.
-@MainActor @Suite(.serialized) struct HLSLiveTests {
+/// Live HLS: sliding-window streams written in real time by `ffmpeg -re` into the nginx root, one per test, all
+/// started when the suite begins (each is listing segments when its test comes).
+@MainActor
+@Suite(
+    .serialized,
+    .liveStreams {
+        [
+            try LiveHLSStream("live-follow", tone: 440, listSize: 5),
+            try LiveHLSStream("live-behind", tone: 520, listSize: 4),
+            try LiveHLSStream("live-seek", tone: 640, listSize: 6),
+            try LiveHLSStream(ladder: "live-ladder", tone: 480),
+            try LiveHLSStream("live-event", tone: 560, event: true),
+        ]
+    })
+struct HLSLiveTests {
     @Test func followsTheLiveEdgeReloadingOnScheduleThenAStalledPlaylistIsAnError() async throws {
-        let stream = try LiveHLSStream("live-follow", tone: 440, listSize: 5)
+        let stream = try LiveStreams.stream("live-follow")
         try stream.waitForSegments(4)
         let sink = try TestSink()
         let player = Player.onSink(sink)
@@ -58,7 +71,7 @@ import Testing
     }
 
     @Test func aPausedLiveItemKeepsItsWindowCurrentJumpsForwardOnResumeAndSeeksStayInTheWindow() async throws {
-        let stream = try LiveHLSStream("live-behind", tone: 520, listSize: 4)
+        let stream = try LiveStreams.stream("live-behind")
         try stream.waitForSegments(4)
         let sink = try TestSink()
         let player = Player.onSink(sink)
@@ -140,7 +153,7 @@ import Testing
     }
 
     @Test func aSeekDoesNotWaitForTheNextLiveReload() async throws {
-        let stream = try LiveHLSStream("live-seek", tone: 640, listSize: 6)
+        let stream = try LiveStreams.stream("live-seek")
         try stream.waitForSegments(5)
         let sink = try TestSink()
         let player = Player.onSink(sink)
@@ -193,7 +206,7 @@ import Testing
     }
 
     @Test func aLiveLadderSwitchesUpByMediaSequenceReloadingOnlyTheVariantPlaying() async throws {
-        let stream = try LiveHLSStream(ladder: "live-ladder", tone: 480)
+        let stream = try LiveStreams.stream("live-ladder")
         try stream.waitForSegments(4)
         // 3 Mb/s: room for the 1.2 Mb/s variant once measured.
         let origin = try TestOrigin(serving: try HLSFixtures.root(), trace: [(600, 3e6)])
@@ -236,7 +249,7 @@ import Testing
     }
 
     @Test func anEventPlaylistKeepsItsStartSeekableAndStartsNearItsEdge() async throws {
-        let stream = try LiveHLSStream("live-event", tone: 560, event: true)
+        let stream = try LiveStreams.stream("live-event")
         try stream.waitForSegments(5)
         let player = Player()
         player.audioOutputChoice = .null(untimed: false)
@@ -250,7 +263,11 @@ import Testing
         #expect(first.start.seconds == 0, "\(first)")
         // Three target durations from the edge, not at the beginning.
         #expect(player.currentTime().seconds > 3, "started at \(player.currentTime().seconds)")
-        try await Task.sleep(for: .seconds(6))
+        // The window grows at its end (two more segments) and keeps its start.
+        #expect(
+            await eventually(timeout: 10) {
+                (item.seekableTimeRanges.first?.end.seconds ?? 0) > first.end.seconds + 3
+            }, "\(first) → \(item.seekableTimeRanges)")
         let later = try #require(item.seekableTimeRanges.first)
         #expect(later.start.seconds == 0 && later.end.seconds > first.end.seconds + 3, "\(first) → \(later)")
         // Its beginning stays reachable.

@@ -57,10 +57,11 @@ import Testing
         #expect(startup > 0 && startup < 10, "start-up time \(startup) s")
     }
 
+    /// 6 s streams (three 2 s segments: two boundaries to cross).
     nonisolated static let formats: [(name: String, tone: Int, audioOnly: Bool, options: [String])] = [
-        ("fmp4", 450, false, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"]),
-        ("byterange", 550, false, ["-hls_flags", "single_file"]),
-        ("audio-ts", 650, true, ["-hls_segment_filename", "PLACEHOLDER"]),
+        ("fmp4-6s", 450, false, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"]),
+        ("byterange-6s", 550, false, ["-hls_flags", "single_file"]),
+        ("audio-ts-6s", 650, true, ["-hls_segment_filename", "PLACEHOLDER"]),
     ]
 
     @Test(arguments: 0..<formats.count)
@@ -73,47 +74,49 @@ import Testing
             let dir = try HLSFixtures.root().appendingPathComponent(f.name)
             options = ["-hls_segment_filename", dir.appendingPathComponent("seg%02d.aac").path]
         }
-        let path = try HLSFixtures.stream(f.name, tone: f.tone, audioOnly: f.audioOnly, options)
+        let path = try HLSFixtures.stream(f.name, tone: f.tone, seconds: 6, audioOnly: f.audioOnly, options)
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let item = PlayerItem(url: try HLSFixtures.url(path))
         player.replaceCurrentItem(with: item)
         player.play()
         #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
-        #expect(abs(item.duration.seconds - 8) < 0.1, "duration \(item.duration)")
+        #expect(abs(item.duration.seconds - 6) < 0.1, "duration \(item.duration)")
         #expect(await eventually(timeout: 15) { player.timeControlStatus == .paused }, "did not end")
         #expect(item.error == nil, "\(String(describing: item.error))")
         let samples = sink.stopRecording()
         #expect(abs(AudioAnalysis.frequency(samples) - Double(f.tone)) < 4, "\(f.name)")
         #expect(
-            abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.25,
+            abs(AudioAnalysis.audibleSeconds(samples) - 6) < 0.25,
             "\(f.name): \(AudioAnalysis.audibleSeconds(samples)) s")
         #expect(AudioAnalysis.longestGap(samples) < 0.01, "\(f.name): a gap at a segment boundary")
     }
 
+    /// 6 s streams (three 2 s segments: two boundaries to cross).
     nonisolated static let packed: [(name: String, codec: String, format: String, ext: String, tone: Int)] = [
-        ("packed-aac", "aac", "adts", "aac", 660), ("packed-mp3", "libmp3lame", "mp3", "mp3", 760),
-        ("packed-ac3", "ac3", "ac3", "ac3", 860),
+        ("packed-aac-6s", "aac", "adts", "aac", 660), ("packed-mp3-6s", "libmp3lame", "mp3", "mp3", 760),
+        ("packed-ac3-6s", "ac3", "ac3", "ac3", 860),
     ]
 
     /// Raw AAC, MP3 and AC-3 segments, each led by an ID3 time stamp (RFC 8216 3.4), play whole and gapless.
     @Test(arguments: 0..<packed.count)
     func playsPackedAudio(_ index: Int) async throws {
         let f = Self.packed[index]
-        let path = try HLSFixtures.packedAudio(f.name, codec: f.codec, format: f.format, ext: f.ext, tone: f.tone)
+        let path = try HLSFixtures.packedAudio(
+            f.name, codec: f.codec, format: f.format, ext: f.ext, tone: f.tone, seconds: 6)
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let item = PlayerItem(url: try HLSFixtures.url(path))
         player.replaceCurrentItem(with: item)
         player.play()
         #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
-        #expect(abs(item.duration.seconds - 8) < 0.1, "duration \(item.duration)")
+        #expect(abs(item.duration.seconds - 6) < 0.1, "duration \(item.duration)")
         #expect(await eventually(timeout: 15) { player.timeControlStatus == .paused }, "did not end")
         #expect(item.error == nil, "\(String(describing: item.error))")
         let samples = sink.stopRecording()
         #expect(abs(AudioAnalysis.frequency(samples) - Double(f.tone)) < 4, "\(f.name)")
         #expect(
-            abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.25,
+            abs(AudioAnalysis.audibleSeconds(samples) - 6) < 0.25,
             "\(f.name): \(AudioAnalysis.audibleSeconds(samples)) s")
         #expect(AudioAnalysis.longestGap(samples) < 0.01, "\(f.name): a gap at a segment boundary")
     }

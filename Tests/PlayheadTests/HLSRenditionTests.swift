@@ -5,8 +5,11 @@ import Testing
 
 /// HLS streams whose sound is an audio rendition beside video-only variants (issue 14), heard at the sink: a seek
 /// keeps the rendition and the position; live, both playlists reload on their own schedules and the pictures keep
-/// to the sound's clock.
-@MainActor @Suite(.serialized) struct HLSRenditionTests {
+/// to the sound's clock. The live stream starts with the suite, so that it lists segments when its test (the
+/// last) comes.
+@MainActor
+@Suite(.serialized, .liveStreams { [try LiveHLSStream(renditions: "live-renditions", tone: 520, listSize: 5)] })
+struct HLSRenditionTests {
     /// The one rendition of `renditionLadder` whose segments `requests` fetched (the player's choice comes from
     /// this process's languages); nil when none or both were.
     nonisolated static func fetchedRendition(_ requests: [String]) -> HLSFixtures.AudioRendition? {
@@ -44,50 +47,6 @@ import Testing
         #expect(item.error == nil, "\(String(describing: item.error))")
         player.close()
         _ = sink.stopRecording()
-    }
-
-    @Test func aLiveStreamWithAnAudioRenditionPlaysWithBothPlaylistsReloading() async throws {
-        let stream = try LiveHLSStream(renditions: "live-renditions", tone: 520, listSize: 5)
-        try stream.waitForSegments(4)
-        let sink = try TestSink()
-        let player = Player.onSink(sink)
-        let timebase = player.timebase
-        // Each picture's distance from the sound's clock when it was shown, in microseconds.
-        let capture = CaptureVideoOutput { frame in
-            Int(((timebase.time.seconds - frame.time.seconds) * 1_000_000).rounded())
-        }
-        let before = try HLSFixtures.requestCount()
-        let item = PlayerItem(url: try HLSFixtures.url(stream.path))
-        item.add(capture)
-        player.replaceCurrentItem(with: item)
-        player.play()
-        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
-        #expect(await eventually { player.timeControlStatus == .playing })
-        try await Task.sleep(for: .seconds(1))
-        let start = sink.samplesSoFar.count
-        capture.reset()
-        try await Task.sleep(for: .seconds(24))
-        #expect(item.error == nil, "\(String(describing: item.error))")
-        let heard = Array(sink.samplesSoFar.dropFirst(start))
-        #expect(abs(AudioAnalysis.frequency(heard) - 520) < 4, "\(AudioAnalysis.frequency(heard)) Hz")
-        #expect(AudioAnalysis.audibleSeconds(heard) > 23.5, "\(AudioAnalysis.audibleSeconds(heard)) s of 24")
-        #expect(AudioAnalysis.longestGap(heard) < 0.05, "a gap of \(AudioAnalysis.longestGap(heard)) s")
-        // The pictures went on with the sound: 25 a second, each shown within 40 ms of the clock.
-        let frames = capture.frames
-        #expect(frames.count > 24 * 25 - 30, "\(frames.count) pictures in 24 s")
-        let late = frames.filter { abs($0.value) > 40_000 }
-        #expect(late.count <= frames.count / 50, "\(late.count) of \(frames.count) pictures off the clock")
-        // Both playlists were reloaded all along, and each segment fetched once.
-        let requests = try HLSFixtures.loggedRequests(since: before)
-        for media in ["video", "audio"] {
-            let reloads = requests.filter { $0.path == "/live-renditions/\(media)/index.m3u8" }
-            #expect(reloads.count >= 10, "\(reloads.count) loads of the \(media) playlist in 25 s")
-            let segments = requests.filter { $0.path.hasPrefix("/live-renditions/\(media)/seg") }.map(\.path)
-            #expect(segments.count >= 10 && Set(segments).count == segments.count, "\(media): \(segments)")
-        }
-        player.close()
-        _ = sink.stopRecording()
-        stream.stop()
     }
 
     /// `loadMediaSelectionGroup(for: .audible)` lists the renditions (name, language, the default), and
@@ -183,5 +142,49 @@ import Testing
         for (one, two) in zip(reference, separate) {
             #expect(abs(one - two) < 0.040, "beep minus flash: \(reference) in one variant, \(separate) apart")
         }
+    }
+
+    @Test func aLiveStreamWithAnAudioRenditionPlaysWithBothPlaylistsReloading() async throws {
+        let stream = try LiveStreams.stream("live-renditions")
+        try stream.waitForSegments(4)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let timebase = player.timebase
+        // Each picture's distance from the sound's clock when it was shown, in microseconds.
+        let capture = CaptureVideoOutput { frame in
+            Int(((timebase.time.seconds - frame.time.seconds) * 1_000_000).rounded())
+        }
+        let before = try HLSFixtures.requestCount()
+        let item = PlayerItem(url: try HLSFixtures.url(stream.path))
+        item.add(capture)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .seconds(1))
+        let start = sink.samplesSoFar.count
+        capture.reset()
+        try await Task.sleep(for: .seconds(24))
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let heard = Array(sink.samplesSoFar.dropFirst(start))
+        #expect(abs(AudioAnalysis.frequency(heard) - 520) < 4, "\(AudioAnalysis.frequency(heard)) Hz")
+        #expect(AudioAnalysis.audibleSeconds(heard) > 23.5, "\(AudioAnalysis.audibleSeconds(heard)) s of 24")
+        #expect(AudioAnalysis.longestGap(heard) < 0.05, "a gap of \(AudioAnalysis.longestGap(heard)) s")
+        // The pictures went on with the sound: 25 a second, each shown within 40 ms of the clock.
+        let frames = capture.frames
+        #expect(frames.count > 24 * 25 - 30, "\(frames.count) pictures in 24 s")
+        let late = frames.filter { abs($0.value) > 40_000 }
+        #expect(late.count <= frames.count / 50, "\(late.count) of \(frames.count) pictures off the clock")
+        // Both playlists were reloaded all along, and each segment fetched once.
+        let requests = try HLSFixtures.loggedRequests(since: before)
+        for media in ["video", "audio"] {
+            let reloads = requests.filter { $0.path == "/live-renditions/\(media)/index.m3u8" }
+            #expect(reloads.count >= 10, "\(reloads.count) loads of the \(media) playlist in 25 s")
+            let segments = requests.filter { $0.path.hasPrefix("/live-renditions/\(media)/seg") }.map(\.path)
+            #expect(segments.count >= 10 && Set(segments).count == segments.count, "\(media): \(segments)")
+        }
+        player.close()
+        _ = sink.stopRecording()
+        stream.stop()
     }
 }

@@ -21,7 +21,7 @@ import Testing
 
     @Test func playsEveryItemInOrderForTheSumOfTheirDurations() async throws {
         let sink = try TestSink()
-        let items = try [1.0, 1.5, 2.0].enumerated().map { i, s in
+        let items = try [0.6, 0.8, 1.0].enumerated().map { i, s in
             PlayerItem(url: try Fixtures.tone(seconds: s, frequency: [440, 660, 880][i], ext: "wav"))
         }
         let player = queue(on: sink, items)
@@ -68,7 +68,8 @@ import Testing
     }
 
     @Test func aQueuedHLSStreamIsFetchedBeforeItsTurn() async throws {
-        let first = try HLSFixtures.url(try HLSFixtures.tsLadder())
+        // A first stream of 4 s: what is looked at is the second one, fetched while the first plays.
+        let first = try HLSFixtures.url(try HLSFixtures.tsLadder("ladder-ts-4s", seconds: 4))
         let second = try HLSFixtures.url(try HLSFixtures.tsLadder("ladder-ts-next"))
         let player = QueuePlayer()
         player.audioOutputChoice = .null(untimed: false)

@@ -32,8 +32,10 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
 @MainActor @Suite(.serialized) struct SubtitleOutputTests {
     nonisolated static let formats = [("mkv", "srt"), ("mkv", "webvtt"), ("mkv", "ass"), ("mp4", "mov_text")]
 
+    /// At half the fixtures' times (3 s of media, cues from 0.5 s to 2.5 s): when each change comes is what is
+    /// looked at, not how long the media lasts.
     @Test(arguments: formats) func cuesShowAndClearAtTheirTimes(container: String, codec: String) async throws {
-        let media = try Fixtures.subtitled(container: container, codec: codec)
+        let media = try Fixtures.subtitled(container: container, codec: codec, timeScale: 0.5)
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let item = PlayerItem(url: media)
@@ -47,7 +49,7 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
         _ = sink.stopRecording()
 
         let changes = output.all
-        let expected = Fixtures.subtitleCues.flatMap { cue in
+        let expected = Fixtures.subtitleCues(timeScale: 0.5).flatMap { cue in
             [
                 (
                     cue.start,

@@ -7,22 +7,22 @@ import Testing
 /// `LanguageTrackSelection`, or none of a type. What is heard at the sink and what the subtitle output is told
 /// follow it.
 @MainActor @Suite(.serialized) struct TrackSelectionTests {
-    /// Plays the bilingual fixture from 0.5 s to 3 s with `selection`: the dominant frequency heard and the texts
-    /// the subtitle output was told.
+    /// Plays the bilingual fixture to 2 s with `selection`: the dominant frequency heard and the texts the
+    /// subtitle output was told (its cues start at 1 s).
     func play(_ selection: (any TrackSelectionPolicy)?) async throws -> (hertz: Double, texts: [[String]]) {
         let item = PlayerItem(url: try Fixtures.bilingual())
         if let selection { item.trackSelection = selection }
         return try await play(item)
     }
 
-    /// Plays `item` (the bilingual fixture, set up by the caller) from 0.5 s to 3 s: the dominant frequency heard
-    /// and the texts the subtitle output was told.
+    /// Plays `item` (the bilingual fixture, set up by the caller) to 2 s: the dominant frequency heard and the
+    /// texts the subtitle output was told.
     func play(_ item: PlayerItem) async throws -> (hertz: Double, texts: [[String]]) {
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let output = CaptureLegibleOutput(player)
         item.add(output)
-        item.forwardPlaybackEndTime = MediaTime(seconds: 3, preferredTimescale: 1000)
+        item.forwardPlaybackEndTime = MediaTime(seconds: 2, preferredTimescale: 1000)
         let ended = endedFlag(player)
         player.replaceCurrentItem(with: item)
         player.play()
