@@ -5,10 +5,13 @@ import Synchronization
 
 extension LifecycleTests {
     /// Measures how late the main actor runs a job queued every 5 ms: the worst delay is how long something held
-    /// the main actor. A control thread beside it sleeps 5 ms at a time off the main actor: how late it wakes in
-    /// the same moment is how long the machine kept the CPU from everyone (a build beside the tests, the player's
-    /// own threads starting), which holds nothing of the main actor, and is taken off. A main actor waiting on a
-    /// lock or the sound server is late while the control thread is not, and counts in full.
+    /// the main actor. Two controls beside it measure the machine's share in the same moment, which holds nothing
+    /// of the main actor and is taken off: a thread that sleeps 5 ms at a time (how long the machine kept the CPU
+    /// from everyone: a build beside the tests, the player's own threads starting), and an actor on its own serial
+    /// dispatch queue that does what the probe does (how long dispatch took to fire the timer and wake a worker
+    /// thread for the queue: the main queue is drained by dispatch's worker threads on Linux, so its jobs wait for
+    /// the same wake-ups). A main actor busy with a job, or waiting on a lock or the sound server, is late while
+    /// neither control is, and counts in full.
     @MainActor final class MainActorProbe {
         private(set) var worst = 0.0
         /// The worst lateness before the control's was taken off.
@@ -46,7 +49,8 @@ extension LifecycleTests {
         }
     }
 
-    /// A thread that sleeps 5 ms at a time and records how late it wakes (the machine's delay). Any thread.
+    /// A thread that sleeps 5 ms at a time and an actor on a serial dispatch queue that does the same, each
+    /// recording how late it wakes (the machine's delay). Any thread.
     final class ControlSleeper: Sendable {
         private struct Sample {
             var end: Double
@@ -62,21 +66,55 @@ extension LifecycleTests {
                     let asked = MonotonicClock.now()
                     usleep(5_000)
                     let end = MonotonicClock.now()
-                    samples.withLock { s in
-                        s.append(Sample(end: end, late: end - asked - 0.005))
-                        if s.count > 4_000 { s.removeFirst(2_000) }
-                    }
+                    record(end: end, late: end - asked - 0.005)
                 }
             }
             thread.start()
+            let actor = QueueSleeper()
+            Task.detached { [self] in await actor.run(recordingInto: self) }
         }
 
         func stop() { stopped.withLock { $0 = true } }
+
+        var isStopped: Bool { stopped.withLock { $0 } }
+
+        /// Records a sleep of either control that ended at `end`, `late` seconds late.
+        func record(end: Double, late: Double) {
+            samples.withLock { s in
+                s.append(Sample(end: end, late: late))
+                if s.count > 4_000 { s.removeFirst(2_000) }
+            }
+        }
 
         /// The worst lateness of the control's sleeps that ended within `window` (0 when none did).
         func worstLateness(endingIn window: ClosedRange<Double>) -> Double {
             samples.withLock { s in
                 s.lazy.filter { window.contains($0.end) }.map(\.late).max() ?? 0
+            }
+        }
+    }
+
+    /// An actor whose jobs run on its own serial dispatch queue, as the main actor's run on the main queue: it
+    /// sleeps 5 ms at a time until the control stops. Its own queue.
+    actor QueueSleeper {
+        private final class QueueExecutor: SerialExecutor {
+            let queue = DispatchQueue(label: "playhead.tests.probe-control")
+
+            func enqueue(_ job: consuming ExecutorJob) {
+                let job = UnownedJob(job)
+                queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+            }
+        }
+
+        private let executor = QueueExecutor()
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+        func run(recordingInto control: ControlSleeper) async {
+            while !control.isStopped {
+                let asked = MonotonicClock.now()
+                try? await Task.sleep(for: .milliseconds(5))
+                let end = MonotonicClock.now()
+                control.record(end: end, late: end - asked - 0.005)
             }
         }
     }
