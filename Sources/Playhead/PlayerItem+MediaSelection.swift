@@ -73,8 +73,8 @@ extension PlayerItem {
     }
 }
 
-/// The item's policy, except for the kinds of media chosen explicitly (`PlayerItem.select(_:in:)`). A value type,
-/// safe anywhere.
+/// The item's policy, except for the kinds of media chosen explicitly (`PlayerItem.select(_:in:)`); subtitles chosen
+/// off still show forced-only ones in the language heard. A value type, safe anywhere.
 struct ChosenTracks: TrackSelectionPolicy {
     var base: any TrackSelectionPolicy
     var choices: [AssetTrack.MediaType: Int?]
@@ -83,7 +83,13 @@ struct ChosenTracks: TrackSelectionPolicy {
         guard let choice = choices[mediaType] else {
             return base.select(mediaType, among: tracks, suggested: suggested)
         }
-        guard let id = choice else { return nil }
+        guard let id = choice else {
+            // Subtitles off: forced ones in the language heard still show (foreign dialogue, signs).
+            guard mediaType == .subtitle else { return nil }
+            let sound = tracks.filter { $0.mediaType == .audio }
+            return AutomaticTrackSelection.forcedSubtitles(
+                among: tracks, heard: select(.audio, among: tracks, suggested: sound.first))
+        }
         // A choice that cannot play (its rendition failed to open) leaves the item's own policy to choose.
         return tracks.first { $0.trackID == id } ?? base.select(mediaType, among: tracks, suggested: suggested)
     }

@@ -6,10 +6,11 @@ import Foundation
 /// Called on the engine's demux thread when the item opens, once per media type; it must be quick and must not
 /// touch the main actor.
 public protocol TrackSelectionPolicy: Sendable {
-    /// The track of `mediaType` to play among the item's playable `tracks` of that type (in file order: audio
-    /// Playhead decodes, video that is not a cover picture, subtitles in a text format); `suggested` is the media's
-    /// own choice (FFmpeg's best audio and video track, the first text subtitle track). Nil plays none of that
-    /// type.
+    /// The track of `mediaType` to play among the item's playable `tracks` (of every type, in file order: audio
+    /// Playhead decodes, video that is not a cover picture, subtitles in a text format; the subtitles to show may
+    /// depend on the sound heard); `suggested` is the media's own choice of that type (FFmpeg's best audio and
+    /// video track, the first text subtitle track, an HLS `DEFAULT` rendition). Nil plays none of that type; a
+    /// track of another type counts as `suggested`.
     func select(_ mediaType: AssetTrack.MediaType, among tracks: [AssetTrack], suggested: AssetTrack?) -> AssetTrack?
 }
 
@@ -56,8 +57,9 @@ public struct LanguageTrackSelection: TrackSelectionPolicy {
         case .subtitle: preferred = subtitleLanguages
         case .video: return suggested
         }
+        let candidates = tracks.filter { $0.mediaType == mediaType }
         for language in preferred.map(Self.language) {
-            if let match = tracks.first(where: { $0.languageCode.map(Self.language) == language }) { return match }
+            if let match = candidates.first(where: { $0.languageCode.map(Self.language) == language }) { return match }
         }
         return mediaType == .subtitle && subtitlesOnlyInPreferredLanguages ? nil : suggested
     }
@@ -99,7 +101,8 @@ public struct LanguageTrackSelection: TrackSelectionPolicy {
 /// languages: the sound in the first of `languages` the media has (else the media's own choice); subtitles when
 /// the media shows some, in the first of `languages` it has them in, and, when it shows none, subtitles in that
 /// language if the sound is in another. With no language known (`LANG=C`), the media's own choice of both. A value
-/// type, safe anywhere.
+/// type, safe anywhere. Subtitles holding only forced ones (HLS `FORCED=YES`) are never chosen as subtitles; with
+/// none chosen, those in the language of the sound show.
 public struct AutomaticTrackSelection: TrackSelectionPolicy {
     /// The user's languages, most wanted first.
     public var languages: [String]
@@ -128,16 +131,40 @@ public struct AutomaticTrackSelection: TrackSelectionPolicy {
         case .video: return suggested
         case .audio: return inLanguage(sound)?.0 ?? suggested
         case .subtitle:
-            let subtitles = tracks.filter { $0.mediaType == .subtitle }
-            guard let (subtitle, language) = inLanguage(subtitles) else { return suggested }
-            // Subtitles the media shows anyway are shown in the user's language.
-            if let suggested {
-                return suggested.languageCode.map(LanguageTrackSelection.language) == language ? suggested : subtitle
-            }
-            // None shown by the media: the user's subtitles when the sound is in another language.
+            let all = tracks.filter { $0.mediaType == .subtitle }
+            let subtitles = all.filter { !Self.isForcedOnly($0) }
+            let suggested = suggested.flatMap { Self.isForcedOnly($0) ? nil : $0 }
+            // The sound this policy plays: the user's language, else (the media's choice is not known here) the
+            // first.
             let playing = inLanguage(sound)?.0 ?? sound.first
             let heard = playing?.languageCode.map(LanguageTrackSelection.language)
-            return heard.map { $0 != language } ?? false ? subtitle : nil
+            let chosen: AssetTrack?
+            if let (subtitle, language) = inLanguage(subtitles) {
+                // Subtitles the media shows anyway are shown in the user's language; when it shows none, the
+                // user's subtitles when the sound is in another language.
+                chosen =
+                    suggested.map {
+                        $0.languageCode.map(LanguageTrackSelection.language) == language ? $0 : subtitle
+                    } ?? (heard.map { $0 != language } ?? false ? subtitle : nil)
+            } else {
+                chosen = suggested
+            }
+            // No subtitles: the forced ones in the language heard (foreign dialogue, signs), as AVFoundation does.
+            return chosen ?? Self.forcedSubtitles(among: tracks, heard: playing)
         }
+    }
+
+    /// The forced-only subtitles among `tracks` in the language of `heard` (the sound playing), if any.
+    static func forcedSubtitles(among tracks: [AssetTrack], heard: AssetTrack?) -> AssetTrack? {
+        guard let language = heard?.languageCode.map(LanguageTrackSelection.language) else { return nil }
+        return tracks.first { track in
+            track.mediaType == .subtitle && isForcedOnly(track)
+                && track.languageCode.map(LanguageTrackSelection.language) == language
+        }
+    }
+
+    /// Whether `track` holds only forced subtitles (HLS `FORCED=YES`).
+    static func isForcedOnly(_ track: AssetTrack) -> Bool {
+        track.characteristics.contains(MediaCharacteristic.containsOnlyForcedSubtitles.rawValue)
     }
 }

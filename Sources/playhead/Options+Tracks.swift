@@ -114,9 +114,11 @@ struct CommandLineTrackSelection: TrackSelectionPolicy {
         }
         if let n = number {
             if n == 0 { return nil }
-            if n <= tracks.count { return tracks[n - 1] }
-            let s = tracks.count == 1 ? "" : "s"
-            printError("\(option)=\(n): the input has \(tracks.count) \(kind) track\(s); playing the default one")
+            // Numbered among the tracks of the kind (the policy is given every type's).
+            let ofKind = tracks.filter { $0.mediaType == mediaType }
+            if n <= ofKind.count { return ofKind[n - 1] }
+            let s = ofKind.count == 1 ? "" : "s"
+            printError("\(option)=\(n): the input has \(ofKind.count) \(kind) track\(s); playing the default one")
             return suggested
         }
         return LanguageTrackSelection(audioLanguages: audioLanguages, subtitleLanguages: subtitleLanguages).select(

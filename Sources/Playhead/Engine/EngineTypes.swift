@@ -91,14 +91,16 @@ struct MediaInfo: Sendable {
     private static func choose(
         _ kind: TrackKind, _ source: any MediaSource, _ selection: any TrackSelectionPolicy, _ excluded: Set<Int>
     ) -> MediaTrack? {
-        let playable = source.tracks.filter { track in
-            guard track.kind == kind, !excluded.contains(track.id) else { return false }
-            switch kind {
+        // Every playable track goes to the policy (subtitles depend on the sound heard); it picks one of `kind`.
+        let everything = source.tracks.filter { track in
+            guard !excluded.contains(track.id) else { return false }
+            switch track.kind {
             case .audio: return track.stream.isDecodable
             case .video: return track.stream.isDecodable && !track.stream.isAttachedPicture
             case .text: return TextCueReader.supports(track.stream.codecName)
             }
         }
+        let playable = everything.filter { $0.kind == kind }
         let fallback = source.track(source.defaultTrack(kind)).flatMap { excluded.contains($0.id) ? nil : $0 }
         // The source's default when it is playable; else, for subtitles or when a chosen track could not be
         // opened (another rendition of the group plays instead), the first playable track.
@@ -107,9 +109,9 @@ struct MediaInfo: Sendable {
             ?? (kind == .text || !excluded.isEmpty ? playable.first : fallback)
         let type: AssetTrack.MediaType = kind == .audio ? .audio : kind == .video ? .video : .subtitle
         let chosen = selection.select(
-            type, among: playable.map { AssetTrack($0.stream) }, suggested: suggested.map { AssetTrack($0.stream) })
+            type, among: everything.map { AssetTrack($0.stream) }, suggested: suggested.map { AssetTrack($0.stream) })
         guard let chosen else { return nil }
-        return source.track(chosen.trackID) ?? suggested
+        return playable.first { $0.id == chosen.trackID } ?? suggested
     }
 
     /// The streams of the tracks, in the source's order.
