@@ -17,11 +17,42 @@ extension HLSFixtures {
         AudioRendition(language: "de", name: "Deutsch", tone: 660),
     ]
 
+    /// A subtitle rendition of `subtitledRenditionLadder`: its language, name, whether it is `FORCED`, and what
+    /// its cues say before their second ("de" shows "de 3" from 3.1 s to 3.9 s).
+    public struct SubtitleRendition: Sendable {
+        /// `LANGUAGE`.
+        public var language: String
+        /// `NAME`.
+        public var name: String
+        /// `FORCED=YES`.
+        public var forced: Bool
+        /// The text of each cue before its second.
+        public var label: String
+    }
+
+    /// The subtitle renditions of `subtitledRenditionLadder`: English (the `DEFAULT`), German, and English forced.
+    public static let subtitleRenditions = [
+        SubtitleRendition(language: "en", name: "English", forced: false, label: "en"),
+        SubtitleRendition(language: "de", name: "Deutsch", forced: false, label: "de"),
+        SubtitleRendition(language: "en", name: "English (forced)", forced: true, label: "forced"),
+    ]
+
+    /// `renditionLadder` (in `subtitled-renditions/`) with the subtitle group `subs` of `subtitleRenditions`:
+    /// WebVTT in 2 s segments, one cue per second (second `n`: "LABEL n" from `n`+0.1 to `n`+0.9 s), each segment
+    /// with an `X-TIMESTAMP-MAP` that puts cue time 10 s at the video's first time stamp (so the cues are written
+    /// 10 s late and only the map puts them right). The variants' `CODECS` name `wvtt` too.
+    public static func subtitledRenditionLadder(seconds: Int = 8) throws -> String {
+        try renditionLadder("subtitled-renditions", seconds: seconds, subtitles: subtitleRenditions)
+    }
+
     /// Makes (once) a ladder whose variants carry no sound, in `name/`: two video-only MPEG-TS variants (`v0`
     /// 360p, `v1` 720p, 2 s segments) naming the audio group `aud`, whose renditions (`a-en`, `a-de`, audio-only
-    /// MPEG-TS in 4 s segments, so their boundaries are not the video's) carry the tones of `audioRenditions`.
+    /// MPEG-TS in 4 s segments, so their boundaries are not the video's) carry the tones of `audioRenditions`;
+    /// with `subtitles`, a subtitle group as `subtitledRenditionLadder` says.
     /// Everything is `seconds` long; returns the multivariant playlist's path on the server.
-    public static func renditionLadder(_ name: String = "renditions", seconds: Int = 8) throws -> String {
+    public static func renditionLadder(
+        _ name: String = "renditions", seconds: Int = 8, subtitles: [SubtitleRendition] = []
+    ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let master = dir.appendingPathComponent("master.m3u8")
         if FileManager.default.fileExists(atPath: master.path) { return "\(name)/master.m3u8" }
@@ -47,13 +78,59 @@ extension HLSFixtures {
                     "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(400 * (i + 1))k", "-g", "50",
                     "-keyint_min", "50", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
                 ])
+            if i == 0 && !subtitles.isEmpty { lines += try writeSubtitles(subtitles, into: dir, seconds: seconds) }
+            let text = subtitles.isEmpty ? "" : ",wvtt"
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\((400 * (i + 1) + 110) * 1000),RESOLUTION=\(width)x\(height),"
-                    + "CODECS=\"avc1.64001f,mp4a.40.2\",AUDIO=\"aud\"")
+                    + "CODECS=\"avc1.64001f,mp4a.40.2\(text)\",AUDIO=\"aud\"\(subtitles.isEmpty ? "" : ",SUBTITLES=\"subs\"")"
+            )
             lines.append("v\(i)/index.m3u8")
         }
         try (lines.joined(separator: "\n") + "\n").write(to: master, atomically: true, encoding: .utf8)
         return "\(name)/master.m3u8"
+    }
+
+    /// Writes the WebVTT renditions of `subtitles` into `dir` (after the variant `v0`, whose first time stamp the
+    /// maps name); returns their `EXT-X-MEDIA` lines.
+    private static func writeSubtitles(_ subtitles: [SubtitleRendition], into dir: URL, seconds: Int) throws
+        -> [String]
+    {
+        let probe = try Run.command(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_pts", "-of", "csv=p=0",
+                dir.appendingPathComponent("v0/seg00.ts").path,
+            ], timeout: 60)
+        let digits = probe.stdout.drop { !$0.isNumber }.prefix { $0.isNumber }
+        guard let firstPTS = Int(digits) else {
+            throw TestSupportError("no start time in v0/seg00.ts: \(probe.stdout) \(probe.stderr)")
+        }
+        func stamp(_ t: Double) -> String {
+            String(format: "00:%02d:%06.3f", Int(t) / 60, t.truncatingRemainder(dividingBy: 60))
+        }
+        var lines: [String] = []
+        for (k, r) in subtitles.enumerated() {
+            let folder = "s-\(r.label)-\(r.language)"
+            let sub = dir.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            var playlist = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+            for segment in 0..<((seconds + 1) / 2) {
+                var vtt = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:\(firstPTS),LOCAL:00:00:10.000\n\n"
+                for n in (segment * 2)..<min(segment * 2 + 2, seconds) {
+                    vtt += "\(stamp(10 + Double(n) + 0.1)) --> \(stamp(10 + Double(n) + 0.9))\n\(r.label) \(n)\n\n"
+                }
+                try vtt.write(to: sub.appendingPathComponent("seg\(segment).vtt"), atomically: true, encoding: .utf8)
+                playlist += ["#EXTINF:2.0,", "seg\(segment).vtt"]
+            }
+            playlist.append("#EXT-X-ENDLIST")
+            try (playlist.joined(separator: "\n") + "\n").write(
+                to: sub.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+            lines.append(
+                "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"\(r.name)\",LANGUAGE=\"\(r.language)\","
+                    + "DEFAULT=\(k == 0 ? "YES" : "NO"),AUTOSELECT=YES,FORCED=\(r.forced ? "YES" : "NO"),"
+                    + "URI=\"\(folder)/index.m3u8\"")
+        }
+        return lines
     }
 
     /// Makes (once) the flash-and-beep clip (`Fixtures.flashAndBeep`: a white flash and a 1 kHz beep start together

@@ -20,8 +20,9 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     var cueFile: [SubtitleCue]?
 
     /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it, merged with a part
-    /// for each audio rendition of the variant's group (`HLSRenditionSource`: a track known from the playlist,
-    /// opened only if it is chosen, with `hls` and `stopping`). Makes no request and reads nothing.
+    /// for each audio rendition of the variant's group (`HLSRenditionSource`) and each subtitle rendition of its
+    /// subtitle group (`HLSSubtitleSource`): tracks known from the playlist, opened only if chosen, with `hls` and
+    /// `stopping`. Makes no request and reads nothing.
     static func make(
         input: MediaInput, location: String, hls: HLSClientOptions = .init(),
         stopping: (@Sendable () -> Bool)? = nil
@@ -31,18 +32,26 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
         }
         let main = HLSMediaSource(input: input, hls: client)
         let renditions = client.audioRenditions.filter { $0.url != nil }
-        guard !renditions.isEmpty else { return main }
+        let subtitles = client.subtitleRenditions.filter { $0.url != nil }
+        guard !renditions.isEmpty || !subtitles.isEmpty else { return main }
         // The variant's own sound is the rendition without a URI, when the group has one.
         if let own = client.audioRenditions.first(where: { $0.url == nil }) {
             main.label(.audio, language: own.language)
         }
         let codec = CodecSupport.audioDecoderName(inCodecs: client.variant?.stream.codecs) ?? "aac"
-        let parts = renditions.map { r in
+        let parts: [any MediaSource] = renditions.map { r in
             HLSRenditionSource(
                 rendition: r, main: client, mainStart: input.startSeconds, codec: codec,
                 isPreferred: r == client.preferredAudioRendition, options: hls, stopping: stopping)
         }
-        return MergedSource([main] + parts)
+        // The one shown unless the item chooses: the `DEFAULT` one (forced subtitles are never chosen as such).
+        let shown = subtitles.first { $0.isDefault && !$0.forced }
+        let texts = subtitles.map { r in
+            HLSSubtitleSource(
+                rendition: r, main: client, mainStart: input.startSeconds, isPreferred: r == shown,
+                imsc: HLSSubtitleSource.namesOnlyIMSC(client.variant?.stream.codecs), options: hls, stopping: stopping)
+        }
+        return MergedSource([main] + parts + texts)
     }
 
     /// Wraps an opened input; `location` is what was opened (a local file is followed while it grows).

@@ -32,9 +32,20 @@ struct MediaSample: @unchecked Sendable {
     var seconds: Double?
 }
 
+/// Cues of a text track read as a batch, already parsed and placed on the item's timeline (the cues of an HLS
+/// WebVTT segment). A value type, safe on any thread.
+struct CueBatch: Sendable {
+    var track: Int
+    var cues: [SubtitleCue]
+    /// Where the batch starts on the item's timeline (its segment's start): the order of reads among parts.
+    var seconds: Double
+}
+
 /// What reading a source gave.
 enum SourceRead {
     case sample(MediaSample)
+    /// Cues of a text track whose samples Playhead parses itself (HLS WebVTT segments, with their cue settings).
+    case cues(CueBatch)
     /// The end of the media (for now: a live source may add more after a seek or a reload).
     case end
     /// A command (`interrupt()`) ended the read; nothing was lost: read again.

@@ -2,8 +2,8 @@ import PlayheadCore
 import PlayheadFFmpeg
 import PlayheadSubtitles
 
-/// Several media sources on one item timeline, read as one: an HLS variant and the audio rendition played beside it
-/// (each with its own segment loader and demuxer), later a subtitle rendition or a subtitle file. Reads interleave
+/// Several media sources on one item timeline, read as one: an HLS variant and the audio and subtitle renditions
+/// played beside it (each with its own segment loader), or a file and the subtitle files shown with it. Reads interleave
 /// the parts by decoding time: the next sample is the earliest of the next one of each part, so no part's queue
 /// runs ahead of the others by more than a sample.
 ///
@@ -18,8 +18,8 @@ final class MergedSource: MediaSource, @unchecked Sendable {
 
     /// The parts, the main one first.
     let parts: [any MediaSource]
-    /// Each part's next sample, read ahead of the others; nil when none is waiting.
-    private var pending: [MediaSample?]
+    /// Each part's next sample (or cue batch), read ahead of the others; nil when none is waiting.
+    private var pending: [SourceRead?]
     /// Each part's decoding time (item seconds) of its pending sample, the order of reads.
     private var pendingOrder: [Double]
     /// Parts that read their end (until a seek).
@@ -120,7 +120,11 @@ final class MergedSource: MediaSource, @unchecked Sendable {
                 let dts = sample.packet.dts ?? sample.packet.pts
                 pendingOrder[k] = own.flatMap { t in dts.map { t.seconds($0) } } ?? sample.seconds ?? -.infinity
                 sample.track = Self.mergedID(sample.track, part: k)
-                pending[k] = sample
+                pending[k] = .sample(sample)
+            case .cues(var batch):
+                pendingOrder[k] = batch.seconds
+                batch.track = Self.mergedID(batch.track, part: k)
+                pending[k] = .cues(batch)
             case .end:
                 ended.insert(k)
             case .interrupted:
@@ -130,7 +134,7 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         let waiting = parts.indices.filter { pending[$0] != nil }
         guard let first = waiting.min(by: { pendingOrder[$0] < pendingOrder[$1] }) else { return .end }
         defer { pending[first] = nil }
-        return .sample(pending[first]!)
+        return pending[first]!
     }
 
     func seek(to seconds: Double) throws(PlaybackError) {

@@ -195,6 +195,12 @@ extension PlaybackEngine {
                 atEnd = true
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
+            case .cues(let batch):
+                if batch.track == media.text?.id {
+                    showKnown(batch.cues)
+                } else {
+                    otherCues.add(batch)
+                }
             case .sample(let sample):
                 if let text = media.text, sample.track == text.id, let textReader {
                     if knownCues == nil { takeText(sample, reader: textReader, track: text) }

@@ -14,7 +14,7 @@ extension PlaybackEngine {
         if text.add(cue) { wake() }
     }
 
-    /// Demux thread: keeps every cue of a text track known from its open (a subtitle file read whole).
+    /// Demux thread: keeps cues parsed by Playhead (a subtitle file read whole at its open, an HLS WebVTT segment).
     func showKnown(_ cues: [SubtitleCue]) {
         var added = false
         for cue in cues where config.endSeconds.map({ cue.startTime < $0 }) ?? true {

@@ -17,6 +17,12 @@ extension PlaybackEngine {
             guard let cue = reader.cue(payload: sample.packet.payload, start: start, duration: duration) else { return }
             cues[track.id, default: []].append(cue)
         }
+
+        /// Keeps the cues of a batch read for a text track not shown.
+        mutating func add(_ batch: CueBatch) {
+            let room = TextRenderer.capacity - cues[batch.track, default: []].count
+            cues[batch.track, default: []] += batch.cues.prefix(max(room, 0))
+        }
     }
 
     /// Shows text track `id` instead of the one shown (nil: none) in place; false when the engine cannot (not one

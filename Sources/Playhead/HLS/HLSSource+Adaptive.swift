@@ -197,7 +197,14 @@ enum CodecSupport {
         names[codec.split(separator: ".").first.map(String.init)?.lowercased() ?? ""]
     }
 
+    /// Subtitle and caption formats (WebVTT, IMSC1, timed text, CEA-608/708): they never make a variant
+    /// unplayable; a rendition in a format Playhead cannot show is left out on its own.
+    private static let textCodecs: Set<String> = ["wvtt", "stpp", "tx3g", "c608", "c708"]
+
+    /// Whether a variant with `codec` in its `CODECS` can play: FFmpeg decodes it, or it is a text format.
     static func isDecodable(_ codec: String) -> Bool {
+        let fourCC = codec.split(separator: ".").first.map { $0.lowercased() } ?? ""
+        if textCodecs.contains(fourCC) { return true }
         guard let name = decoderName(codec) else { return false }
         return FFmpegLibrary.hasDecoder(named: name)
     }

@@ -50,4 +50,20 @@ extension HLSSource {
         source.setTimelineBase(mainStart)
         return input
     }
+
+    /// Opens subtitle rendition `rendition` (it has a `URI`): its playlist is loaded (blocking), and its client
+    /// starts where the variant's did; segments are loaded by the caller (`loadNext`), never through FFmpeg.
+    func openSubtitleRendition(
+        _ rendition: Rendition, options: HLSClientOptions, stopping: (@Sendable () -> Bool)?
+    ) throws(PlaybackError) -> HLSSource {
+        guard let url = rendition.url else {
+            throw PlaybackError(.parsing, source: self.url.absoluteString, reason: "a rendition without a URI")
+        }
+        let source = try HLSSource(url: url, timeout: fetch.timeout, options: options, stopping: stopping)
+        source.loadsOnRead = false
+        // A subtitle segment that cannot be had is skipped like a later media segment, never the item's error.
+        source.fetchedAny = true
+        if openedAt > 0 { source.reposition(at: openedAt) }
+        return source
+    }
 }

@@ -115,6 +115,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var audioRenditions: [Rendition] = []
     /// The one of them to play unless the item chooses: the user's language, else the group's `DEFAULT`.
     var preferredAudioRendition: Rendition?
+    /// The subtitle renditions of the variant's `SUBTITLES` group.
+    var subtitleRenditions: [Rendition] = []
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -148,6 +150,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
                 audioRenditions = master.renditions.filter { $0.type == .audio && $0.groupID == group }
                 preferredAudioRendition = Self.preferredRendition(
                     among: audioRenditions, languages: options.audioLanguages)
+            }
+            if let group = master.variants[opened.state.current!].stream.subtitles {
+                subtitleRenditions = master.renditions.filter { $0.type == .subtitles && $0.groupID == group }
             }
         }
         if !playlist.hasEndList && playlist.playlistType != .vod {
