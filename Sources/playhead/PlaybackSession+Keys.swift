@@ -3,7 +3,7 @@ import Playhead
 
 /// Keys and the status line. Main actor.
 extension PlaybackSession {
-    /// Called every 50 ms: redraws the status line.
+    /// Called every 50 ms: redraws the status line, and the subtitles under it.
     func tick() {
         guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return }
         var line = StatusLine.render(player: player, item: item)
@@ -14,7 +14,10 @@ extension PlaybackSession {
                 line += " | next: \(Self.short(title(of: next, slot: slot)))"
             }
         }
-        terminal.status(line.trimmingCharacters(in: .whitespaces))
+        // Subtitles go under the status line when no window shows them.
+        var subtitles = ""
+        if case .open = windowState {} else { subtitles = Self.short(terminalSubtitles.current, 160) }
+        terminal.status(line.trimmingCharacters(in: .whitespaces), below: subtitles)
     }
 
     static func short(_ s: String, _ limit: Int = 28) -> String {

@@ -32,6 +32,7 @@ extension PlaybackSession {
             url: url, subtitleFiles: options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0) })
         if let selection = options.tracks.selection { item.trackSelection = selection }
         if !options.noVideo { item.add(NullVideoOutput()) }
+        if Terminal.isInteractive && !options.reallyQuiet { item.add(terminalSubtitles) }
         // A playlist's title reaches Now Playing too (over the file's own tag).
         if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
             item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]

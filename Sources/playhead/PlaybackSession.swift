@@ -27,6 +27,8 @@ final class PlaybackSession {
     var failoversLookedAt: [ObjectIdentifier: Int] = [:]
     /// The video window, once opened.
     var windowState = WindowState.none
+    /// The subtitles shown under the status line while no window shows them.
+    let terminalSubtitles = TerminalSubtitles()
     /// The MPRIS presence, when a session bus answered.
     var nowPlaying: NowPlayingSession?
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).

@@ -39,24 +39,28 @@ final class Terminal: @unchecked Sendable {
         if terminalSaved { tcsetattr(STDIN_FILENO, TCSANOW, &terminalAtStart) }
     }
 
-    /// Restores the terminal and ends the status line.
+    /// Restores the terminal and ends the status line (a subtitle line under it is cleared).
     func restore() {
-        if lineShown { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        if lineShown { FileHandle.standardOutput.write(Data("\n\u{1B}[K".utf8)) }
         lineShown = false
         if raw { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
         raw = false
     }
 
-    /// Redraws the status line in place.
-    func status(_ text: String) {
+    /// Redraws the status line in place, with `below` on the line under it (the cursor stays on the status line);
+    /// an empty `below` clears that line.
+    func status(_ text: String, below: String = "") {
         guard Self.isInteractive else { return }
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K\(text)".utf8))
+        // Everything from the status line down is cleared, then written again.
+        var out = "\r\u{1B}[J\(text)"
+        if !below.isEmpty { out += "\n\(below)\u{1B}[1A\r" }
+        FileHandle.standardOutput.write(Data(out.utf8))
         lineShown = true
     }
 
-    /// Prints a full line above the status line.
+    /// Prints a full line above the status line (clearing the subtitle line under it).
     func message(_ text: String) {
-        let prefix = lineShown ? "\r\u{1B}[K" : ""
+        let prefix = lineShown ? "\r\u{1B}[J" : ""
         FileHandle.standardOutput.write(Data("\(prefix)\(text)\n".utf8))
         lineShown = false
     }
