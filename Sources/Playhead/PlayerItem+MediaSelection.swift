@@ -35,11 +35,12 @@ extension AssetInfo {
 extension PlayerItem {
     /// Plays `option` of `group` (nil: none of it, where the group allows an empty selection), like
     /// `AVPlayerItem.select(_:in:)`. It overrides `trackSelection` for that kind of media. Before the item plays,
-    /// its start takes it; while it plays or is paused, another sound track of the same file takes over in place
-    /// (no gap, nothing reopened), and subtitles change in place (the new track's cue showing now shows at once);
-    /// any other change starts the item again where it is with the new choice (the
-    /// position and the rate are kept; a short gap while it reopens, and an HLS stream fetches the chosen
-    /// rendition from there). Main actor.
+    /// its start takes it; while it plays or is paused, another sound track of the same file or another HLS audio
+    /// rendition takes over in place (no gap, nothing reopened; a rendition is fetched from the play head and takes
+    /// over once its sound is a second ahead), and subtitles change in place (the new track's cue showing now
+    /// shows at once; an HLS subtitle rendition is fetched from the play head); any other change starts the item
+    /// again where it is with the new choice (the position and the rate are kept; a short gap while it reopens).
+    /// Main actor.
     public func select(_ option: MediaSelectionOption?, in group: MediaSelectionGroup) {
         guard let type = group.options.first?.mediaType else { return }
         if option == nil && !group.allowsEmptySelection { return }

@@ -50,8 +50,9 @@ struct HLSRenditionTests {
     }
 
     /// `loadMediaSelectionGroup(for: .audible)` lists the renditions (name, language, the default), and
-    /// `select(_:in:)` while playing switches the sound where playback is: the other tone at the sink, the position
-    /// kept, only the chosen rendition fetched from then on; `currentMediaSelection` follows.
+    /// `select(_:in:)` while playing switches the sound in place where playback is: the other tone at the sink
+    /// without a gap, the position kept, only the chosen rendition fetched from then on (the variant not opened or
+    /// fetched again); `currentMediaSelection` follows.
     @Test func selectingAnotherRenditionSwitchesTheSoundWherePlaybackIs() async throws {
         let url = try HLSFixtures.url(try HLSFixtures.renditionLadder())
         let asset = URLAsset(url: url)
@@ -76,23 +77,37 @@ struct HLSRenditionTests {
             await eventually(timeout: 20) { player.currentTime().seconds > 1.5 }, "\(String(describing: item.error))")
         #expect(item.currentMediaSelection.selectedMediaOption(in: group) == first)
         let before = try HLSFixtures.requestCount()
-        let position = player.currentTime().seconds
+        let (opens, decoders) = (PlaybackCounters.mediaOpens, PlaybackCounters.decoderCreations)
+        let landed = sink.samplesSoFar.count
+        let (position, asked) = (player.currentTime().seconds, MonotonicClock.now())
         item.select(other, in: group)
         #expect(await eventually(timeout: 10) { item.currentMediaSelection.selectedMediaOption(in: group) == other })
-        #expect(await eventually(timeout: 10) { player.timeControlStatus == .playing })
-        let resumedAt = player.currentTime().seconds
-        #expect(
-            resumedAt > position - 0.3 && resumedAt < position + 1, "switched at \(position), went on at \(resumedAt)")
-        let landed = sink.samplesSoFar.count
-        #expect(await eventually(timeout: 10) { player.currentTime().seconds > resumedAt + 2 })
+        #expect(player.timeControlStatus == .playing)
+        // Time went on as the clock did: nothing restarted or jumped.
+        let (now, elapsed) = (player.currentTime().seconds, MonotonicClock.now() - asked)
+        #expect(abs(now - position - elapsed) < 0.3, "switched at \(position), \(elapsed) s later at \(now)")
+        #expect(await eventually(timeout: 10) { player.currentTime().seconds > position + 3 })
         let heard = Array(sink.samplesSoFar.dropFirst(landed))
-        #expect(abs(AudioAnalysis.frequency(heard) - Double(tone(other))) < 4, "\(AudioAnalysis.frequency(heard)) Hz")
+        // The old tone (briefly: the output's buffer), then the new one within a video segment's duration (2 s) of
+        // the choice, with no gap.
+        let tones = AudioAnalysis.toneSequence(heard)
+        #expect(tones.last == tone(other) && Set(tones).isSubset(of: [tone(first), tone(other)]), "\(tones)")
+        let windows = stride(from: 0, to: heard.count - 4_800, by: 2_400)
+        let change = windows.first {
+            abs(AudioAnalysis.frequency(Array(heard[$0..<($0 + 4_800)])) - Double(tone(other))) < 10
+        }
+        #expect(
+            (change.map { Double($0) / 48_000 } ?? .infinity) < 2, "the new tone from \(String(describing: change))")
         #expect(AudioAnalysis.longestGap(heard) < 0.05, "a gap of \(AudioAnalysis.longestGap(heard)) s")
         let requests = try HLSFixtures.requests(since: before)
         let otherDir = "/renditions/a-\(other.extendedLanguageTag ?? "")/"
         let firstDir = "/renditions/a-\(first.extendedLanguageTag ?? "")/"
         #expect(requests.first { $0.contains(otherDir + "seg") }?.hasSuffix("seg00.ts") == true, "\(requests)")
         #expect(!requests.contains { $0.contains(firstDir) }, "the first rendition after the switch: \(requests)")
+        // In place: the new rendition opened with its one decoder; the variant was not opened again.
+        #expect(PlaybackCounters.mediaOpens - opens == 1, "\(PlaybackCounters.mediaOpens - opens) media opened")
+        #expect(PlaybackCounters.decoderCreations - decoders == 1, "\(PlaybackCounters.decoderCreations - decoders)")
+        #expect(!requests.contains { $0.contains("/renditions/v") }, "the variant fetched again: \(requests)")
         #expect(item.error == nil, "\(String(describing: item.error))")
         player.close()
         _ = sink.stopRecording()

@@ -89,6 +89,48 @@ import Testing
         #expect(fetched == ["s-forced-en"], "subtitles fetched: \(fetched)")
     }
 
+    /// Choosing English subtitles while German ones show switches in place: the English cue of the next second
+    /// shows at its time, nothing of the media is opened or fetched again and the sound goes on without a gap; the
+    /// English rendition is fetched from the segment that holds the play head, the German one no more.
+    @Test func choosingOtherSubtitlesWhilePlayingSwitchesInPlace() async throws {
+        let url = try HLSFixtures.url(try HLSFixtures.subtitledRenditionLadder())
+        let asset = URLAsset(url: url)
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        let english = try #require(legible.options.first { $0.displayName == "English" })
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(asset: asset)
+        item.trackSelection = AutomaticTrackSelection(languages: ["de"])
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(
+            await eventually(timeout: 20) { player.currentTime().seconds > 2.3 }, "\(String(describing: item.error))")
+        let before = try HLSFixtures.requestCount()
+        let opens = PlaybackCounters.mediaOpens
+        let landed = sink.samplesSoFar.count
+        let switchedAt = player.currentTime().seconds
+        item.select(english, in: legible)
+        #expect(await eventually(timeout: 5) { item.currentMediaSelection.selectedMediaOption(in: legible) == english })
+        #expect(await eventually(timeout: 10) { player.currentTime().seconds > 5.2 })
+        player.close()
+        let heard = Array(sink.stopRecording().dropFirst(landed))
+
+        let changes = output.all.filter { $0.heard > switchedAt }
+        let english1 = changes.compactMap { c in Self.second(of: c.texts, label: "en").map { ($0, c.heard) } }
+        // The first whole English second after the switch (its segment fetched first) shows at its time.
+        let next = Int(switchedAt.rounded(.up))
+        let shown = english1.first { $0.0 == next }
+        #expect(shown.map { abs($0.1 - (Double(next) + 0.1)) < 0.15 } == true, "\(english1), switched at \(switchedAt)")
+        #expect(!changes.contains { c in c.texts.contains { $0.hasPrefix("de ") } && c.heard > Double(next) })
+        #expect(PlaybackCounters.mediaOpens == opens, "the media was opened again")
+        #expect(AudioAnalysis.longestGap(heard) < 0.05, "a gap of \(AudioAnalysis.longestGap(heard)) s")
+        let requests = try HLSFixtures.requests(since: before)
+        #expect(requests.first { $0.contains("/s-en-en/seg") }?.hasSuffix("seg1.vtt") == true, "\(requests)")
+        #expect(!requests.contains { $0.contains("/s-de-de/") || $0.contains("/v0/") }, "\(requests)")
+    }
+
     /// A ladder whose German subtitles have a segment that is SubRip, one that is missing (404) and one
     /// without its `X-TIMESTAMP-MAP`: the item plays to its end with the German sound and the cues of the good
     /// segments, and each problem is one line in the error log.

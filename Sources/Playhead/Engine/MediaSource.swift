@@ -128,6 +128,13 @@ protocol MediaSource: AnyObject, Sendable {
     func knownCues(of track: Int) -> [SubtitleCue]?
     /// Whether `track`'s samples are read now (after `select`: a part none of whose tracks was chosen is not).
     func reads(track: Int) -> Bool
+    /// Starts reading `track`, one not read (an HLS rendition not chosen at the open), from the item time
+    /// `seconds` while the rest goes on: its part is opened if it was not (blocking) and moved there. False when it
+    /// cannot be (reported through the host). Its track (`track(_:)`) is then its opened one.
+    func startReading(track: Int, at seconds: Double) -> Bool
+    /// Stops reading `track`'s part (an HLS rendition another one replaced): nothing more of it is read or fetched
+    /// until `startReading`. Nothing for a track of the main part.
+    func stopReading(track: Int)
 }
 
 extension MediaSource {
@@ -136,6 +143,12 @@ extension MediaSource {
 
     /// Every track of a single input is read.
     func reads(track: Int) -> Bool { self.track(track) != nil }
+
+    /// A single input reads every track already.
+    func startReading(track: Int, at seconds: Double) -> Bool { false }
+
+    /// A single input reads every track.
+    func stopReading(track: Int) {}
 
     /// The track with `id`, if any.
     func track(_ id: Int?) -> MediaTrack? {

@@ -107,6 +107,29 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         return playable
     }
 
+    /// Opens `track`'s part if it was not chosen at the open, and reads it from `seconds` on, beside the rest.
+    func startReading(track: Int, at seconds: Double) -> Bool {
+        guard let (k, id) = split(track), k > 0, unread.contains(k) else { return false }
+        guard parts[k].select([id]).contains(id) else { return false }
+        do throws(PlaybackError) {
+            try parts[k].seek(to: seconds)
+        } catch {
+            return false
+        }
+        unread.remove(k)
+        ended.remove(k)
+        pending[k] = nil
+        tracks = Self.tracks(of: parts)
+        return true
+    }
+
+    /// Stops reading `track`'s part (never the main one); what it had read ahead is dropped.
+    func stopReading(track: Int) {
+        guard let (k, _) = split(track), k > 0 else { return }
+        unread.insert(k)
+        pending[k] = nil
+    }
+
     func deliverPendingJump() {
         for part in parts { part.deliverPendingJump() }
     }

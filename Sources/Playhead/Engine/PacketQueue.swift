@@ -99,6 +99,10 @@ final class PacketQueue: @unchecked Sendable {
             if case .packet(let p, let s) = $0.item { return (p, s) }
             return nil
         }
+        // An end of stream taken out must be put again (after what replaces it) when the stream ends.
+        if items[head...].contains(where: { if case .endOfStream = $0.item { true } else { false } }) {
+            reachedEnd = false
+        }
         items.removeAll(keepingCapacity: true)
         head = 0
         bytes = 0

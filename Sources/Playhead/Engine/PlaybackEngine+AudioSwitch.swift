@@ -30,10 +30,14 @@ extension PlaybackEngine {
     }
 
     /// Switches the sound to audio track `id` in place, when its packets are at hand (a track of the same file
-    /// the demux thread has been reading); false when it is not (an HLS rendition, a track not read yet, or the
-    /// engine is not playing sound): the caller restarts the item instead. Any thread.
+    /// the demux thread has been reading) or its part can start reading (an HLS rendition not playing: it is read
+    /// beside the playing one from the play head, and the switch is made once its sound reaches a second ahead);
+    /// false when neither (a track not read yet, or the engine is not playing sound): the caller restarts the item
+    /// instead. Any thread.
     func switchAudio(to id: Int) -> Bool {
-        guard audioWork != nil, switchableAudio.withLock({ $0.contains(id) }) else { return false }
+        guard audioWork != nil,
+            switchableAudio.withLock({ $0.contains(id) }) || startableTracks.withLock({ $0.contains(id) })
+        else { return false }
         control.withLock { $0.pendingAudioSwitch = id }
         wake()
         return true
@@ -63,5 +67,28 @@ extension PlaybackEngine {
             $0.insert(old.id)
         }
         sink(.audioTrackChanged(id))
+    }
+
+    /// The demux thread switches to rendition `id`, started for the switch, whose sound now reaches ahead of the
+    /// play head: the switch is made as for a track of the file, then the old rendition is read no more (its
+    /// packets dropped; a switch back starts reading it again).
+    func finishRenditionSwitch(
+        to id: Int, source: any MediaSource, media: inout MediaInfo, alternates: inout AlternateAudio
+    ) {
+        guard let old = media.audio else { return }
+        performAudioSwitch(to: id, source: source, media: &media, alternates: &alternates)
+        guard media.audio?.id == id else { return }
+        source.stopReading(track: old.id)
+        // The variant's own sound goes on being read (it comes with the pictures): it stays switchable.
+        guard !source.reads(track: old.id) else { return }
+        alternates.packets[old.id] = nil
+        switchableAudio.withLock { _ = $0.remove(old.id) }
+        noteStartable(source)
+    }
+
+    /// Records which tracks a switch can start reading (`startableTracks`). Demux thread.
+    func noteStartable(_ source: any MediaSource) {
+        let startable = source.tracks.filter { $0.kind != .video && !source.reads(track: $0.id) }.map(\.id)
+        startableTracks.withLock { $0 = Set(startable) }
     }
 }

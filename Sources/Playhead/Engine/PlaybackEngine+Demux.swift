@@ -54,6 +54,7 @@ extension PlaybackEngine {
             return
         }
         info = media
+        noteStartable(source)
         // Without sound the pictures follow the monotonic clock, not an output that never plays anything.
         if media.audio == nil { clock.followSystemClock() }
         if let end = config.endSeconds { clock.setLimit(end) }
@@ -99,6 +100,9 @@ extension PlaybackEngine {
         var knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
         /// The cues read so far of the text tracks not shown, for a switch in place.
         var otherCues = OtherCues()
+        /// A rendition started for a switch in place, read whatever is buffered until it reaches `until` (item
+        /// time): a sound rendition is switched to then.
+        var catchingUp: (track: Int, kind: TrackKind, until: Double)?
         if let knownCues { showKnown(knownCues) }
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
@@ -131,13 +135,29 @@ extension PlaybackEngine {
                 defer { c.pendingAudioSwitch = nil }
                 return c.pendingAudioSwitch
             }) {
-                performAudioSwitch(to: id, source: source, media: &media, alternates: &alternates)
+                if source.reads(track: id) {
+                    performAudioSwitch(to: id, source: source, media: &media, alternates: &alternates)
+                    // Everything was read: the new track's packets end the stream as the old one's did.
+                    if atEnd && !audioQueue.reachedEnd {
+                        audioQueue.put(.endOfStream, generation: control.withLock { $0.generation })
+                    }
+                } else if source.startReading(track: id, at: clock.seconds) {
+                    // An HLS rendition: read beside the playing one (even with the buffer full, even after the
+                    // end was read) until its sound reaches ahead.
+                    catchingUp = (id, .audio, clock.seconds + 1)
+                    atEnd = false
+                    noteStartable(source)
+                }
             }
             if let choice = control.withLock({ c -> Int?? in
                 defer { c.pendingTextSwitch = nil }
                 return c.pendingTextSwitch
             }) {
-                performTextSwitch(to: choice, source: source, media: &media, others: &otherCues)
+                if performTextSwitch(to: choice, source: source, media: &media, others: &otherCues), let id = choice {
+                    // A subtitle rendition started: read on until it is a few seconds ahead.
+                    catchingUp = (id, .text, clock.seconds + 5)
+                    atEnd = false
+                }
                 textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
                 knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
             }
@@ -162,7 +182,8 @@ extension PlaybackEngine {
                 defer { c.demuxWaitsForRoom = true }
                 return c.demuxWaitsForRoom
             }
-            if !hasRoom(media, forward: forward, hysteresis: false) {
+            // A rendition started for a switch is read on until its sound reaches ahead, whatever is buffered.
+            if catchingUp == nil && !hasRoom(media, forward: forward, hysteresis: false) {
                 if !wasWaiting { sink(.bufferFilled) }
                 // Full: sleep until the decoders have taken enough (`noteTaken`) or a command comes; the source
                 // does what is due meanwhile (a live playlist keeps reloading on its schedule).
@@ -192,10 +213,19 @@ extension PlaybackEngine {
                 if idle > 0, isPlayingOrBuffering, source.waitForMore(idle: idle, cancelled: { hasCommand }) {
                     continue
                 }
+                if let started = catchingUp {
+                    catchingUp = nil
+                    if started.kind == .audio {
+                        finishRenditionSwitch(to: started.track, source: source, media: &media, alternates: &alternates)
+                    }
+                }
                 atEnd = true
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
             case .cues(let batch):
+                if let started = catchingUp, batch.track == started.track, batch.seconds >= started.until {
+                    catchingUp = nil
+                }
                 if batch.track == media.text?.id {
                     showKnown(batch.cues)
                 } else {
@@ -215,6 +245,13 @@ extension PlaybackEngine {
                         alternates.add(sample, playHead: clock.seconds)
                         if announced.insert(sample.track).inserted {
                             switchableAudio.withLock { _ = $0.insert(sample.track) }
+                        }
+                        if let started = catchingUp, sample.track == started.track, let t = sample.seconds,
+                            t >= started.until
+                        {
+                            catchingUp = nil
+                            finishRenditionSwitch(
+                                to: sample.track, source: source, media: &media, alternates: &alternates)
                         }
                     }
                     continue

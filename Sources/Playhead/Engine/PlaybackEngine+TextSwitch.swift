@@ -26,16 +26,15 @@ extension PlaybackEngine {
     }
 
     /// Shows text track `id` instead of the one shown (nil: none) in place; false when the engine cannot (not one
-    /// of its source's text tracks, or one whose part is not read: an HLS rendition): the caller restarts the item.
-    /// Any thread (the source's tracks and parts are fixed once it is open).
+    /// of its source's text tracks in a format Playhead reads): the caller restarts the item. A track whose part
+    /// is not read (an HLS subtitle rendition) starts reading from the play head. Any thread.
     func switchText(to id: Int?) -> Bool {
-        // Once the input is open (`info`): its parts are chosen then.
-        guard info != nil, let source else { return false }
+        // Once the input is open (`info`, a snapshot under its lock): its parts are chosen then.
+        guard let info else { return false }
         if let id {
-            // Its cues must come: known whole, or read with the rest (a part not chosen at the open is not read).
-            guard source.track(id)?.kind == .text, source.knownCues(of: id) != nil || source.reads(track: id) else {
-                return false
-            }
+            guard let track = info.tracks.first(where: { $0.id == id }), track.kind == .text,
+                TextCueReader.supports(track.stream.codecName)
+            else { return false }
         }
         control.withLock { $0.pendingTextSwitch = .some(id) }
         wake()
@@ -43,17 +42,32 @@ extension PlaybackEngine {
     }
 
     /// The demux thread carries out a pending text switch: the renderer's cues become the new track's (known
-    /// whole for a subtitle file, else those read so far), and the old track's are kept in turn.
-    func performTextSwitch(to id: Int?, source: any MediaSource, media: inout MediaInfo, others: inout OtherCues) {
-        guard id != media.text?.id else { return }
+    /// whole for a subtitle file, else those read so far), and the old track's are kept in turn. True when the new
+    /// track's part started reading for it (an HLS rendition, from the play head: its segment there first).
+    @discardableResult
+    func performTextSwitch(to id: Int?, source: any MediaSource, media: inout MediaInfo, others: inout OtherCues)
+        -> Bool
+    {
+        guard id != media.text?.id else { return false }
+        var started = false
+        if let id, !source.reads(track: id), source.knownCues(of: id) == nil {
+            guard source.startReading(track: id, at: clock.seconds) else { return false }
+            started = true
+        }
         let track = id.flatMap { source.track($0) }
         let newCues = id.flatMap { source.knownCues(of: $0) } ?? id.flatMap { others.cues[$0] } ?? []
         let old = text.replace(with: newCues)
         if let previous = media.text, source.knownCues(of: previous.id) == nil { others.cues[previous.id] = old }
         if let id { others.cues[id] = nil }
+        // The rendition shown before is fetched no more (its cues read so far are kept).
+        if let previous = media.text, source.knownCues(of: previous.id) == nil {
+            source.stopReading(track: previous.id)
+        }
+        noteStartable(source)
         media.text = track
         info?.text = track
         sink(.textTrackChanged(id))
         wake()
+        return started
     }
 }

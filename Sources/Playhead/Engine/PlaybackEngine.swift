@@ -80,6 +80,9 @@ final class PlaybackEngine: @unchecked Sendable {
     /// The audio tracks other than the one playing whose recent packets the demux thread keeps (a switch to one
     /// of them is seamless).
     let switchableAudio = Locked(Set<Int>())
+    /// The tracks of parts not read (HLS renditions not chosen) that a switch starts reading in place
+    /// (`MediaSource.startReading`); kept by the demux thread.
+    let startableTracks = Locked(Set<Int>())
     let videoQueue = PacketQueue()
     let frameQueue = FrameQueue(capacity: 2)
     let clock: MediaClock
