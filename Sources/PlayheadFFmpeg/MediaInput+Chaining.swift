@@ -9,6 +9,14 @@ public protocol ChainedByteSource: ByteSource {
     /// Called on the demux thread after `read` returned 0 and the demuxer drained: true when more bytes follow in a
     /// new part (reading continues with the next `read`), false at the real end.
     func beginNextPart() -> Bool
+    /// The key the demuxer decrypts the next part's samples with (MP4 Common Encryption, `cenc`: FFmpeg's
+    /// `decryption_key`); nil for clear media. Read on the demux thread before each part is opened.
+    var sampleDecryptionKey: [UInt8]? { get }
+}
+
+extension ChainedByteSource {
+    /// Clear media.
+    public var sampleDecryptionKey: [UInt8]? { nil }
 }
 
 /// How the packets of a chained input's current part map onto the streams of its first part.

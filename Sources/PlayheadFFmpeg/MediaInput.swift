@@ -112,6 +112,10 @@ public final class MediaInput: @unchecked Sendable {
         av_dict_set(&dict, "user_agent", options.userAgent, 0)
         av_dict_set(&dict, "reconnect", "1", 0)
         av_dict_set(&dict, "reconnect_delay_max", "2", 0)
+        // Samples encrypted with Common Encryption are decrypted by the MP4 demuxer with the source's key.
+        if let key = (bridge?.source as? any ChainedByteSource)?.sampleDecryptionKey {
+            av_dict_set(&dict, "decryption_key", key.map { String(format: "%02x", $0) }.joined(), 0)
+        }
         var format: UnsafePointer<AVInputFormat>? = nil
         if let f = options.formatName { format = av_find_input_format(f) }
         // The whole open, probing included, is bounded by the deadline.

@@ -30,14 +30,18 @@ public enum KeyFixtures {
     /// explicit IV, the segments under key 1); and over `aes/`'s segments with other key tags: `wrong-key`,
     /// `short-key` (15 bytes), `html-key`, `long-iv` (17 bytes), `data-key` (a base64 `data:` URI),
     /// `forbidden-key` (`?status=403`, for the test origin), `custom-key` (`myapp-key://key1`), `sample-aes`,
-    /// `sample-aes-ctr`, `aes-256`, `fairplay`.
+    /// `sample-aes-ctr`, `aes-256`, `fairplay`; and `cenc.m3u8` (SAMPLE-AES-CTR: fMP4 Common Encryption under key 1)
+    /// with its clear version `cenc-clear.m3u8` (`makeCommonEncryption`).
     /// With `folder` and `seconds`, the same set in that folder of the nginx root, its clear streams `seconds` long
     /// (at least 4: the rotating stream changes key at its fourth segment).
     @discardableResult
     public static func make(_ folder: String = "keys", seconds: Int = 6) throws -> URL {
         let dir = try HLSFixtures.root().appendingPathComponent(folder)
         let done = dir.appendingPathComponent("fairplay.m3u8")
-        if FileManager.default.fileExists(atPath: done.path) { return dir }
+        if FileManager.default.fileExists(atPath: done.path) {
+            try makeCommonEncryption(in: dir, seconds: seconds)
+            return dir
+        }
         let clear = try clearStream(dir.appendingPathComponent("clear"), fmp4: false, seconds: seconds)
         let clearFMP4 = try clearStream(dir.appendingPathComponent("clear-fmp4"), fmp4: true, seconds: seconds)
         let fm = FileManager.default
@@ -125,6 +129,7 @@ public enum KeyFixtures {
             "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://key1\",KEYFORMAT=\"com.apple.streamingkeydelivery\","
                 + "KEYFORMATVERSIONS=\"1\"")
         try fairplay.write(to: done, atomically: true, encoding: .utf8)
+        try makeCommonEncryption(in: dir, seconds: seconds)
         return dir
     }
 

@@ -51,8 +51,10 @@ extension HLSSource {
             var data = Data()
             if let map = segment.map, !Self.isSame(map, lastMap), let mapURL = map.url {
                 let decryption = try keyStore.decryption(for: map.keys, mediaSequence: nil, resource: mapURL)
+                // Under Common Encryption the init section is clear (only the samples are encrypted).
                 let response = try download(
-                    mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil, decryption: decryption)
+                    mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil,
+                    decryption: decryption?.bySamples == true ? nil : decryption)
                 data.append(response?.body ?? Data())
                 mapBytes = response?.body ?? Data()
                 lastMap = map
@@ -78,8 +80,9 @@ extension HLSSource {
                 }
                 return abandon?(progress) ?? true
             }
-            let decryption = try keyStore.decryption(
-                for: segment.keys, mediaSequence: segment.mediaSequence, resource: segmentURL)
+            let decryption = try sampleDecryption(
+                keyStore.decryption(for: segment.keys, mediaSequence: segment.mediaSequence, resource: segmentURL),
+                fMP4: segment.map != nil, resource: segmentURL)
             let fetched = try fetchSegment(
                 segmentURL, range: range, duration: segment.duration, watch: watch, decryption: decryption)
             guard case .loaded(let response) = fetched else { continue }
@@ -185,6 +188,37 @@ extension HLSSource {
         if !fetchedAny { throw error }
         try skipSegment(after: error)
         return .again
+    }
+
+    /// The decryption of a segment's bytes: `decryption` itself, or nil for samples the demuxer decrypts
+    /// (SAMPLE-AES-CTR, whose key becomes `sampleKey` for the part the segment begins); MPEG-TS cannot carry
+    /// Common Encryption.
+    func sampleDecryption(_ decryption: HLSDecryption?, fMP4: Bool, resource: URL) throws(PlaybackError)
+        -> HLSDecryption?
+    {
+        guard let decryption, decryption.bySamples else {
+            sampleKey = nil
+            return decryption
+        }
+        guard fMP4 else {
+            throw PlaybackError(
+                .unsupported, source: resource.absoluteString,
+                reason: "encrypted with METHOD=SAMPLE-AES-CTR, which needs fMP4 segments (Common Encryption); "
+                    + "these are MPEG-TS")
+        }
+        sampleKey = decryption.key
+        return nil
+    }
+
+    /// Loads the key of the first segment to be read when its samples are encrypted (SAMPLE-AES-CTR), so the
+    /// demuxer has it when it opens, before any segment is loaded.
+    func primeSampleKey() throws(PlaybackError) {
+        guard next < playlist.segments.count else { return }
+        let segment = playlist.segments[next]
+        guard let url = segment.url, HLSKeyStore.isSampleEncryption(segment.keys) else { return }
+        _ = try sampleDecryption(
+            keyStore.decryption(for: segment.keys, mediaSequence: segment.mediaSequence, resource: url),
+            fMP4: segment.map != nil, resource: url)
     }
 
     static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }

@@ -115,6 +115,10 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var audioRenditions: [Rendition] = []
     /// The one of them to play unless the item chooses: the user's language, else the group's `DEFAULT`.
     var preferredAudioRendition: Rendition?
+    /// The key the demuxer decrypts the current part's samples with (SAMPLE-AES-CTR: MP4 Common Encryption), set
+    /// as each segment is loaded; nil for clear segments and whole-segment AES-128.
+    var sampleKey: [UInt8]?
+    var sampleDecryptionKey: [UInt8]? { sampleKey }
     /// The subtitle renditions of the variant's `SUBTITLES` group.
     var subtitleRenditions: [Rendition] = []
 
@@ -170,6 +174,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             waitBeforeRetry(retryDelay(retries + 1))
             return true
         }
+        try primeSampleKey()
     }
 
     /// The total duration of a VOD playlist; nil while it is live or an event (no `EXT-X-ENDLIST`).
