@@ -13,8 +13,9 @@ request through query parameters:
   ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
   ?trickle=SECONDS         chunked: the file, then a comment line ("# still here") every SECONDS, forever
 
-/_control?status=CODE[&seconds=S] makes every other request answer CODE (for S seconds, or until the next
-/_control; status=0 ends it at once): an origin or host that goes down while a test plays.
+/_control?status=CODE[&seconds=S][&match=TEXT] makes every other request (with match, every one whose path and
+query contain TEXT) answer CODE (for S seconds, or until the next /_control; status=0 ends it at once): an origin
+or host that goes down while a test plays, or only its playlist reloads.
 
 /llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, or fMP4 segments with an
 EXT-X-MAP init section and four movie fragments each) as a low-latency live stream that starts with the first
@@ -281,14 +282,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             seconds = float(q["seconds"]) if "seconds" in q else None
             with self.streams_lock:
                 Handler.outage = None if status == 0 else (
-                    status, None if seconds is None else time.monotonic() + seconds)
+                    status, None if seconds is None else time.monotonic() + seconds, q.get("match"))
             self.send_response(204)
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
         with self.streams_lock:
             outage = Handler.outage
-        if outage is not None and (outage[1] is None or time.monotonic() < outage[1]):
+        if outage is not None and (outage[1] is None or time.monotonic() < outage[1]) and (
+                outage[2] is None or outage[2] in self.path):
             body = b"down\n"
             self.send_response(outage[0])
             self.send_header("Content-Length", str(len(body)))

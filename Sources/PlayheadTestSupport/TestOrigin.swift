@@ -82,11 +82,13 @@ public final class TestOrigin: @unchecked Sendable {
         return c.url!
     }
 
-    /// From now on every request answers `status` (for `seconds`, or until the next call; 0 ends it at once): the
-    /// origin goes down. Returns once the origin has taken it.
-    public func fail(status: Int, forSeconds seconds: Double? = nil) throws {
+    /// From now on every request (with `matching`, every one whose path and query contain it) answers `status`
+    /// (for `seconds`, or until the next call; 0 ends it at once): the origin goes down. Returns once the origin
+    /// has taken it.
+    public func fail(status: Int, forSeconds seconds: Double? = nil, matching: String? = nil) throws {
         var query = ["status": "\(status)"]
         if let seconds { query["seconds"] = "\(seconds)" }
+        if let matching { query["match"] = matching }
         let done = DispatchSemaphore(value: 0)
         let status = Locked<Int?>(nil)
         URLSession.shared.dataTask(with: url("_control", query)) { _, response, _ in

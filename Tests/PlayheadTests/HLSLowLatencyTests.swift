@@ -51,6 +51,32 @@ import Testing
             "bytes fetched twice: \(requests)")
     }
 
+    /// The origin answers 503 to the blocking playlist reloads for 0.8 s while playback is 1.5 s behind the edge:
+    /// each one that fails is tried again after a backoff (it ended the stream before), each failure is in the
+    /// error log, and playback goes on without an error or a gap.
+    @Test func aBlockingReloadThatFailsIsTriedAgain() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url("llhls/ladder-long/v0/index.m3u8"))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { player.currentTime().seconds > 2 }, "\(String(describing: item.error))")
+        try origin.fail(status: 503, forSeconds: 0.8, matching: "_HLS_msn=")
+        let down = player.currentTime().seconds
+        try await Task.sleep(for: .seconds(5))
+        let after = player.currentTime().seconds
+        player.close()
+        let samples = sink.stopRecording()
+
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(after - down > 4, "played \(after - down) s in the 5 s after the outage began")
+        let failed = item.errorLog.filter { $0.errorStatusCode == 503 }
+        #expect(failed.contains { $0.uri.contains("_HLS_msn=") }, "\(item.errorLog.map { ($0.uri, $0.errorComment) })")
+        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+    }
+
     @Test func playsFragmentedMP4PartsAfterTheirInitSection() async throws {
         _ = try HLSFixtures.tsLadder("ladder-ll-fmp4", seconds: 48, fmp4: true, fragmentSeconds: 0.5)
         let origin = try TestOrigin(serving: try HLSFixtures.root())

@@ -63,6 +63,52 @@ struct HLSOutageTests {
         #expect(failovers.count >= 2, "\(item.errorLog.map { ($0.uri, $0.errorComment) })")
     }
 
+    /// Live, two hosts serve the stream (its variant listed on the primary, then the same on the backup), and the
+    /// primary fails for good (500 for every request): its next playlist reload moves playback to the backup's
+    /// copy of the live playlist, which goes on reloading there; playback never stalls and the sound has no gap
+    /// (the play head 6 s behind the edge is the buffer that rides the move out); the move is in the error log.
+    @Test func aLiveStreamMovesToTheRedundantHostWhenItsHostFails() async throws {
+        let stream = try LiveStreams.stream("live-outage")
+        try stream.waitForSegments(7)
+        let primary = try TestOrigin(serving: try HLSFixtures.root())
+        let backup = try TestOrigin(serving: try HLSFixtures.root())
+        let variant = "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.42c00d,mp4a.40.2\""
+        let master = [
+            "#EXTM3U", "#EXT-X-START:TIME-OFFSET=-6", variant, primary.url("live-outage/index.m3u8").absoluteString,
+            variant, backup.url("live-outage/index.m3u8").absoluteString, "",
+        ].joined(separator: "\n")
+        try master.write(
+            to: stream.playlist.deletingLastPathComponent().appendingPathComponent("redundant.m3u8"),
+            atomically: true, encoding: .utf8)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: backup.url("live-outage/redundant.m3u8"))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { player.currentTime().seconds > 0 }, "\(String(describing: item.error))")
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(!backup.requests.contains { $0.contains("/live-outage/seg") }, "the backup played before the failure")
+        try primary.fail(status: 500)
+        #expect(await eventually(timeout: 6) { item.errorLog.contains { $0.failoverTarget != nil } }, "no failover")
+        try await Task.sleep(for: .seconds(4))
+        let samples = sink.stopRecording()
+        player.close()
+
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(item.accessLog.allSatisfy { $0.numberOfStalls == 0 }, "stalled")
+        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        #expect(AudioAnalysis.audibleSeconds(samples) > 5, "\(AudioAnalysis.audibleSeconds(samples)) s of sound")
+        let failover = item.errorLog.first { $0.failoverTarget != nil }
+        #expect(
+            failover.map {
+                $0.uri.hasPrefix(primary.url("live-outage/").absoluteString) && $0.errorStatusCode == 500
+                    && $0.failoverTarget == backup.url("live-outage/index.m3u8").absoluteString
+            } == true, "\(item.errorLog.map { ($0.uri, $0.errorComment, $0.failoverTarget ?? "") })")
+        // On the backup, the live playlist was reloaded and new segments fetched.
+        #expect(backup.requests.filter { $0.contains("/live-outage/index.m3u8") }.count >= 2, "\(backup.requests)")
+        #expect(backup.requests.filter { $0.contains("/live-outage/seg") }.count >= 3, "\(backup.requests)")
+    }
+
     /// Live, the origin down (503 for every request) for less than the buffer: the playlist reloads that fail are
     /// tried again, playback never stalls, the sound has no gap, and the error log has the failures. Scaled down
     /// from the issue's 8 s outage with a 20 s buffer, keeping its ratio: 1 s segments, the play head 6 s from the

@@ -167,13 +167,26 @@ extension HLSSource {
         return components?.url ?? playlist
     }
 
-    /// Asks for the playlist once it lists part `part` of segment `sequence` (the server holds the request).
-    /// Demux thread.
+    /// Asks for the playlist once it lists part `part` of segment `sequence` (the server holds the request). A
+    /// request that fails is tried again after a backoff while the buffer lasts (the caller asks again on return),
+    /// or moves to a copy of the variant elsewhere. Demux thread.
     func blockingReload(sequence: Int, part: Int) throws {
         guard var state = live else { return }
         let url = Self.blockingURL(playlistURL, sequence: sequence, part: part)
         let started = MonotonicClock.now()
-        var fresh = try Self.mediaPlaylist(url, fetch)
+        var fresh: MediaPlaylist
+        do {
+            fresh = try Self.mediaPlaylist(url, fetch)
+        } catch {
+            // As a regular reload: moved to a copy elsewhere at once, or tried again after a backoff while the
+            // buffer lasts (`reloadFailed`, which gives up with the item's error once it cannot).
+            let retried = try reloadFailed(error, state)
+            live = retried
+            if retried.failedReloads > 0 { waitBeforeRetry(max(0, retried.reloadAt - MonotonicClock.now())) }
+            return
+        }
+        state.failedReloads = 0
+        state.failingSince = nil
         fresh.url = playlistURL
         adopt(fresh)
         if case .stalled(let reloads) = state.schedule.loaded(fresh, startedAt: started) {

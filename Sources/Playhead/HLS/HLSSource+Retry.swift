@@ -164,8 +164,11 @@ extension HLSSource {
                     + "the buffer ran out): \(error.reason)", code: error.code)
         }
         report(.recovered(error))
+        // No longer than half a segment between tries; a low-latency stream, whose buffer is a few parts, is
+        // asked again at least once a part.
         let halfTarget = Double(max(playlist.targetDuration ?? 6, 1)) / 2
-        state.reloadAt = now + min(retryDelay(state.failedReloads), halfTarget)
+        let cap = state.lowLatency ? min(halfTarget, playlist.partInformation?.partTarget ?? halfTarget) : halfTarget
+        state.reloadAt = now + min(retryDelay(state.failedReloads), cap)
         return state
     }
 
