@@ -9,6 +9,9 @@ extension ParserState {
         var issues: [AttributeListIssue] = []
         var list = AttributeListScanner.scan(b, from: start, to: end, issues: &issues)
         for problem in issues { try issue(.invalidAttributeList, "#\(tag.name): \(problem.message)") }
+        for entry in list.entries where entry.name.utf8.starts(with: "REQ-".utf8) {
+            conformance.need(12, "the attribute \(entry.name)", line: lineNumber)
+        }
         if containsReference(b, start, end) {
             for index in list.entries.indices where list.entries[index].value.isQuoted || isHex(list.entries[index]) {
                 list.entries[index].value.text = try substitute(list.entries[index].value.text)

@@ -16,6 +16,10 @@ extension ParserState {
         pending.extinfLine = lineNumber
         if let duration = NumberGrammar.decimalFloat(b, start, durationEnd, signed: false) {
             pending.duration = duration
+            if !conformance.sawDecimalExtinf, b[start..<durationEnd].contains(0x2E) {
+                conformance.sawDecimalExtinf = true
+                conformance.need(3, "a decimal #EXTINF duration", line: lineNumber)
+            }
         } else {
             try issue(.invalidValue, "#EXTINF duration \"\(string(b, start, durationEnd))\" is not a number")
             pending.duration = nil
@@ -48,8 +52,11 @@ extension ParserState {
             } else {
                 try issue(.invalidValue, "#EXT-X-PLAYLIST-TYPE must be EVENT or VOD, not \"\(text)\"")
             }
-        case .iFramesOnly: media.iFramesOnly = true
+        case .iFramesOnly:
+            media.iFramesOnly = true
+            conformance.need(4, "#EXT-X-I-FRAMES-ONLY", line: lineNumber)
         case .byteRange:
+            conformance.need(4, "#EXT-X-BYTERANGE", line: lineNumber)
             if let (length, offset) = try byteRangeSpec(string(b, start, end), kind) {
                 pending.byteRange = (length, offset)
             }
@@ -69,7 +76,9 @@ extension ParserState {
                 try issue(.invalidValue, "#EXT-X-BITRATE \"\(string(b, start, end))\" is not a decimal-integer")
             }
         case .key: try handleKey(try attributes(b, start, end, tag: kind), session: false)
-        case .map: try handleMap(try attributes(b, start, end, tag: kind))
+        case .map:
+            if conformance.firstMapLine == nil { conformance.firstMapLine = lineNumber }
+            try handleMap(try attributes(b, start, end, tag: kind))
         case .dateRange: try handleDateRange(try attributes(b, start, end, tag: kind))
         default: break
         }
@@ -90,6 +99,13 @@ extension ParserState {
         let tag: TagKind = session ? .sessionKey : .key
         guard let methodText = try required(try enumerated(list, "METHOD", tag), "METHOD", tag) else { return }
         let method = KeyMethod(rawValue: methodText)
+        if !session {
+            if list["IV"] != nil { conformance.need(2, "the IV attribute of #EXT-X-KEY", line: lineNumber) }
+            if list["KEYFORMAT"] != nil || list["KEYFORMATVERSIONS"] != nil {
+                conformance.need(5, "KEYFORMAT or KEYFORMATVERSIONS in #EXT-X-KEY", line: lineNumber)
+            }
+            if methodText == "SAMPLE-AES" { conformance.need(5, "METHOD=SAMPLE-AES", line: lineNumber) }
+        }
         if method == .none {
             if session { try issue(.invalidValue, "#EXT-X-SESSION-KEY must not have METHOD=NONE") }
             if list["URI"] != nil { try issue(.invalidValue, "#EXT-X-KEY:METHOD=NONE must not have a URI") }
@@ -131,6 +147,7 @@ extension ParserState {
     private mutating func handleDateRange(_ list: AttributeList) throws(PlaylistParseError) {
         let tag = TagKind.dateRange
         guard let id = try required(try quoted(list, "ID", tag), "ID", tag) else { return }
+        try checkDateRange(id: id, list)
         var range = DateRange(id: id)
         range.dateRangeClass = try quoted(list, "CLASS", tag)
         range.startDate = try date(list, "START-DATE")

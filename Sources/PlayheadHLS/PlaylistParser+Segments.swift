@@ -9,6 +9,7 @@ extension ParserState {
         if let stream = pendingStream {
             pendingStream = nil
             multivariant.variants.append(Variant(uri: uri, baseURL: url, stream: stream.attributes))
+            conformance.variantLines.append(stream.line)
             return
         }
         try appendSegment(uri: uri)
@@ -84,6 +85,7 @@ extension ParserState {
             }
         }
         try checkDurations()
+        try checkVersion()
         media.warnings = warnings
         return media
     }
