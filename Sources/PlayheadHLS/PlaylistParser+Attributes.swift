@@ -60,7 +60,13 @@ extension ParserState {
     ) throws(PlaylistParseError) -> String? {
         guard let value = list[name] else { return nil }
         if list.enumeratedString(name) == nil {
-            try issue(.invalidValue, "#\(tag.name): \(name) must be an enumerated-string")
+            if !value.isQuoted, value.text.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) {
+                try issue(
+                    .invalidValue,
+                    "#\(tag.name): \(name)=\(value) has whitespace inside an enumerated-string (RFC 8216bis 4.2)")
+            } else {
+                try issue(.invalidValue, "#\(tag.name): \(name) must be an enumerated-string")
+            }
             // A quoted value is accepted as the enumerated value it spells, unless it holds characters no
             // enumerated-string can (it could not be written back either).
             if value.text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x20 || $0 == 0x09 }) {

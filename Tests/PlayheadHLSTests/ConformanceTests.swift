@@ -69,6 +69,24 @@ struct ConformanceTests {
             kind: .protocolViolation),
     ]
 
+    static let attributeListCases: [Case] = [
+        Case(
+            name: "attribute list with a trailing comma (4.2)", text: "#EXTM3U\n\(variant),\nv.m3u8\n", line: 2,
+            kind: .invalidAttributeList),
+        Case(
+            name: "whitespace after an enumerated value (4.2)",
+            text:
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO ,GROUP-ID=\"a\",NAME=\"en\",URI=\"a.m3u8\"\n\(variant),AUDIO=\"a\"\n"
+                + "v.m3u8\n", line: 2, kind: .invalidAttributeList),
+        Case(
+            name: "whitespace before an enumerated value (4.2)",
+            text: media + "#EXT-X-KEY:METHOD= AES-128,URI=\"k\"\n#EXTINF:4,\na.ts\n", line: 3,
+            kind: .invalidAttributeList),
+        Case(
+            name: "whitespace inside an enumerated value (4.2)",
+            text: media + "#EXT-X-KEY:METHOD=AES 128,URI=\"k\"\n#EXTINF:4,\na.ts\n", line: 3, kind: .invalidValue),
+    ]
+
     static let versionCases: [Case] = [
         Case(
             name: "IV without EXT-X-VERSION (needs 2)",
@@ -137,8 +155,10 @@ struct ConformanceTests {
             kind: .incompatibleVersion),
     ]
 
+    static let cases = renditionCases + attributeListCases + versionCases
+
     @Test(
-        "strict mode throws the problem with its line, kind and RFC section", arguments: renditionCases + versionCases)
+        "strict mode throws the problem with its line, kind and RFC section", arguments: cases)
     func strictThrows(_ item: Case) {
         do {
             _ = try PlaylistParser(options: .strict).parse(item.text, url: item.url)
@@ -150,7 +170,7 @@ struct ConformanceTests {
         }
     }
 
-    @Test("lenient mode parses it and records the same problem as a warning", arguments: renditionCases + versionCases)
+    @Test("lenient mode parses it and records the same problem as a warning", arguments: cases)
     func lenientWarns(_ item: Case) throws {
         let playlist = try PlaylistParser().parse(item.text, url: item.url)
         let warning = playlist.warnings.first { $0.kind == item.kind && $0.line == item.line }
