@@ -12,7 +12,8 @@ extension ParserState {
         for entry in list.entries where entry.name.utf8.starts(with: "REQ-".utf8) {
             conformance.need(12, "the attribute \(entry.name)", line: lineNumber)
         }
-        if containsReference(b, start, end) {
+        // The values of EXT-X-DEFINE are literal: `{$name}` in a VALUE stays as written (hls.js, Chromium).
+        if tag != .define, containsReference(b, start, end) {
             for index in list.entries.indices where list.entries[index].value.isQuoted || isHex(list.entries[index]) {
                 list.entries[index].value.text = try substitute(list.entries[index].value.text)
             }
@@ -30,7 +31,11 @@ extension ParserState {
         guard let value = list[name] else { return nil }
         if let number = list.decimalInteger(name) { return number }
         try issue(.invalidValue, "#\(tag.name): \(name)=\(value) is not a decimal-integer")
-        return Int(value.text)
+        if let number = Int(value.text) { return number }
+        // A decimal (`BANDWIDTH=1280000.5`) is read as its integer part, as hls.js and ExoPlayer read it.
+        guard !value.isQuoted, let number = NumberGrammar.decimalFloat(value.text, signed: false), number < 1e18
+        else { return nil }
+        return Int(number)
     }
 
     mutating func float(

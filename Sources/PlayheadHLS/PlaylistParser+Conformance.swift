@@ -16,6 +16,8 @@ struct ConformanceState {
     var versionNeeds: [String: (version: Int, line: Int)] = [:]
     /// The line of the first `EXT-X-MAP` (it needs version 5 in an I-frame playlist, 6 otherwise).
     var firstMapLine: Int?
+    /// The number of segments listed before `EXT-X-SKIP` (0 when it comes first, as it must).
+    var skipSegmentIndex = 0
     /// Whether an `EXTINF` duration with a decimal point has been seen (it needs version 3).
     var sawDecimalExtinf = false
 

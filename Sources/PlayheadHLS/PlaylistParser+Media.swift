@@ -12,16 +12,22 @@ extension ParserState {
         if comma == end { try issue(.invalidValue, "#EXTINF has no comma after the duration") }
         var durationEnd = comma
         while durationEnd > start, b[durationEnd - 1] == 0x20 { durationEnd -= 1 }
+        var durationStart = start
+        while durationStart < durationEnd, b[durationStart] == 0x20 || b[durationStart] == 0x09 { durationStart += 1 }
+        if durationStart != start {
+            // `#EXTINF: 11.320,`: hls.js skips the space; so does the lenient parse.
+            try issue(.invalidValue, "#EXTINF: whitespace before the duration (RFC 8216bis 4.4.4.1)")
+        }
         pending.hasExtinf = true
         pending.extinfLine = lineNumber
-        if let duration = NumberGrammar.decimalFloat(b, start, durationEnd, signed: false) {
+        if let duration = NumberGrammar.decimalFloat(b, durationStart, durationEnd, signed: false) {
             pending.duration = duration
-            if !conformance.sawDecimalExtinf, b[start..<durationEnd].contains(0x2E) {
+            if !conformance.sawDecimalExtinf, b[durationStart..<durationEnd].contains(0x2E) {
                 conformance.sawDecimalExtinf = true
                 conformance.need(3, "a decimal #EXTINF duration", line: lineNumber)
             }
         } else {
-            try issue(.invalidValue, "#EXTINF duration \"\(string(b, start, durationEnd))\" is not a number")
+            try issue(.invalidValue, "#EXTINF duration \"\(string(b, durationStart, durationEnd))\" is not a number")
             pending.duration = nil
         }
         var titleStart = min(comma + 1, end)
@@ -35,6 +41,12 @@ extension ParserState {
         switch kind {
         case .targetDuration:
             media.targetDuration = try sequenceValue(b, start, end, kind, allowNegative: false)
+            // A decimal target duration (`6.006`) is read as its integer part, as hls.js and ExoPlayer read it.
+            if media.targetDuration == nil, let value = NumberGrammar.decimalFloat(b, start, end, signed: false),
+                value < 1e15
+            {
+                media.targetDuration = Int(value)
+            }
         case .mediaSequence:
             if !media.segments.isEmpty { try issue(.misplacedTag, "#EXT-X-MEDIA-SEQUENCE after the first segment") }
             media.mediaSequence = try sequenceValue(b, start, end, kind, allowNegative: true) ?? media.mediaSequence
@@ -64,6 +76,7 @@ extension ParserState {
         case .programDateTime:
             if let date = ISO8601.parse(b, start, end) {
                 pending.programDateTime = date
+                pending.programDateTimeLine = lineNumber
             } else {
                 try issue(
                     .invalidValue, "#EXT-X-PROGRAM-DATE-TIME \"\(string(b, start, end))\" is not an ISO 8601 date")
