@@ -28,9 +28,8 @@ enum AttributeListScanner {
             let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
             if nameEnd != index { issues.append(AttributeListIssue(message: "whitespace after attribute name")) }
             if index >= end || bytes[index] == 0x2C {
-                if !name.isEmpty {
-                    issues.append(AttributeListIssue(message: "attribute \(name) has no value"))
-                }
+                let message = name.isEmpty ? "an empty attribute between commas" : "attribute \(name) has no value"
+                issues.append(AttributeListIssue(message: message + " (RFC 8216bis 4.2)"))
                 index += 1
                 continue
             }
@@ -40,6 +39,10 @@ enum AttributeListScanner {
                 issues.append(AttributeListIssue(message: "invalid attribute name \(name)"))
             }
             index += 1  // '='
+            if index < end, bytes[index] == 0x20 || bytes[index] == 0x09 {
+                issues.append(AttributeListIssue(message: "whitespace before the value of \(name) (RFC 8216bis 4.2)"))
+                while index < end, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+            }
             let value: AttributeValue
             if index < end, bytes[index] == 0x22 {
                 let valueStart = index + 1
@@ -53,12 +56,17 @@ enum AttributeListScanner {
                     index = end
                 } else {
                     index = close + 1
+                    let valueEnd = index
                     var junk = false
                     while index < end, bytes[index] != 0x2C {
                         if bytes[index] != 0x20 && bytes[index] != 0x09 { junk = true }
                         index += 1
                     }
-                    if junk { issues.append(AttributeListIssue(message: "characters after quoted-string in \(name)")) }
+                    if junk {
+                        issues.append(AttributeListIssue(message: "characters after quoted-string in \(name)"))
+                    } else if index != valueEnd {
+                        issues.append(trailingWhitespace(name))
+                    }
                 }
             } else {
                 let valueStart = index
@@ -67,17 +75,25 @@ enum AttributeListScanner {
                 while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 {
                     valueEnd -= 1
                 }
+                if valueEnd != index { issues.append(trailingWhitespace(name)) }
                 value = AttributeValue(
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self),
                     quoted: false)
             }
-            index += 1  // ','
+            if index < end {
+                index += 1  // ','
+                if index == end { issues.append(AttributeListIssue(message: "a trailing comma (RFC 8216bis 4.2)")) }
+            }
             if list[name] != nil {
                 issues.append(AttributeListIssue(message: "attribute \(name) appears more than once"))
             }
             list.entries.append(AttributeList.Entry(name: name, value: value))
         }
         return list
+    }
+
+    private static func trailingWhitespace(_ name: String) -> AttributeListIssue {
+        AttributeListIssue(message: "whitespace after the value of \(name) (RFC 8216bis 4.2)")
     }
 
     /// RFC 8216bis 4.2: attribute names use `[A-Z0-9-]`.

@@ -45,6 +45,9 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
     /// The `EXT-X-MAP` in force after the last complete segment: the init section of `trailingParts` (known even
     /// when no segment is listed yet).
     public var trailingMap: MediaInitializationSection?
+    /// An `EXT-X-PROGRAM-DATE-TIME` after the last complete segment: the date that segment ends and the segment in
+    /// progress (`trailingParts`) begins. When no segment has a date of its own, the parser dates them back from it.
+    public var trailingProgramDateTime: Date?
     /// `EXT-X-PRELOAD-HINT`s.
     public var preloadHints: [PreloadHint]
     /// `EXT-X-RENDITION-REPORT`s.
@@ -76,6 +79,7 @@ public struct MediaPlaylist: Sendable, Hashable, Codable {
         segments = []
         trailingParts = []
         trailingMap = nil
+        trailingProgramDateTime = nil
         preloadHints = []
         renditionReports = []
         dateRanges = []

@@ -30,6 +30,8 @@ public enum PlaylistIssueKind: String, Sendable, Hashable, Codable {
     case mixedPlaylist
     /// A tag that is allowed but used in a way that the RFC forbids (e.g. `EXT-X-SKIP` without server control).
     case protocolViolation
+    /// A tag or attribute newer than the playlist's `EXT-X-VERSION` (RFC 8216bis section 8).
+    case incompatibleVersion
 }
 
 /// A parse failure: the 1-based line number (when known), what kind of problem, and a message saying what is

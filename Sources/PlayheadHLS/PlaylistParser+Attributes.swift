@@ -9,7 +9,11 @@ extension ParserState {
         var issues: [AttributeListIssue] = []
         var list = AttributeListScanner.scan(b, from: start, to: end, issues: &issues)
         for problem in issues { try issue(.invalidAttributeList, "#\(tag.name): \(problem.message)") }
-        if containsReference(b, start, end) {
+        for entry in list.entries where entry.name.utf8.starts(with: "REQ-".utf8) {
+            conformance.need(12, "the attribute \(entry.name)", line: lineNumber)
+        }
+        // The values of EXT-X-DEFINE are literal: `{$name}` in a VALUE stays as written (hls.js, Chromium).
+        if tag != .define, containsReference(b, start, end) {
             for index in list.entries.indices where list.entries[index].value.isQuoted || isHex(list.entries[index]) {
                 list.entries[index].value.text = try substitute(list.entries[index].value.text)
             }
@@ -27,7 +31,11 @@ extension ParserState {
         guard let value = list[name] else { return nil }
         if let number = list.decimalInteger(name) { return number }
         try issue(.invalidValue, "#\(tag.name): \(name)=\(value) is not a decimal-integer")
-        return Int(value.text)
+        if let number = Int(value.text) { return number }
+        // A decimal (`BANDWIDTH=1280000.5`) is read as its integer part, as hls.js and ExoPlayer read it.
+        guard !value.isQuoted, let number = NumberGrammar.decimalFloat(value.text, signed: false), number < 1e18
+        else { return nil }
+        return Int(number)
     }
 
     mutating func float(
@@ -57,7 +65,13 @@ extension ParserState {
     ) throws(PlaylistParseError) -> String? {
         guard let value = list[name] else { return nil }
         if list.enumeratedString(name) == nil {
-            try issue(.invalidValue, "#\(tag.name): \(name) must be an enumerated-string")
+            if !value.isQuoted, value.text.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) {
+                try issue(
+                    .invalidValue,
+                    "#\(tag.name): \(name)=\(value) has whitespace inside an enumerated-string (RFC 8216bis 4.2)")
+            } else {
+                try issue(.invalidValue, "#\(tag.name): \(name) must be an enumerated-string")
+            }
             // A quoted value is accepted as the enumerated value it spells, unless it holds characters no
             // enumerated-string can (it could not be written back either).
             if value.text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x20 || $0 == 0x09 }) {

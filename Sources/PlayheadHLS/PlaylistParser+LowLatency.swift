@@ -41,6 +41,11 @@ extension ParserState {
                     unknownAttributes: list.excluding(["URI", "LAST-MSN", "LAST-PART"])))
         case .skip:
             if !media.segments.isEmpty { try issue(.misplacedTag, "#EXT-X-SKIP after the first segment") }
+            conformance.skipSegmentIndex = media.segments.count
+            conformance.need(9, "#EXT-X-SKIP", line: lineNumber)
+            if list["RECENTLY-REMOVED-DATERANGES"] != nil {
+                conformance.need(10, "#EXT-X-SKIP with RECENTLY-REMOVED-DATERANGES", line: lineNumber)
+            }
             guard let count = try required(try integer(list, "SKIPPED-SEGMENTS", kind), "SKIPPED-SEGMENTS", kind)
             else { return }
             let removed = try quoted(list, "RECENTLY-REMOVED-DATERANGES", kind) ?? ""

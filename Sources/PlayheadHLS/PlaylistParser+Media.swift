@@ -12,12 +12,22 @@ extension ParserState {
         if comma == end { try issue(.invalidValue, "#EXTINF has no comma after the duration") }
         var durationEnd = comma
         while durationEnd > start, b[durationEnd - 1] == 0x20 { durationEnd -= 1 }
+        var durationStart = start
+        while durationStart < durationEnd, b[durationStart] == 0x20 || b[durationStart] == 0x09 { durationStart += 1 }
+        if durationStart != start {
+            // `#EXTINF: 11.320,`: hls.js skips the space; so does the lenient parse.
+            try issue(.invalidValue, "#EXTINF: whitespace before the duration (RFC 8216bis 4.4.4.1)")
+        }
         pending.hasExtinf = true
         pending.extinfLine = lineNumber
-        if let duration = NumberGrammar.decimalFloat(b, start, durationEnd, signed: false) {
+        if let duration = NumberGrammar.decimalFloat(b, durationStart, durationEnd, signed: false) {
             pending.duration = duration
+            if !conformance.sawDecimalExtinf, b[durationStart..<durationEnd].contains(0x2E) {
+                conformance.sawDecimalExtinf = true
+                conformance.need(3, "a decimal #EXTINF duration", line: lineNumber)
+            }
         } else {
-            try issue(.invalidValue, "#EXTINF duration \"\(string(b, start, durationEnd))\" is not a number")
+            try issue(.invalidValue, "#EXTINF duration \"\(string(b, durationStart, durationEnd))\" is not a number")
             pending.duration = nil
         }
         var titleStart = min(comma + 1, end)
@@ -31,6 +41,12 @@ extension ParserState {
         switch kind {
         case .targetDuration:
             media.targetDuration = try sequenceValue(b, start, end, kind, allowNegative: false)
+            // A decimal target duration (`6.006`) is read as its integer part, as hls.js and ExoPlayer read it.
+            if media.targetDuration == nil, let value = NumberGrammar.decimalFloat(b, start, end, signed: false),
+                value < 1e15
+            {
+                media.targetDuration = Int(value)
+            }
         case .mediaSequence:
             if !media.segments.isEmpty { try issue(.misplacedTag, "#EXT-X-MEDIA-SEQUENCE after the first segment") }
             media.mediaSequence = try sequenceValue(b, start, end, kind, allowNegative: true) ?? media.mediaSequence
@@ -48,8 +64,11 @@ extension ParserState {
             } else {
                 try issue(.invalidValue, "#EXT-X-PLAYLIST-TYPE must be EVENT or VOD, not \"\(text)\"")
             }
-        case .iFramesOnly: media.iFramesOnly = true
+        case .iFramesOnly:
+            media.iFramesOnly = true
+            conformance.need(4, "#EXT-X-I-FRAMES-ONLY", line: lineNumber)
         case .byteRange:
+            conformance.need(4, "#EXT-X-BYTERANGE", line: lineNumber)
             if let (length, offset) = try byteRangeSpec(string(b, start, end), kind) {
                 pending.byteRange = (length, offset)
             }
@@ -57,6 +76,7 @@ extension ParserState {
         case .programDateTime:
             if let date = ISO8601.parse(b, start, end) {
                 pending.programDateTime = date
+                pending.programDateTimeLine = lineNumber
             } else {
                 try issue(
                     .invalidValue, "#EXT-X-PROGRAM-DATE-TIME \"\(string(b, start, end))\" is not an ISO 8601 date")
@@ -69,7 +89,9 @@ extension ParserState {
                 try issue(.invalidValue, "#EXT-X-BITRATE \"\(string(b, start, end))\" is not a decimal-integer")
             }
         case .key: try handleKey(try attributes(b, start, end, tag: kind), session: false)
-        case .map: try handleMap(try attributes(b, start, end, tag: kind))
+        case .map:
+            if conformance.firstMapLine == nil { conformance.firstMapLine = lineNumber }
+            try handleMap(try attributes(b, start, end, tag: kind))
         case .dateRange: try handleDateRange(try attributes(b, start, end, tag: kind))
         default: break
         }
@@ -90,6 +112,13 @@ extension ParserState {
         let tag: TagKind = session ? .sessionKey : .key
         guard let methodText = try required(try enumerated(list, "METHOD", tag), "METHOD", tag) else { return }
         let method = KeyMethod(rawValue: methodText)
+        if !session {
+            if list["IV"] != nil { conformance.need(2, "the IV attribute of #EXT-X-KEY", line: lineNumber) }
+            if list["KEYFORMAT"] != nil || list["KEYFORMATVERSIONS"] != nil {
+                conformance.need(5, "KEYFORMAT or KEYFORMATVERSIONS in #EXT-X-KEY", line: lineNumber)
+            }
+            if methodText == "SAMPLE-AES" { conformance.need(5, "METHOD=SAMPLE-AES", line: lineNumber) }
+        }
         if method == .none {
             if session { try issue(.invalidValue, "#EXT-X-SESSION-KEY must not have METHOD=NONE") }
             if list["URI"] != nil { try issue(.invalidValue, "#EXT-X-KEY:METHOD=NONE must not have a URI") }
@@ -131,6 +160,7 @@ extension ParserState {
     private mutating func handleDateRange(_ list: AttributeList) throws(PlaylistParseError) {
         let tag = TagKind.dateRange
         guard let id = try required(try quoted(list, "ID", tag), "ID", tag) else { return }
+        try checkDateRange(id: id, list)
         var range = DateRange(id: id)
         range.dateRangeClass = try quoted(list, "CLASS", tag)
         range.startDate = try date(list, "START-DATE")

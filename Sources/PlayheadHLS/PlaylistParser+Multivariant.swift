@@ -44,6 +44,7 @@ extension ParserState {
             guard let uri = try required(try quoted(list, "URI", kind), "URI", kind) else { return }
             multivariant.iFrameVariants.append(
                 IFrameVariant(uri: uri, baseURL: url, stream: try streamAttributes(list, kind)))
+            conformance.iFrameVariantLines.append(lineNumber)
         case .media: try handleRendition(list)
         case .sessionData:
             guard let id = try required(try quoted(list, "DATA-ID", kind), "DATA-ID", kind) else { return }
@@ -116,6 +117,9 @@ extension ParserState {
         if rendition.type == .closedCaptions && rendition.uri != nil {
             try issue(.invalidValue, "#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS must not have a URI")
         }
+        if rendition.type == .subtitles && rendition.uri == nil {
+            try issue(.missingAttribute, "#EXT-X-MEDIA:TYPE=SUBTITLES has no URI (RFC 8216bis 4.4.6.1)")
+        }
         rendition.language = try quoted(list, "LANGUAGE", kind)
         rendition.associatedLanguage = try quoted(list, "ASSOC-LANGUAGE", kind)
         rendition.stableRenditionID = try quoted(list, "STABLE-RENDITION-ID", kind)
@@ -123,6 +127,12 @@ extension ParserState {
         rendition.autoselect = try flag(list, "AUTOSELECT", kind)
         rendition.forced = try flag(list, "FORCED", kind)
         rendition.instreamID = try quoted(list, "INSTREAM-ID", kind)
+        if rendition.type == .closedCaptions && rendition.instreamID == nil {
+            try issue(.missingAttribute, "#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS has no INSTREAM-ID (RFC 8216bis 4.4.6.1)")
+        }
+        if rendition.instreamID?.hasPrefix("SERVICE") == true {
+            conformance.need(7, "INSTREAM-ID=\"SERVICEn\"", line: lineNumber)
+        }
         rendition.bitDepth = try integer(list, "BIT-DEPTH", kind)
         rendition.sampleRate = try integer(list, "SAMPLE-RATE", kind)
         rendition.characteristics = try quoted(list, "CHARACTERISTICS", kind)
@@ -135,6 +145,7 @@ extension ParserState {
             "AUTOSELECT", "FORCED", "INSTREAM-ID", "BIT-DEPTH", "SAMPLE-RATE", "CHARACTERISTICS", "CHANNELS",
         ])
         multivariant.renditions.append(rendition)
+        conformance.renditionLines.append(lineNumber)
     }
 
     mutating func finishMultivariant() throws(PlaylistParseError) -> MultivariantPlaylist {
@@ -145,6 +156,8 @@ extension ParserState {
             throw PlaylistParseError(
                 line: nil, kind: .undefinedVariable, message: "#EXT-X-DEFINE:IMPORT in a multivariant playlist")
         }
+        try checkRenditionGroups()
+        try checkVersion()
         multivariant.variables = variables
         multivariant.warnings = warnings
         return multivariant

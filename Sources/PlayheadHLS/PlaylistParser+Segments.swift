@@ -9,6 +9,7 @@ extension ParserState {
         if let stream = pendingStream {
             pendingStream = nil
             multivariant.variants.append(Variant(uri: uri, baseURL: url, stream: stream.attributes))
+            conformance.variantLines.append(stream.line)
             return
         }
         try appendSegment(uri: uri)
@@ -56,17 +57,22 @@ extension ParserState {
         }
         media.trailingParts = pending.parts
         media.trailingMap = currentMap
+        media.trailingProgramDateTime = pending.programDateTime
         media.unknownTags = pending.unknownTags
         media.variables = variables
         if media.targetDuration == nil && (firstMediaTagLine != nil || !media.segments.isEmpty) {
             try issue(.missingTargetDuration, "media playlist without #EXT-X-TARGETDURATION", line: 1)
         }
-        let firstSequence = media.mediaSequence &+ (media.skip?.skippedSegments ?? 0)
+        // The skipped segments stand where EXT-X-SKIP is: a misplaced one (after segments) numbers only the segments
+        // after it past the skipped ones, as hls.js does.
+        let skipped = media.skip?.skippedSegments ?? 0
+        let skipIndex = conformance.skipSegmentIndex
         var discontinuity = media.discontinuitySequence
         var firstDated: Int?
         var carried: Date?
         for index in media.segments.indices {
-            media.segments[index].mediaSequence = firstSequence &+ index
+            media.segments[index].mediaSequence =
+                media.mediaSequence &+ index &+ (index >= skipIndex ? skipped : 0)
             if media.segments[index].discontinuity { discontinuity &+= 1 }
             media.segments[index].discontinuitySequence = discontinuity
             if let own = media.segments[index].programDateTime {
@@ -83,9 +89,28 @@ extension ParserState {
                 media.segments[index].programDateTime = date
             }
         }
+        try dateFromTrailingProgramDateTime(undated: firstDated == nil)
         try checkDurations()
+        try checkVersion()
         media.warnings = warnings
         return media
+    }
+
+    /// An `EXT-X-PROGRAM-DATE-TIME` after the last segment dates the end of that segment: when no segment has a
+    /// date of its own, the segments are dated counting back from it by their durations. Without parts after it
+    /// (where it dates the segment in progress, as LL-HLS allows) it is also a misplaced tag.
+    private mutating func dateFromTrailingProgramDateTime(undated: Bool) throws(PlaylistParseError) {
+        guard var date = pending.programDateTime else { return }
+        if pending.parts.isEmpty {
+            try issue(
+                .misplacedTag, "#EXT-X-PROGRAM-DATE-TIME after the last segment (RFC 8216bis 4.4.4.6)",
+                line: pending.programDateTimeLine)
+        }
+        guard undated else { return }
+        for index in media.segments.indices.reversed() {
+            date = date.addingTimeInterval(-media.segments[index].duration)
+            media.segments[index].programDateTime = date
+        }
     }
 
     /// RFC 8216bis 4.4.3.1: each `EXTINF`, rounded to the nearest integer, is at most the target duration; and

@@ -52,6 +52,8 @@ extension ParserState {
     }
 
     mutating func handleDefine(_ list: AttributeList) throws(PlaylistParseError) {
+        conformance.need(8, "#EXT-X-DEFINE", line: lineNumber)
+        if list["QUERYPARAM"] != nil { conformance.need(11, "#EXT-X-DEFINE:QUERYPARAM", line: lineNumber) }
         let definition: VariableDefinition
         if let name = list.string("NAME") {
             if !(list["NAME"]?.isQuoted ?? false) { try issue(.invalidValue, "#EXT-X-DEFINE: NAME must be quoted") }

@@ -100,6 +100,7 @@ struct ParserState {
     var multivariant: MultivariantPlaylist
     var pendingStream: (attributes: StreamAttributes, line: Int)?
     var firstMultivariantTagLine: Int?
+    var conformance = ConformanceState()
 
     init(options: PlaylistParserOptions, url: URL?) {
         self.options = options

@@ -31,19 +31,22 @@ extension PlaylistWriter {
             list.number("PART-TARGET", info.partTarget)
             out.tag("EXT-X-PART-INF", list, info.unknownAttributes)
         }
-        if let skip = playlist.skip {
-            var list = AttributeList()
-            list.integer("SKIPPED-SEGMENTS", skip.skippedSegments)
-            if !skip.recentlyRemovedDateRanges.isEmpty {
-                list.quoted("RECENTLY-REMOVED-DATERANGES", skip.recentlyRemovedDateRanges.joined(separator: "\t"))
-            }
-            out.tag("EXT-X-SKIP", list, skip.unknownAttributes)
-        }
+        let skipIndex = Self.skipIndex(playlist)
+        if skipIndex == 0, let skip = playlist.skip { Self.write(skip, into: &out) }
         for range in playlist.dateRanges { out.tag("EXT-X-DATERANGE", Self.dateRange(range)) }
         var state = SegmentWriterState()
-        for segment in playlist.segments { Self.write(segment, state: &state, into: &out) }
+        for (index, segment) in playlist.segments.enumerated() {
+            if index == skipIndex, index > 0, let skip = playlist.skip { Self.write(skip, into: &out) }
+            Self.write(segment, state: &state, into: &out)
+        }
+        if skipIndex == playlist.segments.count, skipIndex > 0, let skip = playlist.skip {
+            Self.write(skip, into: &out)
+        }
         if playlist.trailingMap != state.map, let map = playlist.trailingMap {
             Self.writeMap(map, state: &state, into: &out)
+        }
+        if let date = playlist.trailingProgramDateTime {
+            out.line("#EXT-X-PROGRAM-DATE-TIME:\(ISO8601.format(date))")
         }
         for part in playlist.trailingParts { Self.write(part, into: &out) }
         for hint in playlist.preloadHints {
@@ -64,6 +67,27 @@ extension PlaylistWriter {
         for tag in playlist.unknownTags { out.line(tag.line) }
         if playlist.hasEndList { out.line("#EXT-X-ENDLIST") }
         return out.text
+    }
+
+    /// Where `EXT-X-SKIP` goes: first (0), unless the segments were numbered after a misplaced one (segments
+    /// numbered from `EXT-X-MEDIA-SEQUENCE` before the skipped ones), which is written where it was.
+    private static func skipIndex(_ playlist: MediaPlaylist) -> Int {
+        guard let skip = playlist.skip, skip.skippedSegments != 0 else { return 0 }
+        var index = 0
+        while index < playlist.segments.count, playlist.segments[index].mediaSequence == playlist.mediaSequence &+ index
+        {
+            index += 1
+        }
+        return index
+    }
+
+    private static func write(_ skip: SkipInfo, into out: inout TextBuilder) {
+        var list = AttributeList()
+        list.integer("SKIPPED-SEGMENTS", skip.skippedSegments)
+        if !skip.recentlyRemovedDateRanges.isEmpty {
+            list.quoted("RECENTLY-REMOVED-DATERANGES", skip.recentlyRemovedDateRanges.joined(separator: "\t"))
+        }
+        out.tag("EXT-X-SKIP", list, skip.unknownAttributes)
     }
 
     private struct SegmentWriterState {

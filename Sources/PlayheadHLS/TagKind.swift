@@ -117,6 +117,7 @@ struct PendingSegment {
     var discontinuity = false
     var byteRange: (length: Int, offset: Int?)?
     var programDateTime: Date?
+    var programDateTimeLine = 0
     var gap = false
     var parts: [PartialSegment] = []
     var unknownTags: [UnknownTag] = []

@@ -71,7 +71,7 @@ struct LowLatencyTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:4
-            #EXT-X-VERSION:9
+            #EXT-X-VERSION:10
             #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12,CAN-SKIP-DATERANGES=YES,HOLD-BACK=12,PART-HOLD-BACK=1.0
             #EXT-X-PART-INF:PART-TARGET=1.0
             #EXT-X-MEDIA-SEQUENCE:102

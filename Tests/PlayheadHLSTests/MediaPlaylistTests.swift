@@ -49,6 +49,7 @@ struct MediaPlaylistTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:10
+            #EXT-X-VERSION:3
             #EXTINF:9.009,Title, with comma
             seg1.ts
             #EXTINF:10,
@@ -64,7 +65,7 @@ struct MediaPlaylistTests {
         #expect(playlist.segments[2].url?.absoluteString == "https://other.example.com/seg3.ts")
         #expect(playlist.totalDuration == 9.009 + 10 + 3)
         #expect(playlist.isLive)
-        #expect(playlist.warnings.map(\.line) == [7], "EXTINF without comma is accepted with a warning")
+        #expect(playlist.warnings.map(\.line) == [8], "EXTINF without comma is accepted with a warning")
     }
 
     @Test("byte ranges: explicit offsets, implicit continuation of the same resource")
@@ -73,6 +74,7 @@ struct MediaPlaylistTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:10
+            #EXT-X-VERSION:4
             #EXTINF:10,
             #EXT-X-BYTERANGE:1000@500
             main.ts
@@ -97,6 +99,7 @@ struct MediaPlaylistTests {
         let text = """
             #EXTM3U
             #EXT-X-TARGETDURATION:10
+            #EXT-X-VERSION:4
             #EXTINF:10,
             #EXT-X-BYTERANGE:1000@0
             a.ts
@@ -107,10 +110,10 @@ struct MediaPlaylistTests {
         let lenient = try media(text)
         #expect(lenient.segments[1].byteRange?.offset == 1000)
         #expect(lenient.warnings.map(\.kind) == [.invalidByteRange])
-        #expect(lenient.warnings.first?.line == 8)
+        #expect(lenient.warnings.first?.line == 9)
         #expect(
             throws: PlaylistParseError(
-                line: 8, kind: .invalidByteRange,
+                line: 9, kind: .invalidByteRange,
                 message: "#EXT-X-BYTERANGE without offset follows a range of another resource")
         ) {
             try media(text, strict: true)
@@ -123,6 +126,7 @@ struct MediaPlaylistTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:10
+            #EXT-X-VERSION:5
             #EXT-X-MEDIA-SEQUENCE:258
             #EXT-X-KEY:METHOD=AES-128,URI="key1.bin"
             #EXTINF:10,
@@ -159,6 +163,7 @@ struct MediaPlaylistTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:10
+            #EXT-X-VERSION:6
             #EXT-X-KEY:METHOD=AES-128,URI="k"
             #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
             #EXT-X-KEY:METHOD=NONE

@@ -11,6 +11,7 @@ struct MediaSegmentTagTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:10
+            #EXT-X-VERSION:3
             #EXT-X-DISCONTINUITY-SEQUENCE:2
             #EXTINF:4,
             a.ts
@@ -45,6 +46,7 @@ struct MediaSegmentTagTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:10
+            #EXT-X-VERSION:4
             #EXT-X-BITRATE:1500
             #EXTINF:10,
             a.ts

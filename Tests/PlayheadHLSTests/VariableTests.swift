@@ -10,6 +10,7 @@ struct VariableTests {
         let playlist = try multivariant(
             """
             #EXTM3U
+            #EXT-X-VERSION:8
             #EXT-X-DEFINE:NAME="host",VALUE="https://media.example.com"
             #EXT-X-DEFINE:NAME="v_1-x",VALUE="hd"
             #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a-{$v_1-x}",NAME="Main",URI="{$host}/audio.m3u8"
@@ -31,6 +32,7 @@ struct VariableTests {
             """
             #EXTM3U
             #EXT-X-TARGETDURATION:4
+            #EXT-X-VERSION:11
             #EXT-X-DEFINE:IMPORT="host"
             #EXT-X-DEFINE:QUERYPARAM="token"
             #EXT-X-MAP:URI="{$host}/init.mp4?t={$token}"
