@@ -59,11 +59,13 @@ import Testing
         ("rotate.m3u8", "clear/index.m3u8", ["key1.bin": 1, "key2.bin": 1]),
         ("fmp4.m3u8", "clear-fmp4/index.m3u8", ["key1.bin": 1, "key2.bin": 1]),
         ("cenc.m3u8", "cenc-clear.m3u8", ["key1.bin": 1]),
+        ("cbcs.m3u8", "cenc-clear.m3u8", ["key1.bin": 1]),
     ]
 
     /// AES-128 with the IV from the media sequence number; rotation every 3 segments (explicit IV after it) over
-    /// byte ranges of one file; an fMP4 init section under its own key; SAMPLE-AES-CTR (fMP4 Common Encryption, the
-    /// samples decrypted by the demuxer): each sounds exactly as its clear version, and each key was asked for once.
+    /// byte ranges of one file; an fMP4 init section under its own key; SAMPLE-AES-CTR and SAMPLE-AES (fMP4 Common
+    /// Encryption, `cenc` and `cbcs`, the samples decrypted by the demuxer): each sounds exactly as its clear
+    /// version, and each key was asked for once.
     @Test(arguments: 0..<encrypted.count)
     func encryptedStreamPlaysLikeItsClearVersion(_ index: Int) async throws {
         let f = Self.encrypted[index]
@@ -123,7 +125,7 @@ import Testing
         ("html-key.m3u8", "keys/page.html", "an HTML page, not a 16-byte key"),
         ("long-iv.m3u8", "keys/key1.bin", "the IV is 17 bytes; AES-128 needs 16"),
         ("custom-key.m3u8", "myapp-key://key1", "no resource loader delegate answered"),
-        ("sample-aes.m3u8", "keys/aes/seg00.ts", "METHOD=SAMPLE-AES (sample encryption: MPEG-TS, or fMP4 'cbcs')"),
+        ("sample-aes.m3u8", "keys/aes/seg00.ts", "METHOD=SAMPLE-AES in MPEG-TS segments, which is not supported"),
         ("sample-aes-ctr.m3u8", "keys/aes/seg00.ts", "METHOD=SAMPLE-AES-CTR, which needs fMP4 segments"),
         ("aes-256.m3u8", "keys/aes/seg00.ts", "METHOD=AES-256, which is not an HLS method"),
         ("fairplay.m3u8", "keys/aes/seg00.ts", "KEYFORMAT \"com.apple.streamingkeydelivery\" (DRM)"),

@@ -29,9 +29,11 @@ final class HLSKeyStore: @unchecked Sendable {
             throw PlaybackError(.parsing, source: resource.absoluteString, reason: "its EXT-X-KEY has no valid URI")
         }
         let name = Self.displayName(url)
-        // Common Encryption (fMP4 `cenc`): the demuxer decrypts the samples; their IVs are in the media.
-        if key.method == .sampleAESCTR {
-            return HLSDecryption(key: try load(url), iv: [], keyURI: name, bySamples: true)
+        // Sample encryption (fMP4 Common Encryption, `cenc` or `cbcs`): the demuxer decrypts the samples; their IVs
+        // are in the media.
+        if key.method == .sampleAESCTR || key.method == .sampleAES {
+            return HLSDecryption(
+                key: try load(url), iv: [], keyURI: name, bySamples: true, method: key.method.rawValue)
         }
         if let iv = key.iv, iv.count > AESDecrypter.blockSize {
             throw PlaybackError(
@@ -59,13 +61,8 @@ final class HLSKeyStore: @unchecked Sendable {
                 reason: "encrypted with KEYFORMAT \(formats) (DRM); only identity keys are supported")
         }
         switch key.method {
-        case .aes128, .sampleAESCTR:
+        case .aes128, .sampleAES, .sampleAESCTR:
             return key
-        case .sampleAES:
-            throw PlaybackError(
-                .unsupported, source: resource.absoluteString,
-                reason: "encrypted with METHOD=SAMPLE-AES (sample encryption: MPEG-TS, or fMP4 'cbcs'), which is not "
-                    + "supported; SAMPLE-AES-CTR (fMP4 'cenc') is")
         default:
             throw PlaybackError(
                 .unsupported, source: resource.absoluteString,
@@ -74,9 +71,10 @@ final class HLSKeyStore: @unchecked Sendable {
         }
     }
 
-    /// Whether the key in effect among `keys` encrypts samples (SAMPLE-AES-CTR) rather than whole segments.
+    /// Whether the key in effect among `keys` encrypts samples (SAMPLE-AES, SAMPLE-AES-CTR) rather than whole
+    /// segments.
     static func isSampleEncryption(_ keys: [SegmentKey]) -> Bool {
-        keys.contains { $0.method == .sampleAESCTR && $0.effectiveKeyFormat == "identity" }
+        keys.contains { [.sampleAES, .sampleAESCTR].contains($0.method) && $0.effectiveKeyFormat == "identity" }
     }
 
     /// How a key URI appears in messages: as written, but a `data:` URI only by its scheme (it holds the key).
@@ -187,9 +185,11 @@ struct HLSDecryption: Sendable {
     var iv: [UInt8]
     /// The key URI for messages (`HLSKeyStore.displayName`).
     var keyURI: String
-    /// The samples are encrypted (SAMPLE-AES-CTR: MP4 Common Encryption), not the segment: its bytes are fetched
-    /// as they are and the MP4 demuxer decrypts the samples with `key`.
+    /// The samples are encrypted (SAMPLE-AES, SAMPLE-AES-CTR: MP4 Common Encryption), not the segment: its bytes
+    /// are fetched as they are and the MP4 demuxer decrypts the samples with `key`.
     var bySamples = false
+    /// The method, for messages.
+    var method = "AES-128"
 
     /// A fresh decrypter (one per download attempt).
     func decrypter() throws(PlaybackError) -> AESDecrypter {

@@ -191,8 +191,8 @@ extension HLSSource {
     }
 
     /// The decryption of a segment's bytes: `decryption` itself, or nil for samples the demuxer decrypts
-    /// (SAMPLE-AES-CTR, whose key becomes `sampleKey` for the part the segment begins); MPEG-TS cannot carry
-    /// Common Encryption.
+    /// (SAMPLE-AES and SAMPLE-AES-CTR in fMP4: Common Encryption, `cbcs` and `cenc`; the key becomes `sampleKey`
+    /// for the part the segment begins). Sample encryption of MPEG-TS is not supported.
     func sampleDecryption(_ decryption: HLSDecryption?, fMP4: Bool, resource: URL) throws(PlaybackError)
         -> HLSDecryption?
     {
@@ -201,10 +201,13 @@ extension HLSSource {
             return decryption
         }
         guard fMP4 else {
-            throw PlaybackError(
-                .unsupported, source: resource.absoluteString,
-                reason: "encrypted with METHOD=SAMPLE-AES-CTR, which needs fMP4 segments (Common Encryption); "
-                    + "these are MPEG-TS")
+            let reason =
+                decryption.method == "SAMPLE-AES"
+                ? "encrypted with METHOD=SAMPLE-AES in MPEG-TS segments, which is not supported (in fMP4, 'cbcs', "
+                    + "it is)"
+                : "encrypted with METHOD=\(decryption.method), which needs fMP4 segments (Common Encryption); "
+                    + "these are MPEG-TS"
+            throw PlaybackError(.unsupported, source: resource.absoluteString, reason: reason)
         }
         sampleKey = decryption.key
         return nil
