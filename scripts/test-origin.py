@@ -8,6 +8,7 @@ request through query parameters:
   ?retry_after=SECONDS     with status: send a Retry-After header
   ?first_byte_delay=SECONDS
   ?redirect=loop           answer 302 to the same URL, forever
+  ?redirect=to:BASE        answer 302 to BASE followed by the path (another host serving the same files)
   ?reset_after=BYTES       close the connection after that many body bytes
   ?once=1                  apply status/reset_after/stall/first_byte_delay only to the first request for that path
   ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
@@ -311,6 +312,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if repeat:
                 for k in ("status", "reset_after", "stall_after", "stall_for", "first_byte_delay"):
                     q.pop(k, None)
+        if q.get("redirect", "").startswith("to:"):
+            self.send_response(302)
+            self.send_header("Location", q["redirect"][3:] + url.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if q.get("redirect") == "loop":
             self.send_response(302)
             self.send_header("Location", self.path)

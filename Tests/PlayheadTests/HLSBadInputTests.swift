@@ -54,6 +54,34 @@ import Testing
         #expect(body.hasSuffix("aborted") && sent < 40_000_000, "\(body)")
     }
 
+    /// Every segment of a stream answers 302 to another host that serves it: the redirects are followed, the
+    /// stream plays whole from the other host, and nothing fails.
+    @Test func segmentsRedirectedToAnotherHostPlay() async throws {
+        try KeyFixtures.make("keys-4s", seconds: 4)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let other = try TestOrigin(serving: try HLSFixtures.root())
+        let dir = try HLSFixtures.root().appendingPathComponent("keys-4s")
+        let clear = try String(contentsOf: dir.appendingPathComponent("clear/index.m3u8"), encoding: .utf8)
+        let base = other.url("").absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let redirected = clear.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix(".ts") ? "clear/\(line)?redirect=to:\(base)" : String(line)
+        }.joined(separator: "\n")
+        try redirected.write(to: dir.appendingPathComponent("redirected.m3u8"), atomically: true, encoding: .utf8)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url("keys-4s/redirected.m3u8"))
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { ended.value }, "\(String(describing: item.error))")
+        player.close()
+        let samples = sink.stopRecording()
+        #expect(item.error == nil && item.errorLog.isEmpty, "\(item.errorLog.map(\.errorComment))")
+        #expect(abs(AudioAnalysis.soundSeconds(samples) - 4) < 0.3, "\(AudioAnalysis.soundSeconds(samples)) s")
+        let segments = clear.split(separator: "\n").filter { $0.hasSuffix(".ts") }.count
+        #expect(other.requests.filter { $0.contains("/keys-4s/clear/seg") }.count == segments, "\(other.requests)")
+    }
+
     @Test func aRedirectLoopIsAClearError() async throws {
         try HLSFixtures.badInputs()
         let origin = try TestOrigin(serving: try HLSFixtures.root())
