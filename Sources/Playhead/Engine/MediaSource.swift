@@ -52,6 +52,17 @@ enum SourceRead {
     case interrupted
 }
 
+extension SourceRead {
+    /// The track and the item time of what was read (a sample without a time, an end or an interruption: nil).
+    var trackAndTime: (Int, Double)? {
+        switch self {
+        case .sample(let s): s.seconds.map { (s.track, $0) }
+        case .cues(let b): (b.track, b.seconds)
+        case .end, .interrupted: nil
+        }
+    }
+}
+
 /// What a source may ask of the engine that plays it, and how it reports. Closures are called on the source's
 /// loading thread (the engine's demux thread) unless they say otherwise; each is safe on any thread.
 struct SourceHost: Sendable {

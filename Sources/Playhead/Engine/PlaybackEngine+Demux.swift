@@ -87,23 +87,9 @@ extension PlaybackEngine {
     }
 
     private func readLoop(_ source: any MediaSource, _ opened: MediaInfo) {
-        var media = opened
-        /// The recent packets of the audio tracks not playing, for a seamless switch.
-        var alternates = AlternateAudio()
-        var announced = Set<Int>()
+        var state = ReadState(media: opened, source: source)
         let forward = config.forwardBuffer
-        var atEnd = false
-        /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
-        var pastEnd = Set<Int>()
-        var textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
-        // A text track whose cues are all known shows them; its samples are not read.
-        var knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
-        /// The cues read so far of the text tracks not shown, for a switch in place.
-        var otherCues = OtherCues()
-        /// A rendition started for a switch in place, read whatever is buffered until it reaches `until` (item
-        /// time): a sound rendition is switched to then.
-        var catchingUp: (track: Int, kind: TrackKind, until: Double)?
-        if let knownCues { showKnown(knownCues) }
+        if let knownCues = state.knownCues { showKnown(knownCues) }
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
@@ -130,37 +116,8 @@ extension PlaybackEngine {
                 return (c.stopping, s)
             }
             if stopping { return }
-            if seek != nil { alternates = AlternateAudio() }
-            if let id = control.withLock({ c -> Int? in
-                defer { c.pendingAudioSwitch = nil }
-                return c.pendingAudioSwitch
-            }) {
-                if source.reads(track: id) {
-                    performAudioSwitch(to: id, source: source, media: &media, alternates: &alternates)
-                    // Everything was read: the new track's packets end the stream as the old one's did.
-                    if atEnd && !audioQueue.reachedEnd {
-                        audioQueue.put(.endOfStream, generation: control.withLock { $0.generation })
-                    }
-                } else if source.startReading(track: id, at: clock.seconds) {
-                    // An HLS rendition: read beside the playing one (even with the buffer full, even after the
-                    // end was read) until its sound reaches ahead.
-                    catchingUp = (id, .audio, clock.seconds + 1)
-                    atEnd = false
-                    noteStartable(source)
-                }
-            }
-            if let choice = control.withLock({ c -> Int?? in
-                defer { c.pendingTextSwitch = nil }
-                return c.pendingTextSwitch
-            }) {
-                if performTextSwitch(to: choice, source: source, media: &media, others: &otherCues), let id = choice {
-                    // A subtitle rendition started: read on until it is a few seconds ahead.
-                    catchingUp = (id, .text, clock.seconds + 5)
-                    atEnd = false
-                }
-                textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
-                knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
-            }
+            if seek != nil { state.alternates = AlternateAudio() }
+            takeSwitches(source, &state)
             if let seek {
                 // Now that the generation has changed, wake the audio thread if it waits on the output, so it
                 // sees the seek (a wake before the change would be taken for a spurious one).
@@ -169,11 +126,11 @@ extension PlaybackEngine {
                 wake()
                 control.withLock { $0.cutShort = true }
                 performSeek(seek, source: source)
-                atEnd = false
-                pastEnd.removeAll()
+                state.atEnd = false
+                state.pastEnd.removeAll()
                 continue
             }
-            if atEnd {
+            if state.atEnd {
                 // Nothing more to read: sleep until a seek or a stop.
                 waitForWake(since: token)
                 continue
@@ -182,8 +139,8 @@ extension PlaybackEngine {
                 defer { c.demuxWaitsForRoom = true }
                 return c.demuxWaitsForRoom
             }
-            // A rendition started for a switch is read on until its sound reaches ahead, whatever is buffered.
-            if catchingUp == nil && !hasRoom(media, forward: forward, hysteresis: false) {
+            // A rendition started for a switch is read on until it reaches ahead, whatever is buffered.
+            if state.catchingUp == nil && !hasRoom(state.media, forward: forward, hysteresis: false) {
                 if !wasWaiting { sink(.bufferFilled) }
                 // Full: sleep until the decoders have taken enough (`noteTaken`) or a command comes; the source
                 // does what is due meanwhile (a live playlist keeps reloading on its schedule).
@@ -201,6 +158,7 @@ extension PlaybackEngine {
                 return
             }
             let g = control.withLock { $0.generation }
+            if settleCatchUp(after: read, source, &state) { continue }
             switch read {
             case .interrupted:
                 // For a command (possibly one already taken): look at the state, then read again.
@@ -209,155 +167,27 @@ extension PlaybackEngine {
             case .end:
                 // A file still being written: wait for more while the buffer plays (never so long that playback
                 // would stall for it), then read on.
-                let idle = min(1, bufferedSeconds(media) - 0.5)
+                let idle = min(1, bufferedSeconds(state.media) - 0.5)
                 if idle > 0, isPlayingOrBuffering, source.waitForMore(idle: idle, cancelled: { hasCommand }) {
                     continue
                 }
-                if let started = catchingUp {
-                    catchingUp = nil
-                    if started.kind == .audio {
-                        finishRenditionSwitch(to: started.track, source: source, media: &media, alternates: &alternates)
-                    }
-                }
-                atEnd = true
+                state.atEnd = true
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
             case .cues(let batch):
-                if let started = catchingUp, batch.track == started.track, batch.seconds >= started.until {
-                    catchingUp = nil
-                }
-                if batch.track == media.text?.id {
+                if batch.track == state.media.text?.id {
                     showKnown(batch.cues)
                 } else {
-                    otherCues.add(batch)
+                    state.otherCues.add(batch)
                 }
             case .sample(let sample):
-                if let text = media.text, sample.track == text.id, let textReader {
-                    if knownCues == nil { takeText(sample, reader: textReader, track: text) }
-                    continue
-                }
-                if let track = source.track(sample.track), track.kind == .text {
-                    otherCues.add(sample, track: track)
-                    continue
-                }
-                guard let queue = queue(for: sample.track, media) else {
-                    if media.audio != nil, source.track(sample.track)?.kind == .audio {
-                        alternates.add(sample, playHead: clock.seconds)
-                        if announced.insert(sample.track).inserted {
-                            switchableAudio.withLock { _ = $0.insert(sample.track) }
-                        }
-                        if let started = catchingUp, sample.track == started.track, let t = sample.seconds,
-                            t >= started.until
-                        {
-                            catchingUp = nil
-                            finishRenditionSwitch(
-                                to: sample.track, source: source, media: &media, alternates: &alternates)
-                        }
-                    }
-                    continue
-                }
-                if let end = config.endSeconds, let t = sample.seconds, t > end + 0.5 {
-                    // This track is done (with room for reordered video frames); the others go on until their own
-                    // samples pass the end (a container may store a segment's video before its sound: fMP4 HLS).
-                    control.withLock { $0.cutShort = true }
-                    if pastEnd.insert(sample.track).inserted { queue.put(.endOfStream, generation: g) }
-                    if [media.audio, media.video].allSatisfy({ $0 == nil || pastEnd.contains($0!.id) }) {
-                        atEnd = true
-                        setBuffering(false)
-                    }
-                    continue
-                }
-                queue.put(.packet(sample.packet, seconds: sample.seconds), generation: g)
-                if control.withLock({ $0.buffering }),
-                    bufferedSeconds(media) >= min(EngineConfiguration.resumeThreshold, forward)
-                {
-                    setBuffering(false)
-                }
+                route(sample, source, &state, generation: g)
             }
         }
     }
 
     /// The queue of the chosen audio or video track `id`; nil for any other track (its samples are dropped).
-    private func queue(for id: Int, _ media: MediaInfo) -> PacketQueue? {
+    func queue(for id: Int, _ media: MediaInfo) -> PacketQueue? {
         id == media.audio?.id ? audioQueue : id == media.video?.id ? videoQueue : nil
-    }
-
-    /// Whether a seek or a stop waits for the demux thread.
-    private var hasCommand: Bool { control.withLock { $0.stopping || $0.pendingSeek != nil } }
-
-    /// Whether time moves or waits to (a paused item's file is followed once it plays on).
-    private var isPlayingOrBuffering: Bool { control.withLock { $0.rate != 0 } }
-
-    /// Whether the queues have room for more packets (the forward buffer and the byte limit). With `hysteresis`
-    /// (a decode thread deciding whether to wake a full demux thread), room means a second (or a quarter of a
-    /// short forward buffer) below the limit, so a full demux thread wakes once a second of playback, not per
-    /// packet.
-    func hasRoom(_ media: MediaInfo, forward: Double, hysteresis: Bool) -> Bool {
-        let seconds = hysteresis ? forward - min(1, forward / 4) : forward
-        let bytes = hysteresis ? config.maxBufferBytes - config.maxBufferBytes / 8 : config.maxBufferBytes
-        return bufferedSeconds(media) < seconds && audioQueue.byteCount + videoQueue.byteCount < bytes
-    }
-
-    /// Decode threads, after taking a packet: wakes the demux thread when it waits for room and there is some.
-    func noteTaken(_ media: MediaInfo) {
-        guard control.withLock({ $0.demuxWaitsForRoom }) else { return }
-        guard hasRoom(media, forward: config.forwardBuffer, hysteresis: true) else { return }
-        control.withLock { $0.demuxWaitsForRoom = false }
-        wake()
-    }
-
-    /// Seconds buffered ahead in the stream that has the least.
-    func bufferedSeconds(_ media: MediaInfo) -> Double {
-        var result = Double.infinity
-        if media.audio != nil { result = min(result, audioQueue.reachedEnd ? .infinity : audioQueue.seconds) }
-        if media.video != nil { result = min(result, videoQueue.reachedEnd ? .infinity : videoQueue.seconds) }
-        return result
-    }
-
-    /// Carries out a seek on the source in place: a file seeks to the keyframe before the target; an HLS source
-    /// restarts at the segment that holds the target (fetched first), so nothing is opened or probed again and the
-    /// decoders are kept.
-    private func performSeek(_ seek: SeekRequest, source: any MediaSource) {
-        audioQueue.flush()
-        videoQueue.flush()
-        frameQueue.flush()
-        clock.reset(to: seek.seconds)
-        do {
-            try source.seek(to: seek.seconds)
-        } catch {
-            if isStopping { return }
-            // Unseekable inputs keep playing from where they are.
-            control.withLock { $0.activeSeek = nil }
-            if seek.id >= 0 { sink(.seekDone(id: seek.id, position: clock.seconds, finished: false)) }
-            return
-        }
-        control.withLock {
-            $0.buffering = true
-            $0.seekBuffering = true
-        }
-        applyCork(true)
-    }
-
-    /// What the source may ask of this engine and how it reports (demux thread, before the first read).
-    private func makeHost() -> SourceHost {
-        SourceHost(
-            position: { [weak self] in self?.clock.seconds ?? 0 },
-            caps: { [weak self] in self?.hlsCaps ?? AdaptiveBitratePolicy.Caps() },
-            isPlaying: { [weak self] in
-                self?.control.withLock { $0.readyPosted && $0.rate > 0 && !$0.buffering } ?? false
-            },
-            mayJump: { [weak self] in self?.control.withLock { $0.rate > 0 && $0.pendingSeek == nil } ?? false },
-            seekPending: { [weak self] in self?.control.withLock { $0.pendingSeek != nil } ?? false },
-            requestJump: { [weak self] seconds in
-                self?.control.withLock { c in
-                    if c.pendingSeek == nil { c.pendingSeek = SeekRequest(id: -2, seconds: seconds, exact: false) }
-                }
-            },
-            post: { [weak self] event in self?.sink(event) },
-            fail: { [weak self] error in self?.fail(error) },
-            failAtEnd: { [weak self] error in
-                self?.control.withLock { c in if c.endFailure == nil { c.endFailure = error } }
-            },
-            forwardBufferSeconds: config.forwardBufferSeconds)
     }
 }

@@ -1,0 +1,146 @@
+import Foundation
+import PlayheadCore
+import PlayheadFFmpeg
+import PlayheadSubtitles
+
+/// What the demux thread's read loop keeps between reads, and the parts of the loop that act on it: track switches
+/// taken from the commands, a rendition started for a switch catching up, and each sample routed to its queue.
+extension PlaybackEngine {
+    /// The read loop's state. Demux thread only.
+    struct ReadState {
+        /// The tracks playing (changed by switches).
+        var media: MediaInfo
+        /// The recent packets of the audio tracks not playing, for a seamless switch.
+        var alternates = AlternateAudio()
+        /// The audio tracks whose packets have been seen (and announced as switchable).
+        var announced = Set<Int>()
+        /// Everything was read: the loop sleeps until a seek, a switch or a stop.
+        var atEnd = false
+        /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
+        var pastEnd = Set<Int>()
+        /// The reader of the text track shown, when its cues come as samples.
+        var textReader: TextCueReader?
+        /// The cues of the text track shown when all are known (a subtitle file): its samples are not read.
+        var knownCues: [SubtitleCue]?
+        /// The cues read so far of the text tracks not shown, for a switch in place.
+        var otherCues = OtherCues()
+        /// A rendition started for a switch in place, read whatever is buffered until it reaches `until` (item
+        /// time): a sound rendition is switched to then.
+        var catchingUp: (track: Int, kind: TrackKind, until: Double)?
+
+        init(media: MediaInfo, source: any MediaSource) {
+            self.media = media
+            textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
+            knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
+        }
+    }
+
+    /// Takes a pending sound or subtitle switch: a track read already switches at once; an HLS rendition not read
+    /// starts reading from the play head and catches up first.
+    func takeSwitches(_ source: any MediaSource, _ state: inout ReadState) {
+        if let id = control.withLock({ c -> Int? in
+            defer { c.pendingAudioSwitch = nil }
+            return c.pendingAudioSwitch
+        }) {
+            if source.reads(track: id) {
+                performAudioSwitch(to: id, source: source, media: &state.media, alternates: &state.alternates)
+                // Everything was read: the new track's packets end the stream as the old one's did.
+                if state.atEnd && !audioQueue.reachedEnd {
+                    audioQueue.put(.endOfStream, generation: control.withLock { $0.generation })
+                }
+            } else if source.startReading(track: id, at: clock.seconds) {
+                // An HLS rendition: read beside the playing one (even with the buffer full, even after the end was
+                // read) until its sound reaches a second ahead.
+                state.catchingUp = (id, .audio, clock.seconds + 1)
+                state.atEnd = false
+                noteStartable(source)
+            }
+        }
+        if let choice = control.withLock({ c -> Int?? in
+            defer { c.pendingTextSwitch = nil }
+            return c.pendingTextSwitch
+        }) {
+            if performTextSwitch(to: choice, source: source, media: &state.media, others: &state.otherCues),
+                let id = choice
+            {
+                // A subtitle rendition started: read on until it is a few seconds ahead.
+                state.catchingUp = (id, .text, clock.seconds + 5)
+                state.atEnd = false
+            }
+            state.textReader = state.media.text.map { TextCueReader(codec: $0.stream.codecName) }
+            state.knownCues = state.media.text.flatMap { source.knownCues(of: $0.id) }
+        }
+    }
+
+    /// After a read: a started rendition whose own read reached its goal has caught up (a sound rendition is
+    /// switched to); another track read at or past the goal, or the end, means it caught up, ended or brought
+    /// nothing (a sound rendition with nothing read is given up: the old one plays on). True when the read was the
+    /// sound rendition's own sample, kept for the switch made with it: it is not to be routed again.
+    func settleCatchUp(after read: SourceRead, _ source: any MediaSource, _ state: inout ReadState) -> Bool {
+        guard let started = state.catchingUp else { return false }
+        let reached: Bool
+        switch read {
+        case .end: reached = true
+        case .interrupted: reached = false
+        default:
+            guard let (_, t) = read.trackAndTime else { return false }
+            reached = t >= started.until
+        }
+        guard reached else { return false }
+        state.catchingUp = nil
+        guard started.kind == .audio else { return false }
+        var consumed = false
+        if case .sample(let s) = read, s.track == started.track {
+            // Its own sample: it goes to the kept packets first, then the switch takes them.
+            state.alternates.add(s, playHead: clock.seconds)
+            consumed = true
+        }
+        if state.alternates.packets[started.track]?.isEmpty == false {
+            finishRenditionSwitch(
+                to: started.track, source: source, media: &state.media, alternates: &state.alternates)
+        } else {
+            source.stopReading(track: started.track)
+            noteStartable(source)
+        }
+        return consumed
+    }
+
+    /// A sample read: the text shown or kept, the packet of a playing track queued (or ended past the item's end),
+    /// another audio track's kept for a switch.
+    func route(_ sample: MediaSample, _ source: any MediaSource, _ state: inout ReadState, generation g: Int) {
+        if let text = state.media.text, sample.track == text.id, let reader = state.textReader {
+            if state.knownCues == nil { takeText(sample, reader: reader, track: text) }
+            return
+        }
+        if let track = source.track(sample.track), track.kind == .text {
+            state.otherCues.add(sample, track: track)
+            return
+        }
+        guard let queue = queue(for: sample.track, state.media) else {
+            if state.media.audio != nil, source.track(sample.track)?.kind == .audio {
+                state.alternates.add(sample, playHead: clock.seconds)
+                if state.announced.insert(sample.track).inserted {
+                    switchableAudio.withLock { _ = $0.insert(sample.track) }
+                }
+            }
+            return
+        }
+        if let end = config.endSeconds, let t = sample.seconds, t > end + 0.5 {
+            // This track is done (with room for reordered video frames); the others go on until their own samples
+            // pass the end (a container may store a segment's video before its sound: fMP4 HLS).
+            control.withLock { $0.cutShort = true }
+            if state.pastEnd.insert(sample.track).inserted { queue.put(.endOfStream, generation: g) }
+            if [state.media.audio, state.media.video].allSatisfy({ $0 == nil || state.pastEnd.contains($0!.id) }) {
+                state.atEnd = true
+                setBuffering(false)
+            }
+            return
+        }
+        queue.put(.packet(sample.packet, seconds: sample.seconds), generation: g)
+        if control.withLock({ $0.buffering }),
+            bufferedSeconds(state.media) >= min(EngineConfiguration.resumeThreshold, config.forwardBuffer)
+        {
+            setBuffering(false)
+        }
+    }
+}
