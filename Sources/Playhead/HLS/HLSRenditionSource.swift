@@ -10,23 +10,10 @@ import PlayheadHLS
 /// `HLSMediaSource`, its one sound track keeping the identifier it had.
 ///
 /// Threads: as `MediaSource` (the demux thread; `interrupt` and `cancel` from any thread).
-final class HLSRenditionSource: MediaSource, @unchecked Sendable {
-    /// The identifier of the rendition's one track (within this part).
-    static let trackID = 0
-
-    let rendition: Rendition
-    private let main: HLSSource
-    private let mainStart: Double
-    private let isPreferred: Bool
-    private let options: HLSClientOptions
-    private let stopping: (@Sendable () -> Bool)?
-    private var host: SourceHost?
+final class HLSRenditionSource: HLSRenditionPart, MediaSource, @unchecked Sendable {
     /// The rendition's own source once opened, and its sound track's identifier there.
     private let opened = Locked<(source: HLSMediaSource, track: Int)?>(nil)
-    private let cancelled = Locked(false)
-    /// The rendition could not be opened: it is not tried again for this item's engine.
-    private var failed = false
-    private(set) var tracks: [MediaTrack]
+    private(set) var tracks: [MediaTrack] = []
 
     /// The rendition `rendition` of the variant `main` plays (whose input's time stamp 0 is `mainStart`), with
     /// the variant's sound codec `codec` (FFmpeg's name); `isPreferred` makes it the part's default track.
@@ -34,30 +21,15 @@ final class HLSRenditionSource: MediaSource, @unchecked Sendable {
         rendition: Rendition, main: HLSSource, mainStart: Double, codec: String, isPreferred: Bool,
         options: HLSClientOptions, stopping: (@Sendable () -> Bool)?
     ) {
-        self.rendition = rendition
-        self.main = main
-        self.mainStart = mainStart
-        self.isPreferred = isPreferred
-        self.options = options
-        self.stopping = stopping
+        super.init(
+            rendition: rendition, main: main, mainStart: mainStart, isPreferred: isPreferred, options: options,
+            stopping: stopping)
         let channels = rendition.channels.flatMap { Int($0.split(separator: "/").first ?? "") } ?? 0
-        var stream = StreamInfo(
-            describing: .audio, index: Self.trackID, codecName: codec,
-            isDecodable: FFmpegLibrary.hasDecoder(named: codec), channels: channels, language: rendition.language,
-            title: rendition.name.isEmpty ? nil : rendition.name)
-        stream.characteristics = Self.characteristics(of: rendition)
+        let stream = describedStream(
+            .audio, codec: codec, isDecodable: FFmpegLibrary.hasDecoder(named: codec), channels: channels)
         tracks = [MediaTrack(id: Self.trackID, kind: .audio, stream: stream, timelineOffset: mainStart)]
     }
 
-    /// `CHARACTERISTICS` (comma-separated UTIs), and "public.subtitles.forced-only" for `FORCED=YES`.
-    static func characteristics(of rendition: Rendition) -> [String] {
-        let listed = (rendition.characteristics ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }.filter { !$0.isEmpty }
-        return listed + (rendition.forced ? ["public.subtitles.forced-only"] : [])
-    }
-
-    var name: String { rendition.url?.absoluteString ?? rendition.name }
     var duration: MediaTime { .invalid }
     var metadata: MediaMetadata { MediaMetadata() }
     var isSeekable: Bool { true }
@@ -71,8 +43,6 @@ final class HLSRenditionSource: MediaSource, @unchecked Sendable {
         }
         return try source.makeDecoder(track: id, threads: threads)
     }
-
-    func attach(_ host: SourceHost) { self.host = host }
 
     /// Opens the rendition when its track is chosen; one that cannot be opened is an error-log entry (the
     /// item's other sound, if any, may play instead).

@@ -15,25 +15,12 @@ import PlayheadSubtitles
 /// A subtitle segment that cannot be had or is not WebVTT is an error-log entry and the rest of the subtitles go
 /// on; subtitles never fail the item. Threads: as `MediaSource` (the demux thread; `interrupt` and `cancel` from
 /// any thread).
-final class HLSSubtitleSource: MediaSource, @unchecked Sendable {
-    /// The identifier of the rendition's one track (within this part).
-    static let trackID = 0
-
-    let rendition: Rendition
-    private let main: HLSSource
-    private let mainStart: Double
-    private let isPreferred: Bool
-    private let options: HLSClientOptions
-    private let stopping: (@Sendable () -> Bool)?
-    private var host: SourceHost?
+final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendable {
     /// The rendition's own client once opened.
     private let client = Locked<HLSSource?>(nil)
-    private let cancelled = Locked(false)
-    /// The rendition could not be opened, or its segments could not be had: nothing more is tried.
-    private var failed = false
     /// What has been said about the segments once (no `X-TIMESTAMP-MAP`, not WebVTT).
     private var told = Set<String>()
-    let tracks: [MediaTrack]
+    private(set) var tracks: [MediaTrack] = []
 
     /// The rendition `rendition` of the variant `main` (whose input's time stamp 0 is `mainStart`); `isPreferred`
     /// makes it the part's default track; `imsc` says the variant's `CODECS` name IMSC1 (`stpp`) subtitles and
@@ -42,16 +29,10 @@ final class HLSSubtitleSource: MediaSource, @unchecked Sendable {
         rendition: Rendition, main: HLSSource, mainStart: Double, isPreferred: Bool, imsc: Bool = false,
         options: HLSClientOptions, stopping: (@Sendable () -> Bool)?
     ) {
-        self.rendition = rendition
-        self.main = main
-        self.mainStart = mainStart
-        self.isPreferred = isPreferred
-        self.options = options
-        self.stopping = stopping
-        var stream = StreamInfo(
-            describing: .subtitle, index: Self.trackID, codecName: imsc ? "stpp" : "webvtt", isDecodable: !imsc,
-            language: rendition.language, title: rendition.name.isEmpty ? nil : rendition.name)
-        stream.characteristics = HLSRenditionSource.characteristics(of: rendition)
+        super.init(
+            rendition: rendition, main: main, mainStart: mainStart, isPreferred: isPreferred, options: options,
+            stopping: stopping)
+        let stream = describedStream(.subtitle, codec: imsc ? "stpp" : "webvtt", isDecodable: !imsc)
         tracks = [MediaTrack(id: Self.trackID, kind: .text, stream: stream, timelineOffset: 0)]
     }
 
@@ -61,7 +42,6 @@ final class HLSSubtitleSource: MediaSource, @unchecked Sendable {
         return list.contains { $0.hasPrefix("stpp") } && !list.contains { $0.hasPrefix("wvtt") }
     }
 
-    var name: String { rendition.url?.absoluteString ?? rendition.name }
     var duration: MediaTime { .invalid }
     var metadata: MediaMetadata { MediaMetadata() }
     var isSeekable: Bool { true }
@@ -72,8 +52,6 @@ final class HLSSubtitleSource: MediaSource, @unchecked Sendable {
     func makeDecoder(track: Int, threads: Int) throws(FFmpegError) -> Decoder {
         throw FFmpegError(code: FFmpegError.invalidArgument, function: "HLSSubtitleSource.makeDecoder")
     }
-
-    func attach(_ host: SourceHost) { self.host = host }
 
     /// Loads the rendition's playlist when its track is chosen (blocking); one that cannot be loaded is an
     /// error-log entry and the item plays without it.
