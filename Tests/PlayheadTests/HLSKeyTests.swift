@@ -94,6 +94,29 @@ import Testing
         #expect(delegate.asked.current == ["myapp-key://key1"])
     }
 
+    /// SAMPLE-AES-CTR under the wrong key: the samples decrypt to noise no decoder takes; the item fails in one
+    /// line naming the method and the key URI, never playing noise.
+    @Test func aWrongSampleEncryptionKeyIsOneClearLine() async throws {
+        try makePlayed()
+        let dir = try HLSFixtures.root().appendingPathComponent(Self.played)
+        let text = try String(contentsOf: dir.appendingPathComponent("cenc.m3u8"), encoding: .utf8)
+        try text.replacingOccurrences(of: "key1.bin", with: "key2.bin").write(
+            to: dir.appendingPathComponent("wrong-cenc.m3u8"), atomically: true, encoding: .utf8)
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: try HLSFixtures.url("\(Self.played)/wrong-cenc.m3u8"))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 15) { item.status == .failed }, "did not fail")
+        player.close()
+        let heard = sink.stopRecording()
+        let message = item.error?.description ?? ""
+        let key = try HLSFixtures.url("\(Self.played)/key2.bin").absoluteString
+        #expect(message.contains("METHOD=SAMPLE-AES-CTR, key \(key)") && message.contains("a wrong key?"), "\(message)")
+        #expect(!message.contains("\n"), "\(message)")
+        #expect(AudioAnalysis.audibleSeconds(heard) < 0.1, "\(AudioAnalysis.audibleSeconds(heard)) s of noise heard")
+    }
+
     /// A key in a `data:` URI: the stream opens (its tracks are found in the decrypted first segment).
     @Test func aKeyInADataURIOpens() async throws {
         try KeyFixtures.make()

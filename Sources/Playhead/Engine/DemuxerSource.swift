@@ -85,6 +85,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     var metadata: MediaMetadata { input.metadata }
     var isSeekable: Bool { input.isSeekable }
     var formatName: String { input.formatName }
+    /// Nothing known beyond the decoders' failure (a subclass may know more).
+    var undecodableReason: String? { nil }
 
     func defaultTrack(_ kind: TrackKind) -> Int? {
         switch kind {

@@ -146,6 +146,9 @@ protocol MediaSource: AnyObject, Sendable {
     /// Stops reading `track`'s part (an HLS rendition another one replaced): nothing more of it is read or fetched
     /// until `startReading`. Nothing for a track of the main part.
     func stopReading(track: Int)
+    /// Why nothing read may have decoded, when the source knows more than the decoders (an HLS stream whose
+    /// samples are encrypted: the key may be wrong); nil otherwise. Any thread.
+    var undecodableReason: String? { get }
 }
 
 extension MediaSource {
@@ -160,6 +163,9 @@ extension MediaSource {
 
     /// A single input reads every track.
     func stopReading(track: Int) {}
+
+    /// Nothing known beyond the decoders' failure.
+    var undecodableReason: String? { nil }
 
     /// The track with `id`, if any.
     func track(_ id: Int?) -> MediaTrack? {

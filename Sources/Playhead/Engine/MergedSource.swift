@@ -67,6 +67,7 @@ final class MergedSource: MediaSource, @unchecked Sendable {
     }
 
     var name: String { parts[0].name }
+    var undecodableReason: String? { parts[0].undecodableReason }
     var duration: MediaTime { parts[0].duration }
     var metadata: MediaMetadata { parts[0].metadata }
     var isSeekable: Bool { parts[0].isSeekable }

@@ -329,7 +329,7 @@ final class PlaybackEngine: @unchecked Sendable {
         } else if post.decoded {
             sink(.ended)
         } else {
-            let reason = "not a media file (nothing could be decoded)"
+            let reason = source?.undecodableReason ?? "not a media file (nothing could be decoded)"
             fail(PlaybackError(.parsing, source: config.location, reason: reason))
         }
     }

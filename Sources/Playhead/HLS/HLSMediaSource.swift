@@ -68,6 +68,13 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
 
     private static func isCancellation(_ error: PlaybackError) -> Bool { error.reason.hasSuffix("cancelled") }
 
+    /// Samples encrypted with a key that is not theirs decrypt to noise no decoder takes.
+    override var undecodableReason: String? {
+        hls.sampleEncryptionUsed.current.map {
+            "nothing could be decoded: its samples are encrypted (\($0)); a wrong key?"
+        }
+    }
+
     override func deliverPendingJump() {
         guard hls.jumpPending != nil, jumpAllowed() else { return }
         _ = hls.handOverPendingJump()

@@ -210,6 +210,7 @@ extension HLSSource {
             throw PlaybackError(.unsupported, source: resource.absoluteString, reason: reason)
         }
         sampleKey = decryption.key
+        sampleEncryptionUsed.withLock { $0 = "METHOD=\(decryption.method), key \(decryption.keyURI)" }
         return nil
     }
 

@@ -119,6 +119,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// as each segment is loaded; nil for clear segments and whole-segment AES-128.
     var sampleKey: [UInt8]?
     var sampleDecryptionKey: [UInt8]? { sampleKey }
+    /// The method and key URI of the sample encryption last used, for messages (any thread).
+    let sampleEncryptionUsed = Locked<String?>(nil)
     /// The subtitle renditions of the variant's `SUBTITLES` group.
     var subtitleRenditions: [Rendition] = []
 
