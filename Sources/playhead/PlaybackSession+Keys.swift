@@ -16,7 +16,11 @@ extension PlaybackSession {
         }
         // Subtitles go under the status line when no window shows them.
         var subtitles = ""
-        if case .open = windowState {} else { subtitles = Self.short(terminalSubtitles.current, 160) }
+        // Within one line of the terminal: a wrapped line would leave the cursor off the status line.
+        if case .open = windowState {
+        } else {
+            subtitles = Self.short(terminalSubtitles.current, max(Terminal.columns - 1, 8))
+        }
         terminal.status(line.trimmingCharacters(in: .whitespaces), below: subtitles)
     }
 

@@ -47,6 +47,13 @@ final class Terminal: @unchecked Sendable {
         raw = false
     }
 
+    /// The terminal's width in columns (80 when it does not say).
+    static var columns: Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
     /// Redraws the status line in place, with `below` on the line under it (the cursor stays on the status line);
     /// an empty `below` clears that line.
     func status(_ text: String, below: String = "") {
