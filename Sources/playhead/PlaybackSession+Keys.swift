@@ -14,13 +14,11 @@ extension PlaybackSession {
                 line += " | next: \(Self.short(title(of: next, slot: slot)))"
             }
         }
-        // Subtitles go under the status line when no window shows them.
-        var subtitles = ""
-        // Within one line of the terminal: a wrapped line would leave the cursor off the status line.
-        if case .open = windowState {
-        } else {
-            subtitles = Self.short(terminalSubtitles.current, max(Terminal.columns - 1, 8))
-        }
+        // Subtitles go under the status line when no window shows them, within one line of the terminal (a
+        // wrapped line would leave the cursor off the status line).
+        var windowShowsThem = false
+        if case .open = windowState { windowShowsThem = true }
+        let subtitles = windowShowsThem ? "" : Self.short(terminalSubtitles.current, max(Terminal.columns - 1, 8))
         terminal.status(line.trimmingCharacters(in: .whitespaces), below: subtitles)
     }
 
