@@ -37,6 +37,11 @@ public struct AccessLogEvent: Sendable, Hashable {
     public var serverAddress: String?
     /// The content steering pathway of the period's variant (`PATHWAY-ID`; "." for a variant without one).
     public var pathwayID: String?
+    /// The sound playing: an HLS audio rendition's `NAME` (the display name of the track playing, as
+    /// `MediaSelectionOption` gives it); nil before the item opens. Follows a switch within the period.
+    public var audibleOption: String?
+    /// The subtitles shown, named likewise; nil for none.
+    public var legibleOption: String?
 }
 
 extension PlayerItem {
@@ -47,6 +52,7 @@ extension PlayerItem {
             resolution: Size(width: Double(v.width), height: Double(v.height)), isSwitch: !accessLog.isEmpty)
         period.serverAddress = v.host
         period.pathwayID = v.pathway
+        (period.audibleOption, period.legibleOption) = (playingOptionName(.audio), playingOptionName(.subtitle))
         accessLog.append(period)
     }
 

@@ -63,6 +63,14 @@ extension PlayerItem {
         player?.restartCurrentItem(self)
     }
 
+    /// The display name of the track of `type` playing (as its `MediaSelectionOption` gives it); nil for none.
+    func playingOptionName(_ type: AssetTrack.MediaType) -> String? {
+        guard let id = playingTracks[type] else { return nil }
+        let ofType = tracks.filter { $0.mediaType == type }
+        guard let index = ofType.firstIndex(where: { $0.trackID == id }) else { return nil }
+        return MediaSelectionOption(ofType[index], number: index + 1).displayName
+    }
+
     /// What plays now in each group, like `AVPlayerItem.currentMediaSelection`: the tracks the item's playback
     /// opened (the choices made with `select(_:in:)` once they apply). Main actor.
     public var currentMediaSelection: MediaSelection { MediaSelection(playing: playingTracks) }

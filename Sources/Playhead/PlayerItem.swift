@@ -84,8 +84,16 @@ public final class PlayerItem {
     public internal(set) var legibleOutputs: [any LegibleOutput] = []
     /// The options chosen with `select(_:in:)`, by media type: a track ID, or nil for none.
     var mediaSelectionChoices: [AssetTrack.MediaType: Int?] = [:]
-    /// The tracks the engine plays, by media type (from its open).
-    var playingTracks: [AssetTrack.MediaType: Int] = [:]
+    /// The tracks the engine plays, by media type (from its open); the access log's period names them.
+    var playingTracks: [AssetTrack.MediaType: Int] = [:] {
+        didSet {
+            let (sound, text) = (playingOptionName(.audio), playingOptionName(.subtitle))
+            accessLogUpdate {
+                $0.audibleOption = sound
+                $0.legibleOption = text
+            }
+        }
+    }
 
     /// When a player last started the item (seconds since process start), for the access log's start-up time.
     var engineStartedAt: Double?

@@ -76,12 +76,15 @@ struct HLSRenditionTests {
         #expect(
             await eventually(timeout: 20) { player.currentTime().seconds > 1.5 }, "\(String(describing: item.error))")
         #expect(item.currentMediaSelection.selectedMediaOption(in: group) == first)
+        #expect(item.accessLog.last?.audibleOption == first.displayName, "\(item.accessLog)")
         let before = try HLSFixtures.requestCount()
         let (opens, decoders) = (PlaybackCounters.mediaOpens, PlaybackCounters.decoderCreations)
         let landed = sink.samplesSoFar.count
         let (position, asked) = (player.currentTime().seconds, MonotonicClock.now())
         item.select(other, in: group)
         #expect(await eventually(timeout: 10) { item.currentMediaSelection.selectedMediaOption(in: group) == other })
+        // The access log names the rendition playing.
+        #expect(item.accessLog.last?.audibleOption == other.displayName, "\(item.accessLog)")
         #expect(player.timeControlStatus == .playing)
         // Time went on as the clock did: nothing restarted or jumped.
         let (now, elapsed) = (player.currentTime().seconds, MonotonicClock.now() - asked)

@@ -46,6 +46,9 @@ import Testing
         #expect(await eventually(timeout: 30) { ended.value }, "\(String(describing: item.error))")
         let selected = item.currentMediaSelection.selectedMediaOption(in: legible)
         #expect(selected?.extendedLanguageTag == "de", "\(String(describing: selected))")
+        // The access log names what plays.
+        let period = item.accessLog.last
+        #expect(period?.audibleOption == "Deutsch" && period?.legibleOption == "Deutsch", "\(item.accessLog)")
         player.close()
         let heard = sink.stopRecording()
 
