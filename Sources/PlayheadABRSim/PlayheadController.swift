@@ -3,10 +3,11 @@ import PlayheadHLS
 
 /// The player's own adaptation, driven as `HLSSource` drives it: `PlayheadHLS.BandwidthEstimator` fed one sample
 /// per network chunk (with its arrival time, so idle time ages the averages), `AdaptiveBitratePolicy.nextRung`
-/// asked at each segment boundary with the buffer ahead of the play head, the estimator's recent estimate and what
-/// the player knows of the segments ahead (each rung's declared bit rate × the segment's duration, as it reads them
-/// from a playlist without byte ranges), and `shouldAbandon` asked while a download runs during playback. The same
-/// code the player runs, not a copy. A value type owned by one simulation.
+/// asked at each segment boundary with the buffer ahead of the play head (and, with `lookahead`, the estimator's
+/// recent estimate and the segments ahead with sizes the ladder's declared bit rates imply, as a player reads them
+/// from a playlist without byte ranges: the plan; the player does not pass them yet, so `ABRPolicy.playhead` turns
+/// it off), and `shouldAbandon` asked while a download runs during playback. The same code the player runs, not a
+/// copy. A value type owned by one simulation.
 public struct PlayheadController: ABRController {
     /// The policy (its ladder is set from the movie on first use).
     public var policy: AdaptiveBitratePolicy
@@ -14,8 +15,8 @@ public struct PlayheadController: ABRController {
     public var estimator: BandwidthEstimator
     /// The next chunk time not yet fed to the estimator, for the download in flight.
     private var fedUntil: Double?
-    /// Whether the policy is told of the segments ahead (the player tells it for a video on demand; live, it
-    /// runs the budget rule alone).
+    /// Whether the policy is told of the segments ahead, so that it plans (the player tells it none yet and runs
+    /// the budget rule: `ABRPolicy.playhead` sets this false).
     public var lookahead = true
     /// Whether what it is told is the movie's exact sizes (as a playlist with byte ranges, or a DASH segment index,
     /// gives them) instead of the sizes the ladder's declared bit rates imply.

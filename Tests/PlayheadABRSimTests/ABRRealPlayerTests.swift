@@ -8,10 +8,9 @@ import Testing
 /// plays it and the linear QoE of its events is compared with the simulator's for the same movie and trace.
 /// The origin delays each request by the latency of the trace's period (as the simulator does); bandwidth 0 (an
 /// outage) is served as 1 kbit/s on both sides. The player reads 30 s ahead (its automatic forward buffer for network media): the
-/// simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no exact segment sizes before
-/// fetching (it plans with sizes estimated from the bit rates, as the simulated policy does by default); it fetches
-/// two playlists before the first segment, so the simulated session makes two requests first
-/// (`requestsBeforeFirstSegment`).
+/// simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no segment sizes before
+/// fetching, so the simulated policy is not told them either (`lookahead = false`); it fetches two playlists
+/// before the first segment, so the simulated session makes two requests first (`requestsBeforeFirstSegment`).
 @Suite(.serialized) struct ABRRealPlayerTests {
     struct Comparison {
         var player: ABRMetrics
@@ -53,7 +52,8 @@ import Testing
             environment: ["XDG_STATE_HOME": scratch.path], timeout: Double(segments) * movie.segmentDuration * 6 + 60)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let playerRun = try ABRPlayerLog.run(jsonLines: String(contentsOf: log, encoding: .utf8), bytes: bytes)
-        let controller = PlayheadController()
+        var controller = PlayheadController()
+        controller.lookahead = false
         var session = ABRSession(movie: exact, trace: trace, maximumBuffer: 33)
         session.requestsBeforeFirstSegment = 2
         let simulatedRun = session.run(controller)

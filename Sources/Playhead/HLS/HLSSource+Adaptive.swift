@@ -88,31 +88,12 @@ extension HLSSource {
             // Until the average has measured enough, a part measured beats the default.
             if let rate = lastPartRate { estimate = state.estimator.hasMeasurement ? min(estimate, rate) : rate }
         }
-        let recent = state.estimator.hasMeasurement && live == nil ? state.estimator.recentEstimate : nil
         guard
             let target = state.policy.nextRung(
-                current: current, estimate: estimate, buffer: buffered, segmentDuration: duration,
-                upcoming: upcomingSegments(state, current: current), recentEstimate: recent),
+                current: current, estimate: estimate, buffer: buffered, segmentDuration: duration),
             target != current
         else { return false }
         return switchVariant(to: target)
-    }
-
-    /// What the policy's plan knows of the segments ahead of a video on demand: each variant's bit rate × each
-    /// segment's `EXTINF`, with the current variant's byte ranges where its playlist gives them; nil while live
-    /// (the segments ahead do not exist yet: the budget rule decides). Demux thread.
-    func upcomingSegments(_ state: HLSAdaptiveState, current: Int) -> AdaptiveBitratePolicy.UpcomingSegments? {
-        let count = state.policy.configuration.lookaheadSegments
-        guard live == nil, count > 0, next < playlist.segments.count else { return nil }
-        let ahead = playlist.segments[next..<min(next + count, playlist.segments.count)]
-        var upcoming = AdaptiveBitratePolicy.UpcomingSegments(
-            estimatedFrom: state.policy.rungs, durations: ahead.map(\.duration))
-        for (k, segment) in ahead.enumerated() {
-            if let range = segment.byteRange, upcoming.sizes[k].indices.contains(current) {
-                upcoming.sizes[k][current] = Double(range.length) * 8
-            }
-        }
-        return upcoming
     }
 
     /// Scales the policy's buffer thresholds down to `reach`, the most this stream can buffer (a live stream's
