@@ -18,9 +18,10 @@ import Foundation
 ///   (a short dip is absorbed by the buffer instead); immediately when the current rung is no longer allowed.
 ///
 /// **When the sizes of the next segments are known or estimated** (`upcoming`: a simulator or a playlist with byte
-/// ranges knows them; the player estimates them from each variant's bit rate × each segment's `EXTINF`), the rung
-/// after start-up comes instead from a plan over the next `lookaheadSegments` segments (model predictive control as
-/// RobustMPC, Yin et al. 2015, with the buffer target of BOLA, Spiteri et al. 2016): every sequence of allowed
+/// ranges knows them, `UpcomingSegments(estimatedFrom:durations:)` estimates them from each variant's bit rate ×
+/// each segment's `EXTINF`; `HLSSource` passes none yet, `BENCHMARKS.md` says why), the rung after start-up comes
+/// instead from a plan over the next `lookaheadSegments` segments (model predictive control as RobustMPC, Yin et
+/// al. 2015, with the buffer target of BOLA, Spiteri et al. 2016): every sequence of allowed
 /// rungs is played against `downBandwidthFraction` × the recent throughput (`recentEstimate`: the estimator's
 /// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate) and scored by its bit rate,
 /// its switches, the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
