@@ -2,7 +2,8 @@ import Foundation
 
 /// The policies the simulator compares, by their command-line names. A value type, safe anywhere.
 public enum ABRPolicy: String, CaseIterable, Sendable {
-    /// The player's own `AdaptiveBitratePolicy` and `BandwidthEstimator` (`PlayheadController`).
+    /// The player's own `AdaptiveBitratePolicy` and `BandwidthEstimator` (`PlayheadController`), told no segment
+    /// sizes, as the player runs them (the budget rule).
     case playhead
     /// dash.js's throughput rule (`ThroughputRule`).
     case throughput
@@ -20,13 +21,16 @@ public enum ABRPolicy: String, CaseIterable, Sendable {
     /// Plays `session` with this policy.
     public func run(_ session: ABRSession) -> ABRRun {
         switch self {
-        case .playhead: session.run(PlayheadController())
-        case .throughput: session.run(ThroughputRule())
-        case .bolaE: session.run(BolaE())
-        case .hlsEwma: session.run(HLSEwmaRule())
-        case .dynamic: session.run(DynamicRule())
-        case .robustMPC: session.run(RobustMPC())
-        case .optimal: OfflineOptimal().run(session)
+        case .playhead:
+            var controller = PlayheadController()
+            controller.lookahead = false
+            return session.run(controller)
+        case .throughput: return session.run(ThroughputRule())
+        case .bolaE: return session.run(BolaE())
+        case .hlsEwma: return session.run(HLSEwmaRule())
+        case .dynamic: return session.run(DynamicRule())
+        case .robustMPC: return session.run(RobustMPC())
+        case .optimal: return OfflineOptimal().run(session)
         }
     }
 }

@@ -3,8 +3,11 @@ import PlayheadHLS
 
 /// The player's own adaptation, driven as `HLSSource` drives it: `PlayheadHLS.BandwidthEstimator` fed one sample
 /// per network chunk (with its arrival time, so idle time ages the averages), `AdaptiveBitratePolicy.nextRung`
-/// asked at each segment boundary with the buffer ahead of the play head, and `shouldAbandon` asked while a
-/// download runs during playback. The same code the player runs, not a copy. A value type owned by one simulation.
+/// asked at each segment boundary with the buffer ahead of the play head (and, with `lookahead`, the estimator's
+/// recent estimate and the segments ahead with sizes the ladder's declared bit rates imply, as a player reads them
+/// from a playlist without byte ranges: the plan; the player does not pass them yet, so `ABRPolicy.playhead` turns
+/// it off), and `shouldAbandon` asked while a download runs during playback. The same code the player runs, not a
+/// copy. A value type owned by one simulation.
 public struct PlayheadController: ABRController {
     /// The policy (its ladder is set from the movie on first use).
     public var policy: AdaptiveBitratePolicy
@@ -12,8 +15,12 @@ public struct PlayheadController: ABRController {
     public var estimator: BandwidthEstimator
     /// The next chunk time not yet fed to the estimator, for the download in flight.
     private var fedUntil: Double?
-    /// Whether the policy is told the sizes of the segments ahead (the player knows them only from byte ranges).
+    /// Whether the policy is told of the segments ahead, so that it plans (the player tells it none yet and runs
+    /// the budget rule: `ABRPolicy.playhead` sets this false).
     public var lookahead = true
+    /// Whether what it is told is the movie's exact sizes (as a playlist with byte ranges, or a DASH segment index,
+    /// gives them) instead of the sizes the ladder's declared bit rates imply.
+    public var knowsSegmentSizes = false
 
     /// A controller with the player's default configuration, or `policy`'s rule constants and caps.
     public init(
@@ -34,10 +41,19 @@ public struct PlayheadController: ABRController {
     /// `nextRung`, as `HLSSource.adapt`.
     public mutating func decide(_ c: ABRContext) -> ABRDecision {
         fit(c.movie)
-        let ahead = c.movie.segmentSizes[c.segment..<min(c.segment + 5, c.movie.segmentCount)]
+        let count = min(policy.configuration.lookaheadSegments, c.movie.segmentCount - c.segment)
+        var upcoming: AdaptiveBitratePolicy.UpcomingSegments?
+        if lookahead, count > 0 {
+            upcoming =
+                knowsSegmentSizes
+                ? .init(sizes: Array(c.movie.segmentSizes[c.segment..<c.segment + count]))
+                : .init(
+                    estimatedFrom: policy.rungs, durations: Array(repeating: c.movie.segmentDuration, count: count))
+        }
         let pick = policy.nextRung(
             current: c.current, estimate: estimator.estimate, buffer: c.buffer,
-            segmentDuration: c.movie.segmentDuration, upcoming: lookahead ? .init(sizes: Array(ahead)) : nil)
+            segmentDuration: c.movie.segmentDuration, upcoming: upcoming,
+            recentEstimate: estimator.hasMeasurement ? estimator.recentEstimate : nil)
         return ABRDecision(rung: pick ?? 0)
     }
 

@@ -29,10 +29,11 @@ extension AdaptiveBitratePolicy {
 
     /// Whether to give up a segment download that will not finish before the buffer runs out, as hls.js does.
     ///
-    /// Nothing is decided before `minimumElapsedBeforeAbandon`, or when the download will finish in time at the rate
-    /// it is getting, or when it is already on the lowest allowed rung. Otherwise the answer is the highest lower
-    /// rung whose whole segment would arrive before the buffer runs out at `abandonSafetyFraction` of that rate (or,
-    /// when none would, the lowest rung if fetching it is still quicker than waiting for the rest of this one).
+    /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration, or
+    /// when the download will finish in time at the rate it is getting, or when it is already on the lowest allowed
+    /// rung. Otherwise the answer is the highest lower rung whose whole segment would arrive before the buffer runs
+    /// out at `abandonSafetyFraction` of that rate (or, when none would, the lowest rung if fetching it is still
+    /// quicker than waiting for the rest of this one).
     /// Call it only while playing: before the first frame there is no buffer to protect.
     /// - Parameters:
     ///   - progress: the download's progress.
@@ -45,7 +46,8 @@ extension AdaptiveBitratePolicy {
     ) -> AbandonDecision {
         let c = configuration
         let allowed = allowedRungs
-        guard rungs.indices.contains(rung), progress.elapsed >= c.minimumElapsedBeforeAbandon,
+        let wait = max(c.minimumElapsedBeforeAbandon, segmentDuration * c.abandonWaitShare)
+        guard rungs.indices.contains(rung), progress.elapsed >= wait,
             let lowest = allowed.first, rungs[lowest].bitRate < rungs[rung].bitRate
         else { return .keepLoading }
         let measured = progress.loadedBytes > 0 ? Double(progress.loadedBytes) * 8 / progress.elapsed : 0

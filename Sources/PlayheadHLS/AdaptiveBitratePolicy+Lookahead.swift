@@ -9,6 +9,12 @@ extension AdaptiveBitratePolicy {
 
         /// Sizes of the segments ahead, nearest first.
         public init(sizes: [[Double]]) { self.sizes = sizes }
+
+        /// Sizes estimated from the ladder, as a player knows them from a playlist without byte ranges: each rung's
+        /// `bitRate` (`AVERAGE-BANDWIDTH`, else `BANDWIDTH`) × each segment's duration (`EXTINF`), nearest first.
+        public init(estimatedFrom rungs: [Rung], durations: [Double]) {
+            sizes = durations.map { d in rungs.map { $0.bitRate * max(d, 0) } }
+        }
     }
 
     /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):

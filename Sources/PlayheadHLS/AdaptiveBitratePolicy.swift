@@ -17,15 +17,19 @@ import Foundation
 /// - Down: to the highest rung within the budget, unless the buffer holds `bufferToRideOutDrop` or more
 ///   (a short dip is absorbed by the buffer instead); immediately when the current rung is no longer allowed.
 ///
-/// **When the sizes of the next segments are known** (`upcoming`, as a simulator or a playlist with byte ranges
-/// knows them), the rung after start-up comes instead from a plan over the next `lookaheadSegments` segments
-/// (model predictive control as RobustMPC, Yin et al. 2015, with the buffer target of BOLA, Spiteri et al. 2016):
-/// every sequence of allowed rungs is played against `downBandwidthFraction` × the estimate and scored by its bit
-/// rate, its switches, the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
-/// `targetBuffer` (see `plan`). Its up-switches still need `minimumBufferForUpSwitch`, and go no higher than the
-/// estimate itself sustains unless the current rung is higher already (BOLA-E's BOLA-O), so that a full buffer is
-/// not spent on a rung the link cannot carry and then given back. The player passes no sizes today: it runs the
-/// budget rule above.
+/// **When the sizes of the next segments are known or estimated** (`upcoming`: a simulator or a playlist with byte
+/// ranges knows them, `UpcomingSegments(estimatedFrom:durations:)` estimates them from each variant's bit rate ×
+/// each segment's `EXTINF`; `HLSSource` passes none yet, `BENCHMARKS.md` says why), the rung after start-up comes
+/// instead from a plan over the next `lookaheadSegments` segments (model predictive control as RobustMPC, Yin et
+/// al. 2015, with the buffer target of BOLA, Spiteri et al. 2016): every sequence of allowed
+/// rungs is played against `downBandwidthFraction` × the recent throughput (`recentEstimate`: the estimator's
+/// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate) and scored by its bit rate,
+/// its switches, the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
+/// `targetBuffer` (see `plan`). Its up-switches go no higher than the recent throughput sustains unless the current
+/// rung is higher already (BOLA-E's BOLA-O), so that a full buffer is not spent on a rung the link cannot carry and
+/// then given back. The plan's model of the buffer is what keeps it from climbing too early: it is not also held
+/// until `minimumBufferForUpSwitch`, a margin that costs bit rate for stalls the buffer model already avoids
+/// (measured in `BENCHMARKS.md`).
 ///
 /// A value type with no clock and no I/O: safe on any thread.
 public struct AdaptiveBitratePolicy: Sendable, Hashable {
@@ -92,8 +96,11 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         public var minimumBufferForUpSwitch: Double = 10
         /// Seconds of buffer from which a lower estimate does not switch down (25 s, as Media3).
         public var bufferToRideOutDrop: Double = 25
-        /// Seconds a download must have run before `shouldAbandon` judges it (0.5 s).
+        /// Seconds a download must have run before `shouldAbandon` judges it (0.5 s), and at least this share of
+        /// the segment's duration (0.5, as hls.js: a rate measured over less misreads a short gap as a collapse).
         public var minimumElapsedBeforeAbandon: Double = 0.5
+        /// See `minimumElapsedBeforeAbandon` (0.5).
+        public var abandonWaitShare: Double = 0.5
         /// Share of the measured rate a replacement download is assumed to get (0.8).
         public var abandonSafetyFraction: Double = 0.8
         /// Segments the plan looks ahead (5, as RobustMPC); 0 turns planning off.
@@ -157,9 +164,12 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///   - estimate: the throughput estimate in bits per second.
     ///   - buffer: seconds of media buffered ahead of the play head.
     ///   - segmentDuration: the length of the next segment (the target duration will do), in seconds.
-    ///   - upcoming: the sizes of the segments ahead, when known (else each rung's bit rate × the duration).
+    ///   - upcoming: the sizes of the segments ahead, known or estimated; nil: the budget rule decides.
+    ///   - recentEstimate: the recent throughput (`BandwidthEstimator.recentEstimate` once it has measured), which
+    ///     the plan runs against; nil: `estimate`.
     public func nextRung(
-        current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil
+        current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
+        recentEstimate: Double? = nil
     ) -> Int? {
         let allowed = allowedRungs
         guard let lowest = allowed.first else { return nil }
@@ -172,15 +182,14 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             return highest(in: allowed, within: estimate * c.startupBandwidthFraction * scale(buffer)) ?? lowest
         }
         if c.lookaheadSegments > 0, let upcoming, !upcoming.sizes.isEmpty {
+            let recent = recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate
             let pick = plan(
-                allowed: allowed, current: current, estimate: estimate * c.downBandwidthFraction, buffer: buffer,
+                allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,
                 segmentDuration: segmentDuration, upcoming: upcoming)
-            guard rungs[pick].bitRate > rungs[current].bitRate, buffer >= c.minimumBufferForUpSwitch else {
-                return rungs[pick].bitRate > rungs[current].bitRate ? current : pick
-            }
-            // BOLA-O: an up-switch goes no higher than the estimate sustains (the buffer pays for dips, not for a
-            // rung the link cannot carry), else the plan would climb on a full buffer and fall back as it drains.
-            let sustained = highest(in: allowed, within: estimate) ?? allowed[0]
+            guard rungs[pick].bitRate > rungs[current].bitRate else { return pick }
+            // BOLA-O: an up-switch goes no higher than the recent throughput sustains (the buffer pays for dips, not
+            // for a rung the link cannot carry), else the plan climbs on a full buffer and falls back as it drains.
+            let sustained = highest(in: allowed, within: recent) ?? allowed[0]
             let ceiling = rungs[sustained].bitRate > rungs[current].bitRate ? sustained : current
             return rungs[pick].bitRate <= rungs[ceiling].bitRate ? pick : ceiling
         }

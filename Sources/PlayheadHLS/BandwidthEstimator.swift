@@ -27,7 +27,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
         public var minimumSampleDuration: Double
         /// The estimate before any measurement, in bits per second (500 kbit/s).
         public var defaultEstimate: Double
-        /// Seconds of measured transfer after which the averages replace the starting estimate (0.5 s).
+        /// Seconds of measured transfer after which the averages replace the starting estimate (0.05 s: the first
+        /// counted sample, as hls.js trusts its first measurement and RobustMPC its first segment; a guess kept
+        /// longer holds a fast link at the lowest rung for segment after segment, each too quick to add much).
         public var minimumTotalWeight: Double
         /// The most idle seconds between two samples that count toward the weight of the later one (3 s).
         public var maximumIdleWeight: Double
@@ -35,7 +37,7 @@ public struct BandwidthEstimator: Sendable, Hashable {
         /// The defaults described on each property.
         public init(
             fastHalfLife: Double = 3, slowHalfLife: Double = 9, minimumSampleBytes: Int = 16_000,
-            minimumSampleDuration: Double = 0.05, defaultEstimate: Double = 500_000, minimumTotalWeight: Double = 0.5,
+            minimumSampleDuration: Double = 0.05, defaultEstimate: Double = 500_000, minimumTotalWeight: Double = 0.05,
             maximumIdleWeight: Double = 3
         ) {
             self.fastHalfLife = fastHalfLife
@@ -133,6 +135,14 @@ public struct BandwidthEstimator: Sendable, Hashable {
     /// starting estimate.
     public var estimate: Double {
         hasMeasurement ? min(fast.value, slow.value) : startingEstimate
+    }
+
+    /// Halfway between `estimate` and the fast average once measured, else the starting estimate, in bits per
+    /// second: what a planner that models the buffer runs against (the lower of the two averages waits for a rise
+    /// to last, which the buffer already insures; the fast one alone stalls more on links that come and go: the
+    /// half was chosen on Sabre's traces, `BENCHMARKS.md`).
+    public var recentEstimate: Double {
+        hasMeasurement ? (estimate + fast.value) / 2 : startingEstimate
     }
 
     /// The fast average alone, in bits per second (0 before any counted sample).

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import PlayheadHLS
+
+/// The plan (model predictive control over the segments ahead) on cases computed by hand: two rungs of 1 and
+/// 2 Mbit/s, 2 s segments, five ahead, sizes estimated from the bit rates (2 and 4 Mbit), the default constants
+/// (plays against 0.9 × the throughput, 4 s reserve, 20 s target, 0.05 per second short of it, switches and bit
+/// rates in units of the top rung: 0.5 and 1).
+@Suite("Adaptive bitrate plan")
+struct AdaptiveBitratePlanTests {
+    let policy = AdaptiveBitratePolicy(rungs: [.init(peakBitRate: 1_000_000), .init(peakBitRate: 2_000_000)])
+    var ahead: AdaptiveBitratePolicy.UpcomingSegments {
+        .init(estimatedFrom: policy.rungs, durations: [2, 2, 2, 2, 2])
+    }
+
+    @Test("sizes estimated from AVERAGE-BANDWIDTH (else BANDWIDTH) × EXTINF")
+    func estimatedSizes() {
+        let rungs: [AdaptiveBitratePolicy.Rung] = [
+            .init(peakBitRate: 3_000_000, averageBitRate: 2_200_000), .init(peakBitRate: 800_000),
+        ]
+        let sizes = AdaptiveBitratePolicy.UpcomingSegments(estimatedFrom: rungs, durations: [4, 2.5]).sizes
+        #expect(sizes == [[8_800_000, 3_200_000], [5_500_000, 2_000_000]])
+    }
+
+    /// At 3 Mbit/s (2.7 planned) a 2 Mbit/s segment takes 1.481 s and a 1 Mbit/s one 0.741 s. From 2 s of buffer
+    /// (under the 4 s reserve, where every second of download counts as short) the best plan is 0,0,0,1,1
+    /// (1.5 + 2 − 0.5 switch − 1.705 short − 0.05 × 13.185 = 0.636; any plan starting on rung 1 is negative).
+    /// From 4.667 s: 0,1,1,1,1 scores 3.326, 1,1,1,1,1 2.754. From 6 s: 1,1,1,1,1 scores 4.5 − 0.05 × 11.405 =
+    /// 3.930 against 0,1,1,1,1's 3.467, so it climbs; the budget rule needs 10 s of buffer left after a 1.333 s
+    /// fetch (its 0.7 × 3 Mbit/s fits rung 1): not from 6 s, from 12 s.
+    @Test("the plan climbs when its buffer model says it is safe, not before, and before the budget rule")
+    func climbs() {
+        func pick(_ buffer: Double, upcoming: AdaptiveBitratePolicy.UpcomingSegments?) -> Int? {
+            policy.nextRung(current: 0, estimate: 3e6, buffer: buffer, segmentDuration: 2, upcoming: upcoming)
+        }
+        #expect(pick(2, upcoming: ahead) == 0)
+        #expect(pick(4.667, upcoming: ahead) == 0)
+        #expect(pick(6, upcoming: ahead) == 1)
+        #expect(pick(6, upcoming: nil) == 0)
+        #expect(pick(12, upcoming: nil) == 1)
+    }
+
+    /// The estimate (the lower of the two averages) still says 1 Mbit/s after a rise the recent estimate has
+    /// followed to 3 Mbit/s: the plan runs against the recent one (and climbs, as above), the estimate alone keeps
+    /// it on rung 0 (at 0.9 Mbit/s rung 1 takes 4.4 s a segment).
+    @Test("the plan runs against the recent throughput when it is given")
+    func recent() {
+        #expect(
+            policy.nextRung(
+                current: 0, estimate: 1e6, buffer: 6, segmentDuration: 2, upcoming: ahead, recentEstimate: 3e6) == 1)
+        #expect(policy.nextRung(current: 0, estimate: 1e6, buffer: 6, segmentDuration: 2, upcoming: ahead) == 0)
+    }
+
+    /// 10 % of a 4 s segment of 5 Mbit/s in 1.5 s, 5 s of buffer: it would be abandoned after 2 s
+    /// (`AdaptiveBitratePolicyTests.abandon`), but 1.5 s is less than half the segment: too early to judge.
+    @Test("a download is judged only after half its segment's duration")
+    func abandonWaits() {
+        let policy = AdaptiveBitratePolicy(rungs: ladder)
+        let expected = Int(5_000_000 * 4.0 / 8)
+        let early = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: expected / 10, expectedBytes: expected, elapsed: 1.5)
+        #expect(policy.shouldAbandon(early, rung: 2, segmentDuration: 4, buffer: 5, estimate: 5e6) == .keepLoading)
+        var later = early
+        later.elapsed = 2
+        #expect(
+            policy.shouldAbandon(later, rung: 2, segmentDuration: 4, buffer: 5, estimate: 5e6)
+                == .abandon(switchTo: 1))
+    }
+
+    @Test("the estimator trusts its first counted sample (100 KB in 0.1 s: 8 Mbit/s)")
+    func firstSample() {
+        var estimator = BandwidthEstimator()
+        estimator.addSample(bytes: 100_000, duration: 0.1)
+        #expect(estimator.hasMeasurement)
+        #expect(abs(estimator.estimate - 8_000_000) < 1)
+        #expect(abs(estimator.recentEstimate - 8_000_000) < 1)
+    }
+
+    /// After 30 s at 8 Mbit/s, one second at 64 Mbit/s: an average of half-life h moves by
+    /// 56 × (1 − 2^(−1/h)) / (1 − 2^(−31/h)) (the start-up bias removed), 11.56 Mbit/s for the fast one (3 s) and
+    /// 4.57 for the slow one (9 s); the estimate is the slow one, the recent estimate halfway to the fast one.
+    @Test("the recent estimate is halfway between the estimate and the fast average")
+    func recentEstimate() {
+        var estimator = BandwidthEstimator()
+        for _ in 0..<30 { estimator.addSample(bytes: 1_000_000, duration: 1) }
+        estimator.addSample(bytes: 8_000_000, duration: 1)
+        #expect(abs(estimator.fastEstimate - 19_562_000) < 1000)
+        #expect(abs(estimator.estimate - 12_571_000) < 1000)
+        #expect(estimator.recentEstimate == (estimator.estimate + estimator.fastEstimate) / 2)
+        #expect(BandwidthEstimator(persistedEstimate: 2e6).recentEstimate == 2e6)
+    }
+}
