@@ -140,7 +140,7 @@ extension PlaybackEngine {
                 return c.demuxWaitsForRoom
             }
             // A rendition started for a switch is read on until it reaches ahead, whatever is buffered.
-            if state.catchingUp == nil && !hasRoom(state.media, forward: forward, hysteresis: false) {
+            if state.catchingUp.isEmpty && !hasRoom(state.media, forward: forward, hysteresis: false) {
                 if !wasWaiting { sink(.bufferFilled) }
                 // Full: sleep until the decoders have taken enough (`noteTaken`) or a command comes; the source
                 // does what is due meanwhile (a live playlist keeps reloading on its schedule).

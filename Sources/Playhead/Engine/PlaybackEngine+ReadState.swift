@@ -24,9 +24,10 @@ extension PlaybackEngine {
         var knownCues: [SubtitleCue]?
         /// The cues read so far of the text tracks not shown, for a switch in place.
         var otherCues = OtherCues()
-        /// A rendition started for a switch in place, read whatever is buffered until it reaches `until` (item
-        /// time): a sound rendition is switched to then.
-        var catchingUp: (track: Int, kind: TrackKind, until: Double)?
+        /// The renditions started for a switch in place (a sound one and a subtitle one may catch up at once), by
+        /// kind: each is read whatever is buffered until it reaches `until` (item time); a sound rendition is
+        /// switched to then.
+        var catchingUp: [TrackKind: (track: Int, until: Double)] = [:]
 
         init(media: MediaInfo, source: any MediaSource) {
             self.media = media
@@ -41,7 +42,13 @@ extension PlaybackEngine {
         if let id = control.withLock({ c -> Int? in
             defer { c.pendingAudioSwitch = nil }
             return c.pendingAudioSwitch
-        }) {
+        }), state.catchingUp[.audio]?.track != id {
+            // A rendition started for an earlier choice is read no more.
+            if let earlier = state.catchingUp.removeValue(forKey: .audio) {
+                source.stopReading(track: earlier.track)
+                state.alternates.packets[earlier.track] = nil
+                noteStartable(source)
+            }
             if source.reads(track: id) {
                 performAudioSwitch(to: id, source: source, media: &state.media, alternates: &state.alternates)
                 // Everything was read: the new track's packets end the stream as the old one's did.
@@ -51,7 +58,7 @@ extension PlaybackEngine {
             } else if source.startReading(track: id, at: clock.seconds) {
                 // An HLS rendition: read beside the playing one (even with the buffer full, even after the end was
                 // read) until its sound reaches a second ahead.
-                state.catchingUp = (id, .audio, clock.seconds + 1)
+                state.catchingUp[.audio] = (id, clock.seconds + 1)
                 state.atEnd = false
                 noteStartable(source)
             }
@@ -64,7 +71,7 @@ extension PlaybackEngine {
                 let id = choice
             {
                 // A subtitle rendition started: read on until it is a few seconds ahead.
-                state.catchingUp = (id, .text, clock.seconds + 5)
+                state.catchingUp[.text] = (id, clock.seconds + 5)
                 state.atEnd = false
             }
             state.textReader = state.media.text.map { TextCueReader(codec: $0.stream.codecName) }
@@ -77,30 +84,31 @@ extension PlaybackEngine {
     /// nothing (a sound rendition with nothing read is given up: the old one plays on). True when the read was the
     /// sound rendition's own sample, kept for the switch made with it: it is not to be routed again.
     func settleCatchUp(after read: SourceRead, _ source: any MediaSource, _ state: inout ReadState) -> Bool {
-        guard let started = state.catchingUp else { return false }
-        let reached: Bool
-        switch read {
-        case .end: reached = true
-        case .interrupted: reached = false
-        default:
-            guard let (_, t) = read.trackAndTime else { return false }
-            reached = t >= started.until
-        }
-        guard reached else { return false }
-        state.catchingUp = nil
-        guard started.kind == .audio else { return false }
         var consumed = false
-        if case .sample(let s) = read, s.track == started.track {
-            // Its own sample: it goes to the kept packets first, then the switch takes them.
-            state.alternates.add(s, playHead: clock.seconds)
-            consumed = true
-        }
-        if state.alternates.packets[started.track]?.isEmpty == false {
-            finishRenditionSwitch(
-                to: started.track, source: source, media: &state.media, alternates: &state.alternates)
-        } else {
-            source.stopReading(track: started.track)
-            noteStartable(source)
+        for (kind, started) in state.catchingUp {
+            let reached: Bool
+            switch read {
+            case .end: reached = true
+            case .interrupted: reached = false
+            default:
+                guard let (_, t) = read.trackAndTime else { continue }
+                reached = t >= started.until
+            }
+            guard reached else { continue }
+            state.catchingUp[kind] = nil
+            guard kind == .audio else { continue }
+            if case .sample(let s) = read, s.track == started.track {
+                // Its own sample: it goes to the kept packets first, then the switch takes them.
+                state.alternates.add(s, playHead: clock.seconds)
+                consumed = true
+            }
+            if state.alternates.packets[started.track]?.isEmpty == false {
+                finishRenditionSwitch(
+                    to: started.track, source: source, media: &state.media, alternates: &state.alternates)
+            } else {
+                source.stopReading(track: started.track)
+                noteStartable(source)
+            }
         }
         return consumed
     }
