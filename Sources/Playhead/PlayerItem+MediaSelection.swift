@@ -15,6 +15,15 @@ extension URLAsset {
 extension AssetInfo {
     /// The group of `characteristic` from the asset's tracks; its default is what plays when nobody chooses.
     func mediaSelectionGroup(for characteristic: MediaCharacteristic) -> MediaSelectionGroup? {
+        MediaSelectionGroup(
+            characteristic, tracks: tracks,
+            defaultTrackID: characteristic == .audible ? media.audio?.id : media.text?.id)
+    }
+}
+
+extension MediaSelectionGroup {
+    /// The group of `characteristic` (`.audible`, `.legible`) among `tracks`; nil when none of them has it.
+    init?(_ characteristic: MediaCharacteristic, tracks: [AssetTrack], defaultTrackID: Int?) {
         let type: AssetTrack.MediaType
         switch characteristic {
         case .audible: type = .audio
@@ -25,10 +34,9 @@ extension AssetInfo {
             MediaSelectionOption($1, number: $0 + 1)
         }
         guard !options.isEmpty else { return nil }
-        let defaultID = type == .audio ? media.audio?.id : media.text?.id
-        return MediaSelectionGroup(
+        self.init(
             characteristic: characteristic, options: options,
-            defaultOption: options.first { $0.trackID == defaultID }, allowsEmptySelection: type == .subtitle)
+            defaultOption: options.first { $0.trackID == defaultTrackID }, allowsEmptySelection: type == .subtitle)
     }
 }
 
@@ -69,6 +77,15 @@ extension PlayerItem {
         let ofType = tracks.filter { $0.mediaType == type }
         guard let index = ofType.firstIndex(where: { $0.trackID == id }) else { return nil }
         return MediaSelectionOption(ofType[index], number: index + 1).displayName
+    }
+
+    /// The choices for `characteristic` among the item's tracks, as `URLAsset.loadMediaSelectionGroup(for:)`
+    /// gives them; nil before the item opens or when it has none. Main actor.
+    package func mediaSelectionGroup(for characteristic: MediaCharacteristic) -> MediaSelectionGroup? {
+        let media = (try? asset.loader.result?.get())?.media
+        return MediaSelectionGroup(
+            characteristic, tracks: tracks,
+            defaultTrackID: characteristic == .audible ? media?.audio?.id : media?.text?.id)
     }
 
     /// What plays now in each group, like `AVPlayerItem.currentMediaSelection`: the tracks the item's playback

@@ -191,6 +191,18 @@ final class MPRISBridge {
         m.genres = info.genre.map { [$0] } ?? []
         m.trackNumber = info.albumTrackNumber.map { Int32(clamping: $0) }
         m.url = info.assetURL?.absoluteString
+        for option in info.currentLanguageOptions ?? [] {
+            let type = option.languageOptionType
+            // A lone sound track without a language says nothing worth showing ("Track 1").
+            let choices = info.availableLanguageOptions?.first { $0.languageOptions.first?.languageOptionType == type }
+            if type == .audible, option.languageTag == nil, (choices?.languageOptions.count ?? 0) < 2 { continue }
+            let name = option.displayName ?? option.languageTag
+            if type == .audible {
+                (m.audioTrack, m.audioLanguage) = (name, option.languageTag)
+            } else {
+                (m.subtitleTrack, m.subtitleLanguage) = (name, option.languageTag)
+            }
+        }
         return m
     }
 }

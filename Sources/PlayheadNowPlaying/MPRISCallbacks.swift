@@ -228,6 +228,11 @@ final class MessageWriter {
         if !md.genres.isEmpty { entry("xesam:genre", "as") { strings(md.genres) } }
         if let n = md.trackNumber { entry("xesam:trackNumber", "i") { int32(n) } }
         if let u = md.url { entry("xesam:url", "s") { string(u) } }
+        // The MPRIS specification leaves these out; other keys carry the player's name as a namespace.
+        if let t = md.audioTrack { entry("playhead:audioTrack", "s") { string(t) } }
+        if let l = md.audioLanguage { entry("playhead:audioLanguage", "s") { string(l) } }
+        if let t = md.subtitleTrack { entry("playhead:subtitleTrack", "s") { string(t) } }
+        if let l = md.subtitleLanguage { entry("playhead:subtitleLanguage", "s") { string(l) } }
         check(sd_bus_message_close_container(m))
     }
 }

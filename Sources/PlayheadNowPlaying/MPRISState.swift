@@ -16,6 +16,11 @@ struct MPRISState: Sendable, Equatable {
         var genres: [String] = []
         var trackNumber: Int32?
         var url: String?
+        /// The sound and subtitles playing: the option's name and language (`playhead:audioTrack`, ...).
+        var audioTrack: String?
+        var audioLanguage: String?
+        var subtitleTrack: String?
+        var subtitleLanguage: String?
     }
 
     static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"

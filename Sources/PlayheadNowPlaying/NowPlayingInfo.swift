@@ -50,6 +50,12 @@ public struct NowPlayingInfoKey: RawRepresentable, Hashable, Sendable, Expressib
     /// `[AdTimeRange]`: the ads on the item's time line (`MPNowPlayingInfoPropertyAdTimeRanges`). The desktop is
     /// shown the duration and elapsed time without them, and cannot seek while one plays.
     public static let adTimeRanges: NowPlayingInfoKey = "adTimeRanges"
+    /// `[NowPlayingInfoLanguageOption]`: the sound and subtitles playing
+    /// (`MPNowPlayingInfoPropertyCurrentLanguageOptions`).
+    public static let currentLanguageOptions: NowPlayingInfoKey = "currentLanguageOptions"
+    /// `[NowPlayingInfoLanguageOptionGroup]`: the sound and subtitle choices
+    /// (`MPNowPlayingInfoPropertyAvailableLanguageOptions`).
+    public static let availableLanguageOptions: NowPlayingInfoKey = "availableLanguageOptions"
 }
 
 /// An ad on the item's time line, like `MPAdTimeRange`. A value type, safe anywhere.
@@ -124,6 +130,10 @@ public struct NowPlayingInfo: Sendable, Hashable {
     /// The ads on the item's time line: `playbackDuration` and `elapsedPlaybackTime` include them, the desktop
     /// sees both without them.
     public var adTimeRanges: [AdTimeRange]?
+    /// The sound and subtitles playing.
+    public var currentLanguageOptions: [NowPlayingInfoLanguageOption]?
+    /// The sound and subtitle choices.
+    public var availableLanguageOptions: [NowPlayingInfoLanguageOptionGroup]?
 
     /// Empty information.
     public init() {}
@@ -150,6 +160,8 @@ public struct NowPlayingInfo: Sendable, Hashable {
         playbackQueueIndex = Self.int(d[.playbackQueueIndex])
         playbackQueueCount = Self.int(d[.playbackQueueCount])
         adTimeRanges = d[.adTimeRanges] as? [AdTimeRange]
+        currentLanguageOptions = d[.currentLanguageOptions] as? [NowPlayingInfoLanguageOption]
+        availableLanguageOptions = d[.availableLanguageOptions] as? [NowPlayingInfoLanguageOptionGroup]
     }
 
     /// The dictionary form, holding only the fields that are set.
@@ -163,6 +175,7 @@ public struct NowPlayingInfo: Sendable, Hashable {
             (.assetURL, assetURL), (.isLiveStream, isLiveStream), (.chapterNumber, chapterNumber),
             (.chapterCount, chapterCount), (.playbackQueueIndex, playbackQueueIndex),
             (.playbackQueueCount, playbackQueueCount), (.adTimeRanges, adTimeRanges),
+            (.currentLanguageOptions, currentLanguageOptions), (.availableLanguageOptions, availableLanguageOptions),
         ]
         for (key, value) in fields { if let value { d[key] = value } }
         return d

@@ -111,6 +111,7 @@ extension NowPlayingSession {
                 AdTimeRange(timeRange: $0.timeRange, adIdentifier: $0.identifier)
             }
         }
+        (info.currentLanguageOptions, info.availableLanguageOptions) = Self.languageOptions(item)
         if let app = item.nowPlayingInfo { info.overlay(Self.info(app)) }
         // During a seek the clock still reads the old position for a moment: the target is where playback goes.
         info.elapsedPlaybackTime = elapsed ?? seekTarget ?? player.currentTime().seconds
@@ -124,6 +125,17 @@ extension NowPlayingSession {
             player.timeControlStatus == .paused
             ? (isStopped ? .stopped : .paused) : (player.isWaitingForSoundServer ? .interrupted : .playing)
         if center.playbackState != state { center.playbackState = state }
+    }
+
+    /// The sound and subtitles `item` plays, and its choices of each (none before it opens). Main actor.
+    static func languageOptions(_ item: PlayerItem) -> (
+        current: [NowPlayingInfoLanguageOption]?, available: [NowPlayingInfoLanguageOptionGroup]?
+    ) {
+        let groups = [MediaCharacteristic.audible, .legible].compactMap { item.mediaSelectionGroup(for: $0) }
+        guard !groups.isEmpty else { return (nil, nil) }
+        let selection = item.currentMediaSelection
+        let current = groups.compactMap { selection.selectedMediaOption(in: $0)?.makeNowPlayingInfoLanguageOption() }
+        return (current, groups.map { $0.makeNowPlayingInfoLanguageOptionGroup() })
     }
 
     /// Whether `item` is a live stream: open, with no duration (like AVFoundation's indefinite duration).
@@ -178,5 +190,7 @@ extension NowPlayingInfo {
         take(\.playbackQueueIndex)
         take(\.playbackQueueCount)
         take(\.adTimeRanges)
+        take(\.currentLanguageOptions)
+        take(\.availableLanguageOptions)
     }
 }
