@@ -46,12 +46,15 @@ public struct PixelBuffer: Sendable {
     /// Whether the YUV planes use the full 0...255 range (`.yuv420Planar`).
     public let isFullRange: Bool
 
-    /// `frame` in `format`, converted by `converter` (its target must match); nil when it cannot be converted.
-    init?(_ frame: VideoFrame, format: Format, converter: FrameConverter) {
+    /// `frame` in `format`, converted by `converter` (its target must match) and scaled to `size` (nil: its own);
+    /// nil when it cannot be converted.
+    init?(_ frame: VideoFrame, format: Format, converter: FrameConverter, size: (width: Int, height: Int)? = nil) {
         let f = frame.frame
         let planar = f.format == AV_PIX_FMT_YUV420P.rawValue || f.format == AV_PIX_FMT_YUVJ420P.rawValue
+        let (w, h) = size ?? (f.width, f.height)
+        let scaled = w != f.width || h != f.height
         var planes: [Plane] = []
-        if format == .yuv420Planar, planar {
+        if format == .yuv420Planar, planar, !scaled {
             // As decoded: copy the three planes.
             let rows = [f.height, (f.height + 1) / 2, (f.height + 1) / 2]
             for i in 0..<3 {
@@ -68,23 +71,26 @@ public struct PixelBuffer: Sendable {
                 planes.append(plane)
             }
         } else {
-            guard converter.convert(f, to: f.width, f.height) else { return nil }
-            let rows = converter.target == .bgra ? [f.height] : [f.height, (f.height + 1) / 2, (f.height + 1) / 2]
+            guard converter.convert(f, to: w, h) else { return nil }
+            let rows = converter.target == .bgra ? [h] : [h, (h + 1) / 2, (h + 1) / 2]
             planes = zip(converter.planes, zip(converter.strides, rows)).map { plane, layout in
                 Plane(bytes: Array(plane), bytesPerRow: layout.0, height: layout.1)
             }
         }
         self.format = format
         self.planes = planes
-        width = f.width
-        height = f.height
+        width = w
+        height = h
         presentationTime = frame.time
-        presentationSize = frame.presentationSize
+        presentationSize =
+            scaled
+            ? (frame.rotation % 180 == 0 ? CGSize(width: w, height: h) : CGSize(width: h, height: w))
+            : frame.presentationSize
         rotation = frame.rotation
         // Converted YUV keeps the picture's matrix (swscale converts no matrix between YUV layouts) in full range
         // (`describeColours` asks swscale for full-range output).
         matrix = f.matrix
-        isFullRange = format == .yuv420Planar && planar ? f.isFullRange : true
+        isFullRange = format == .yuv420Planar && planar && !scaled ? f.isFullRange : true
     }
 }
 
@@ -104,5 +110,21 @@ package final class PixelBufferMaker: Sendable {
     /// `frame` copied out in the format; nil when it cannot be converted.
     package func make(_ frame: VideoFrame) -> PixelBuffer? {
         converter.withLock { PixelBuffer(frame, format: format, converter: $0) }
+    }
+
+    /// `frame` copied out in the format, in square pixels scaled down to fit `maximumSize` (upright sizes; the
+    /// picture's rotation is left to the caller as in `make(_:)`); `.zero`: at its own size, as `make(_:)`.
+    package func make(_ frame: VideoFrame, fitting maximumSize: CGSize) -> PixelBuffer? {
+        guard maximumSize.width >= 1, maximumSize.height >= 1 else { return make(frame) }
+        let upright = frame.presentationSize
+        guard upright.width >= 1, upright.height >= 1 else { return make(frame) }
+        let scale = min(1, maximumSize.width / upright.width, maximumSize.height / upright.height)
+        // Even sizes keep 4:2:0 planes whole.
+        let fitted = (
+            width: max(2, Int((upright.width * scale / 2).rounded()) * 2),
+            height: max(2, Int((upright.height * scale / 2).rounded()) * 2)
+        )
+        let size = frame.rotation % 180 == 0 ? fitted : (fitted.height, fitted.width)
+        return converter.withLock { PixelBuffer(frame, format: format, converter: $0, size: size) }
     }
 }
