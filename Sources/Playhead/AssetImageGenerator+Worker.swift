@@ -31,8 +31,16 @@ final class ImageGeneratorWorker: Sendable {
     /// Bumped by `cancel`: requests made before it fail.
     private let generation = Locked(0)
     private let closed = Locked(false)
+    /// The stream's I-frame playlist once looked for (`.some(nil)`: it has none), and the connection its pictures
+    /// are fetched over. Queue only.
+    private let iFrames = Locked<IFrameIndex??>(nil)
+    private let fetch: HTTPFetch
 
-    init(asset: URLAsset) { self.asset = asset }
+    init(asset: URLAsset) {
+        self.asset = asset
+        let closed = self.closed
+        fetch = HTTPFetch(timeout: asset.networkTimeout, stopping: { closed.withLock { $0 } })
+    }
 
     /// Serves `request` on the queue.
     func image(_ request: Request) async throws -> (image: PixelBuffer, actualTime: MediaTime) {
@@ -73,16 +81,46 @@ final class ImageGeneratorWorker: Sendable {
 
     private func serve(_ request: Request, _ asked: Int) throws(PlaybackError) -> (PixelBuffer, MediaTime) {
         if let error = cancelled(asked) { throw error }
-        let input: Opened
-        if let already = opened.withLock({ $0 }) { input = already } else { input = try open() }
-        if let error = cancelled(asked) { throw error }
-        let frame = try picture(request, from: input, name: name) { cancelled(asked) }
+        let frame: VideoFrame
+        if let keyframe = iFramePicture(request) {
+            frame = keyframe
+        } else {
+            frame = try decodedPicture(request, asked)
+        }
         let maker = PixelBufferMaker(request.format)
         guard let buffer = maker.make(frame, fitting: request.maximumSize) else {
             throw PlaybackError(
                 .decoding, source: name, reason: "cannot convert the picture at \(frame.time.seconds) s")
         }
         return (buffer, frame.time)
+    }
+
+    /// The keyframe for `request` from the stream's I-frame playlist, one byte range, when it has one and the
+    /// tolerance before allows its keyframe; nil otherwise (and when fetching it failed: playback's way is tried).
+    private func iFramePicture(_ request: Request) -> VideoFrame? {
+        let before = request.before.isNumeric ? max(0, request.before.seconds) : .infinity
+        guard before > 0 else { return nil }
+        let index: IFrameIndex?
+        if let known = iFrames.withLock({ $0 }) {
+            index = known
+        } else {
+            index = try? IFrameIndex.load(
+                name, fetch: fetch, timeout: asset.networkTimeout, maximumSize: request.maximumSize)
+            iFrames.withLock { $0 = .some(index) }
+        }
+        let t = max(0, request.seconds)
+        guard let index else { return nil }
+        let entry = index.entry(at: t)
+        guard t - entry.start <= before else { return nil }
+        return try? index.picture(entry, fetch: fetch, name: name)
+    }
+
+    /// The picture for `request` decoded from the media as playback reads it. Queue only.
+    private func decodedPicture(_ request: Request, _ asked: Int) throws(PlaybackError) -> VideoFrame {
+        let input: Opened
+        if let already = opened.withLock({ $0 }) { input = already } else { input = try open() }
+        if let error = cancelled(asked) { throw error }
+        return try picture(request, from: input, name: name) { cancelled(asked) }
     }
 
     /// Opens the asset for pictures: its video track and a decoder for it. Queue only.

@@ -97,3 +97,31 @@ final class InterruptFlag: Sendable {
         return Unmanaged<InterruptFlag>.fromOpaque(opaque).takeUnretainedValue().shouldStop ? 1 : 0
     }
 }
+
+/// Bytes held in memory, read by FFmpeg as a seekable input (an HLS I-frame's byte range). Used by one thread at a
+/// time (the one that reads the `MediaInput`).
+package final class MemoryByteSource: ByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    /// A source reading `bytes`.
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(buffer.count, bytes.count - position)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[position..<(position + n)]))
+        }
+        position += n
+        return n
+    }
+
+    package func seek(to offset: Int64) -> Bool {
+        guard offset >= 0, offset <= Int64(bytes.count) else { return false }
+        position = Int(offset)
+        return true
+    }
+
+    package var size: Int64? { Int64(bytes.count) }
+}

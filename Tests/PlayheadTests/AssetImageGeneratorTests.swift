@@ -32,6 +32,44 @@ import Testing
         return try HLSFixtures.url("numbered-hls/index.m3u8")
     }
 
+    /// `numberedStream` behind a multivariant playlist (`numbered-hls/master.m3u8`) with an I-frame playlist
+    /// (`iframes.m3u8`): one entry per segment, the byte range of the segment's keyframe (from its start, so the
+    /// program tables come along, to the next picture's first byte, found with ffprobe). Returns the master's URL
+    /// and each I-frame's byte count.
+    static func numberedStreamWithIFrames() throws -> (URL, [Int]) {
+        let media = try numberedStream()
+        let dir = try HLSFixtures.root().appendingPathComponent("numbered-hls")
+        var lengths: [Int] = []
+        var lines = [
+            "#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXT-X-I-FRAMES-ONLY",
+        ]
+        for i in 0..<5 {
+            let segment = dir.appendingPathComponent("index\(i).ts").path
+            let r = try Run.command(
+                "ffprobe",
+                ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pos", "-of", "csv=p=0", segment])
+            let positions = r.stdout.split(separator: "\n").compactMap {
+                Int($0.trimmingCharacters(in: CharacterSet(charactersIn: ", \r")))
+            }
+            guard r.status == 0, positions.count >= 2 else { throw TestSupportError("ffprobe \(segment): \(r.stderr)") }
+            lengths.append(positions[1])
+            lines += ["#EXTINF:2.0,", "#EXT-X-BYTERANGE:\(positions[1])@0", "index\(i).ts"]
+        }
+        try (lines + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n").write(
+            to: dir.appendingPathComponent("iframes.m3u8"), atomically: true, encoding: .utf8)
+        let master = [
+            "#EXTM3U", "#EXT-X-VERSION:4",
+            "#EXT-X-STREAM-INF:BANDWIDTH=600000,RESOLUTION=320x240,CODECS=\"avc1.64000d,mp4a.40.2\"",
+            media.lastPathComponent,
+            "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,RESOLUTION=320x240,CODECS=\"avc1.64000d\",URI=\"iframes.m3u8\"",
+            "",
+        ]
+        try master.joined(separator: "\n").write(
+            to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        return (try HLSFixtures.url("numbered-hls/master.m3u8"), lengths)
+    }
+
     @Test func exactPicturesAreTheFramesShownAtTheirTimes() async throws {
         let generator = AssetImageGenerator(asset: URLAsset(url: try Fixtures.numberedVideo()))
         generator.requestedTimeToleranceBefore = .zero
@@ -88,6 +126,31 @@ import Testing
         // The playlist, the first segment (opening probes it), and the segment holding 5 s: nothing else.
         #expect(asked.last?.hasSuffix("index2.ts") == true, "\(asked)")
         #expect(!asked.contains { $0.hasSuffix("index3.ts") || $0.hasSuffix("index4.ts") }, "\(asked)")
+    }
+
+    /// The keyframe for 9 s (frame 200, at 8 s) from the I-frame playlist: one byte range of one segment, and
+    /// neither the variant's playlist nor a whole segment fetched. An exact picture still comes from the variant.
+    @Test func anIFramePlaylistGivesKeyframesOneByteRangeEach() async throws {
+        let (url, lengths) = try Self.numberedStreamWithIFrames()
+        let generator = AssetImageGenerator(asset: URLAsset(url: url))
+        let logged = try HLSFixtures.requests().count
+        let (image, actual) = try await generator.image(at: MediaTime(seconds: 9, preferredTimescale: 600))
+        #expect(Self.number(in: image) == 200)
+        #expect(abs(actual.seconds - 8) < 0.001, "\(actual.seconds)")
+        let (early, at) = try await generator.image(at: MediaTime(seconds: 3.5, preferredTimescale: 600))
+        #expect(Self.number(in: early) == 50)
+        #expect(abs(at.seconds - 2) < 0.001, "\(at.seconds)")
+        let asked = try HLSFixtures.loggedRequests(since: logged).filter { $0.path.contains("numbered-hls") }
+        #expect(
+            asked.map { $0.path.split(separator: "/").last.map(String.init) ?? "" } == [
+                "master.m3u8", "iframes.m3u8", "index4.ts", "index1.ts",
+            ], "\(asked.map(\.path))")
+        #expect(asked.filter { $0.path.hasSuffix(".ts") }.map(\.bytesSent) == [lengths[4], lengths[1]])
+        // Exact: decoded from the variant's segment.
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let (exact, _) = try await generator.image(at: MediaTime(seconds: 7.1, preferredTimescale: 600))
+        #expect(Self.number(in: exact) == 177 || Self.number(in: exact) == 176, "\(Self.number(in: exact))")
     }
 
     @Test func badInputIsAClearError() async throws {
