@@ -43,6 +43,8 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
 
     /// The track ID.
     public var id: Int { trackID }
+    /// The HLS rendition group it is a rendition of (renditions with one `NAME` in two groups are one choice).
+    var group: String?
 
     init(_ s: StreamInfo) {
         trackID = s.index
@@ -58,6 +60,7 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
         languageCode = s.language
         duration = s.duration
         name = s.title
+        group = s.group
         characteristics = s.characteristics
     }
 }

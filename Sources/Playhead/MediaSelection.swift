@@ -42,6 +42,9 @@ public struct MediaSelectionOption: Sendable, Hashable, Identifiable {
     public var mediaCharacteristics: Set<MediaCharacteristic>
     /// The item track it plays (`AssetTrack.trackID` among the item's `tracks`).
     public var trackID: Int
+    /// The same choice in the stream's other rendition groups (another codec or channel layout, one `NAME`): the
+    /// player plays the one of the variant's group.
+    var equivalentTrackIDs: Set<Int> = []
 
     /// The track ID.
     public var id: Int { trackID }
@@ -83,8 +86,10 @@ public struct MediaSelectionGroup: Sendable, Hashable {
     /// Whether nothing may be chosen: true for subtitles, false for sound.
     public var allowsEmptySelection: Bool
 
-    /// The option playing `trackID`, if any.
-    public func option(forTrack trackID: Int) -> MediaSelectionOption? { options.first { $0.trackID == trackID } }
+    /// The option playing `trackID` (or its equivalent in another HLS rendition group), if any.
+    public func option(forTrack trackID: Int) -> MediaSelectionOption? {
+        options.first { $0.trackID == trackID || $0.equivalentTrackIDs.contains(trackID) }
+    }
 }
 
 /// What an item plays in each group, like `AVMediaSelection`. A value type, safe anywhere.

@@ -30,13 +30,29 @@ extension MediaSelectionGroup {
         case .legible: type = .subtitle
         default: return nil
         }
-        let options = tracks.filter { $0.mediaType == type }.enumerated().map {
-            MediaSelectionOption($1, number: $0 + 1)
+        // An HLS rendition with the `NAME` and language of one of another group is the same choice.
+        var options: [MediaSelectionOption] = []
+        for (number, track) in tracks.filter({ $0.mediaType == type }).enumerated() {
+            if let group = track.group,
+                let same = options.firstIndex(where: { o in
+                    tracks.first { $0.trackID == o.trackID }.map {
+                        $0.group != nil && $0.group != group && $0.name == track.name
+                            && $0.languageCode == track.languageCode
+                    } ?? false
+                })
+            {
+                options[same].equivalentTrackIDs.insert(track.trackID)
+                continue
+            }
+            options.append(MediaSelectionOption(track, number: number + 1))
         }
         guard !options.isEmpty else { return nil }
         self.init(
             characteristic: characteristic, options: options,
-            defaultOption: options.first { $0.trackID == defaultTrackID }, allowsEmptySelection: type == .subtitle)
+            defaultOption: options.first {
+                $0.trackID == defaultTrackID || $0.equivalentTrackIDs.contains(defaultTrackID ?? -1)
+            },
+            allowsEmptySelection: type == .subtitle)
     }
 }
 

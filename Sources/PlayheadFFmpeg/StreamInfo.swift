@@ -48,6 +48,9 @@ public struct StreamInfo: Sendable, Hashable {
     /// What the media says the stream is for, as `AVMediaCharacteristic` raw values (an HLS rendition's
     /// `CHARACTERISTICS`, "public.subtitles.forced-only" for `FORCED=YES`).
     public var characteristics: [String] = []
+    /// The HLS rendition group (`GROUP-ID`) the track is a rendition of; nil for a container's own streams.
+    /// Renditions of two groups with one `NAME` (or language) are the same choice in two codecs or layouts.
+    public var group: String?
     /// How far the picture must be turned clockwise to be upright (0, 90, 180 or 270 degrees), from the stream's
     /// display matrix (a phone's portrait video).
     public var rotation = 0

@@ -177,7 +177,7 @@ extension HLSFixtures {
     }
 
     /// One `ffmpeg` run of `arguments` (inputs and codecs) into a VOD MPEG-TS playlist `dir/index.m3u8`.
-    private static func encode(into dir: URL, segmentSeconds: Int, _ arguments: [String]) throws {
+    static func encode(into dir: URL, segmentSeconds: Int, _ arguments: [String]) throws {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let r = try Run.command(
             "ffmpeg",

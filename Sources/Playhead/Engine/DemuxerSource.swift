@@ -31,7 +31,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
             return DemuxerSource(input: input, location: location)
         }
         let main = HLSMediaSource(input: input, hls: client)
-        let renditions = client.audioRenditions.filter { $0.url != nil }
+        // The variant's group first: its renditions are the ones chosen among.
+        let renditions = (client.audioRenditions + client.otherAudioRenditions).filter { $0.url != nil }
         let subtitles = client.subtitleRenditions.filter { $0.url != nil }
         guard !renditions.isEmpty || !subtitles.isEmpty else { return main }
         // The variant's own sound is the rendition without a URI, when the group has one.
@@ -41,7 +42,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
         let codec = CodecSupport.audioDecoderName(inCodecs: client.variant?.stream.codecs) ?? "aac"
         let parts: [any MediaSource] = renditions.map { r in
             HLSRenditionSource(
-                rendition: r, main: client, mainStart: input.startSeconds, codec: codec,
+                rendition: r, main: client, mainStart: input.startSeconds,
+                codec: client.audioGroupCodecs[r.groupID] ?? codec,
                 isPreferred: r == client.preferredAudioRendition, options: hls, stopping: stopping)
         }
         // The one shown unless the item chooses: the `DEFAULT` one (forced subtitles are never chosen as such).
@@ -87,6 +89,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     var formatName: String { input.formatName }
     /// Nothing known beyond the decoders' failure (a subclass may know more).
     var undecodableReason: String? { nil }
+    /// No rendition groups (HLS's own source knows its variant's).
+    var currentAudioGroup: String? { nil }
 
     func defaultTrack(_ kind: TrackKind) -> Int? {
         switch kind {

@@ -110,8 +110,12 @@ struct MediaInfo: Sendable {
         let type: AssetTrack.MediaType = kind == .audio ? .audio : kind == .video ? .video : .subtitle
         let chosen = selection.select(
             type, among: everything.map { AssetTrack($0.stream) }, suggested: suggested.map { AssetTrack($0.stream) })
-        guard let chosen else { return nil }
-        return playable.first { $0.id == chosen.trackID } ?? suggested
+        guard let chosen, let track = playable.first(where: { $0.id == chosen.trackID }) ?? suggested else {
+            return nil
+        }
+        // A sound rendition of another group than the variant's gives way to its equivalent in the variant's.
+        guard kind == .audio else { return track }
+        return track.equivalent(inGroup: source.currentAudioGroup, among: playable) ?? suggested
     }
 
     /// The streams of the tracks, in the source's order.

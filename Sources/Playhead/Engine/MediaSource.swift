@@ -24,6 +24,18 @@ struct MediaTrack: Sendable {
     func seconds(_ ts: Int64) -> Double { stream.seconds(ts) - timelineOffset }
 }
 
+extension MediaTrack {
+    /// This sound rendition's equivalent in rendition group `group` among `tracks` (the one with its `NAME` and
+    /// language, else its language alone; nil when the group has neither); itself when it is a rendition of that
+    /// group, of no group, or when `group` is nil.
+    func equivalent(inGroup group: String?, among tracks: [MediaTrack]) -> MediaTrack? {
+        guard let group, let own = stream.group, own != group else { return self }
+        let candidates = tracks.filter { $0.kind == kind && $0.stream.group == group }
+        return candidates.first { $0.stream.title == stream.title && $0.stream.language == stream.language }
+            ?? candidates.first { $0.stream.language != nil && $0.stream.language == stream.language }
+    }
+}
+
 /// A compressed sample read from a source, with its track and its item time.
 struct MediaSample: @unchecked Sendable {
     var track: Int
@@ -149,6 +161,9 @@ protocol MediaSource: AnyObject, Sendable {
     /// Why nothing read may have decoded, when the source knows more than the decoders (an HLS stream whose
     /// samples are encrypted: the key may be wrong); nil otherwise. Any thread.
     var undecodableReason: String? { get }
+    /// The audio rendition group (`GROUP-ID`) of the HLS variant being loaded: a sound rendition of another group
+    /// gives way to its equivalent in this one (`MediaTrack.equivalent`). Nil for a source without groups.
+    var currentAudioGroup: String? { get }
 }
 
 extension MediaSource {
@@ -166,6 +181,9 @@ extension MediaSource {
 
     /// Nothing known beyond the decoders' failure.
     var undecodableReason: String? { nil }
+
+    /// No rendition groups.
+    var currentAudioGroup: String? { nil }
 
     /// The track with `id`, if any.
     func track(_ id: Int?) -> MediaTrack? {

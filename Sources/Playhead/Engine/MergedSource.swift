@@ -72,6 +72,7 @@ final class MergedSource: MediaSource, @unchecked Sendable {
     var metadata: MediaMetadata { parts[0].metadata }
     var isSeekable: Bool { parts[0].isSeekable }
     var formatName: String { parts[0].formatName }
+    var currentAudioGroup: String? { parts[0].currentAudioGroup }
 
     /// The default of the last part that has one: a part is added for its tracks (an audio rendition's sound
     /// replaces the sound muxed in the variant).

@@ -24,6 +24,8 @@ extension PlaybackEngine {
         var knownCues: [SubtitleCue]?
         /// The cues read so far of the text tracks not shown, for a switch in place.
         var otherCues = OtherCues()
+        /// The variant's audio group last followed (`followAudioGroup`).
+        var followedGroup: String?
         /// The renditions started for a switch in place (a sound one and a subtitle one may catch up at once), by
         /// kind: each is read whatever is buffered until it reaches `until` (item time); a sound rendition is
         /// switched to then.
@@ -39,10 +41,16 @@ extension PlaybackEngine {
     /// Takes a pending sound or subtitle switch: a track read already switches at once; an HLS rendition not read
     /// starts reading from the play head and catches up first.
     func takeSwitches(_ source: any MediaSource, _ state: inout ReadState) {
-        if let id = control.withLock({ c -> Int? in
+        followAudioGroup(source, &state)
+        if let requested = control.withLock({ c -> Int? in
             defer { c.pendingAudioSwitch = nil }
             return c.pendingAudioSwitch
-        }), state.catchingUp[.audio]?.track != id {
+        }),
+            // A rendition of another group than the variant's: its equivalent in the variant's plays.
+            case let id = source.track(requested)?.equivalent(inGroup: source.currentAudioGroup, among: source.tracks)?
+                .id ?? requested,
+            state.catchingUp[.audio]?.track != id
+        {
             // A rendition started for an earlier choice is read no more.
             if let earlier = state.catchingUp.removeValue(forKey: .audio) {
                 source.stopReading(track: earlier.track)
@@ -77,6 +85,18 @@ extension PlaybackEngine {
             state.textReader = state.media.text.map { TextCueReader(codec: $0.stream.codecName) }
             state.knownCues = state.media.text.flatMap { source.knownCues(of: $0.id) }
         }
+    }
+
+    /// The variant now loading names another audio group (an ABR switch to a rung with another codec or channel
+    /// layout): the sound rendition playing gives way, in place and without a gap, to its equivalent in that group
+    /// (a switch like a choice made while playing); nothing changes when the group has none.
+    func followAudioGroup(_ source: any MediaSource, _ state: inout ReadState) {
+        guard let group = source.currentAudioGroup, group != state.followedGroup else { return }
+        state.followedGroup = group
+        guard let playing = state.media.audio,
+            let target = playing.equivalent(inGroup: group, among: source.tracks), target.id != playing.id
+        else { return }
+        control.withLock { if $0.pendingAudioSwitch == nil { $0.pendingAudioSwitch = target.id } }
     }
 
     /// After a read: a started rendition whose own read reached its goal has caught up (a sound rendition is

@@ -51,6 +51,7 @@ class HLSRenditionPart: @unchecked Sendable {
             describing: type, index: Self.trackID, codecName: codec, isDecodable: isDecodable, channels: channels,
             language: rendition.language, title: rendition.name.isEmpty ? nil : rendition.name)
         stream.characteristics = Self.characteristics(of: rendition)
+        stream.group = rendition.groupID
         return stream
     }
 

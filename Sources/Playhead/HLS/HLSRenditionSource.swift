@@ -63,6 +63,7 @@ final class HLSRenditionSource: HLSRenditionPart, MediaSource, @unchecked Sendab
             track.stream.index = Self.trackID
             track.stream.title = tracks[0].stream.title
             track.stream.characteristics = tracks[0].stream.characteristics
+            track.stream.group = tracks[0].stream.group
             tracks = [track]
             if let host { source.attach(host) }
             opened.withLock { $0 = (source, own) }

@@ -123,6 +123,11 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     let sampleEncryptionUsed = Locked<String?>(nil)
     /// The subtitle renditions of the variant's `SUBTITLES` group.
     var subtitleRenditions: [Rendition] = []
+    /// The audio renditions of the groups other variants name (another codec or channel layout): an ABR switch to
+    /// such a variant moves the sound to the equivalent rendition there.
+    var otherAudioRenditions: [Rendition] = []
+    /// FFmpeg's decoder name of each audio group's sound, from the `CODECS` of the first variant naming it.
+    var audioGroupCodecs: [String: String] = [:]
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -152,7 +157,16 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             multivariantStart = master.start
             adaptive = opened.state
             steering = Self.steering(for: master)
-            if let group = master.variants[opened.state.current!].stream.audio {
+            for v in master.variants {
+                if let group = v.stream.audio, audioGroupCodecs[group] == nil {
+                    audioGroupCodecs[group] = CodecSupport.audioDecoderName(inCodecs: v.stream.codecs)
+                }
+            }
+            let current = master.variants[opened.state.current!].stream.audio
+            otherAudioRenditions = master.renditions.filter {
+                $0.type == .audio && $0.groupID != current && audioGroupCodecs.keys.contains($0.groupID)
+            }
+            if let group = current {
                 audioRenditions = master.renditions.filter { $0.type == .audio && $0.groupID == group }
                 preferredAudioRendition = Self.preferredRendition(
                     among: audioRenditions, languages: options.audioLanguages)
