@@ -82,7 +82,11 @@ extension PlaybackEngine {
                 return
             }
         }
-        if media.text != nil { spawn("playhead.text") { $0.runText() } }
+        text.setShownTrack(media.text?.id)
+        // Subtitles may be turned on later in place when there are any (closed captions included).
+        if media.text != nil || media.tracks.contains(where: { $0.kind == .text && ClosedCaptions.plays($0.stream) }) {
+            spawn("playhead.text") { $0.runText() }
+        }
         readLoop(source, media)
     }
 

@@ -123,6 +123,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     let sampleEncryptionUsed = Locked<String?>(nil)
     /// The subtitle renditions of the variant's `SUBTITLES` group.
     var subtitleRenditions: [Rendition] = []
+    /// The closed caption renditions of the variant's `CLOSED-CAPTIONS` group (none for `CLOSED-CAPTIONS=NONE`);
+    /// nil when the playlist does not say (a media playlist, a variant without the attribute).
+    var closedCaptionRenditions: [Rendition]?
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -159,6 +162,12 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             }
             if let group = master.variants[opened.state.current!].stream.subtitles {
                 subtitleRenditions = master.renditions.filter { $0.type == .subtitles && $0.groupID == group }
+            }
+            let stream = master.variants[opened.state.current!].stream
+            if stream.closedCaptionsNone {
+                closedCaptionRenditions = []
+            } else if let group = stream.closedCaptions {
+                closedCaptionRenditions = master.renditions.filter { $0.type == .closedCaptions && $0.groupID == group }
             }
         }
         if !playlist.hasEndList && playlist.playlistType != .vod {
