@@ -7,7 +7,7 @@ import Foundation
 public enum CEA608Writer {
     /// A pop-on caption: `text` (basic characters: letters, digits, space, punctuation) on row 15 from `start`
     /// seconds; it leaves at `end` (an erase of the displayed memory), or at the next caption's start when that is
-    /// the same time (the next caption replaces it on screen).
+    /// the same time (the next caption replaces it on screen). A value type, safe anywhere.
     public struct Caption: Sendable {
         /// The text, one line.
         public var text: String

@@ -51,35 +51,41 @@ extension Fixtures {
 extension HLSFixtures {
     /// Makes (once) an HLS VOD stream of `Fixtures.captionedVideo` in `captions/`: one MPEG-TS variant (`v0`, 2 s
     /// segments, cut with `-c copy`) whose captions `master.m3u8` declares as the `CLOSED-CAPTIONS` group `cc`
-    /// (`NAME="English CC"`, `LANGUAGE="en"`, `INSTREAM-ID="CC1"`, `DEFAULT=YES`, `AUTOSELECT=YES`), and
-    /// `master-none.m3u8` with `CLOSED-CAPTIONS=NONE`. Returns `master.m3u8`'s path on the server.
+    /// (`NAME="English CC"`, `LANGUAGE="en"`, `INSTREAM-ID="CC1"`, `DEFAULT=YES`, `AUTOSELECT=YES`);
+    /// `master-none.m3u8` says `CLOSED-CAPTIONS=NONE` and `master-unsaid.m3u8` says nothing of them. Returns
+    /// `master.m3u8`'s path on the server.
     public static func captionedStream() throws -> String {
         let dir = try root().appendingPathComponent("captions")
-        let master = dir.appendingPathComponent("master.m3u8")
-        if FileManager.default.fileExists(atPath: master.path) { return "captions/master.m3u8" }
-        let source = try Fixtures.captionedVideo(ext: "ts")
         let out = dir.appendingPathComponent("v0")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let r = try Run.command(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-i", source.path, "-c", "copy", "-f", "hls", "-hls_time", "2",
-                "-hls_playlist_type", "vod", "-hls_segment_filename", out.appendingPathComponent("seg%02d.ts").path,
-                out.appendingPathComponent("index.m3u8").path,
-            ], timeout: 300)
-        guard r.status == 0 else { throw TestSupportError("ffmpeg failed making \(out.path): \(r.stderr)") }
-        let variant =
-            "#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=320x240,CODECS=\"avc1.42c00d,mp4a.40.2\",CLOSED-CAPTIONS="
-        let none = ["#EXTM3U", "#EXT-X-VERSION:4", variant + "NONE", "v0/index.m3u8", ""]
-        try none.joined(separator: "\n").write(
-            to: dir.appendingPathComponent("master-none.m3u8"), atomically: true, encoding: .utf8)
-        let lines = [
-            "#EXTM3U", "#EXT-X-VERSION:4",
-            "#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"English CC\",LANGUAGE=\"en\","
-                + "INSTREAM-ID=\"CC1\",DEFAULT=YES,AUTOSELECT=YES",
-            variant + "\"cc\"", "v0/index.m3u8", "",
+        if !FileManager.default.fileExists(atPath: out.appendingPathComponent("index.m3u8").path) {
+            let source = try Fixtures.captionedVideo(ext: "ts")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            let r = try Run.command(
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-y", "-i", source.path, "-c", "copy", "-f", "hls", "-hls_time", "2",
+                    "-hls_playlist_type", "vod", "-hls_segment_filename",
+                    out.appendingPathComponent("seg%02d.ts").path, out.appendingPathComponent("index.m3u8").path,
+                ], timeout: 300)
+            guard r.status == 0 else { throw TestSupportError("ffmpeg failed making \(out.path): \(r.stderr)") }
+        }
+        let variant = "#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=320x240,CODECS=\"avc1.42c00d,mp4a.40.2\""
+        let playlists = [
+            "master.m3u8": [
+                "#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"English CC\",LANGUAGE=\"en\","
+                    + "INSTREAM-ID=\"CC1\",DEFAULT=YES,AUTOSELECT=YES",
+                variant + ",CLOSED-CAPTIONS=\"cc\"",
+            ],
+            "master-none.m3u8": [variant + ",CLOSED-CAPTIONS=NONE"],
+            "master-unsaid.m3u8": [variant],
         ]
-        try lines.joined(separator: "\n").write(to: master, atomically: true, encoding: .utf8)
+        for (name, lines) in playlists {
+            let text = (["#EXTM3U", "#EXT-X-VERSION:4"] + lines + ["v0/index.m3u8", ""]).joined(separator: "\n")
+            let url = dir.appendingPathComponent(name)
+            if (try? String(contentsOf: url, encoding: .utf8)) != text {
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
+        }
         return "captions/master.m3u8"
     }
 }

@@ -135,8 +135,9 @@ import Testing
     }
 
     /// An HLS variant naming a `CLOSED-CAPTIONS` group offers its rendition ("English CC", the `DEFAULT`, shown
-    /// unless the item chooses otherwise) and its captions show at their times; subtitles turned off show none; a
-    /// variant with `CLOSED-CAPTIONS=NONE` offers none, though its pictures carry them.
+    /// unless the item chooses otherwise) and its captions show at their times; a variant with
+    /// `CLOSED-CAPTIONS=NONE` offers none, though its pictures carry them; one without the attribute offers what
+    /// FFmpeg sees.
     @Test func anHLSCaptionRenditionShowsTheCaptionsOfTheVideo() async throws {
         let url = try HLSFixtures.url(try HLSFixtures.captionedStream())
         let asset = URLAsset(url: url)
@@ -162,6 +163,11 @@ import Testing
 
         let none = URLAsset(url: try HLSFixtures.url("captions/master-none.m3u8"))
         #expect(try await none.loadMediaSelectionGroup(for: .legible) == nil)
+        // A variant that says nothing of them: the captions FFmpeg sees in its pictures, as in a file.
+        let unsaid = URLAsset(url: try HLSFixtures.url("captions/master-unsaid.m3u8"))
+        let seen = try await unsaid.loadMediaSelectionGroup(for: .legible)
+        #expect(
+            seen?.options.map(\.displayName) == ["CC1"] && seen?.defaultOption == nil, "\(String(describing: seen))")
     }
 
     @Test func captionsTurnedOffShowNothing() async throws {
