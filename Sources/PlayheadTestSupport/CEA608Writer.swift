@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes CEA-608 pop-on captions into an H.264 Annex B elementary stream, as broadcast encoders carry them: one
+/// Writes CEA-608 pop-on (or roll-up) captions into an H.264 Annex B elementary stream, as broadcast encoders carry them: one
 /// SEI NAL unit (ATSC A/53 `cc_data` in `user_data_registered_itu_t_t35`, "GA94") per access unit, placed after the
 /// access unit's delimiter and parameter sets and before its first slice. Field 1, channel 1 (CC1): one byte pair
 /// per frame, control codes sent twice. Pure; any thread.
@@ -29,6 +29,8 @@ public enum CEA608Writer {
     static let endOfCaption: (UInt8, UInt8) = (0x14, 0x2F)
     static let eraseDisplayed: (UInt8, UInt8) = (0x14, 0x2C)
     static let row15: (UInt8, UInt8) = (0x14, 0x70)
+    static let rollUp2: (UInt8, UInt8) = (0x14, 0x25)
+    static let carriageReturn: (UInt8, UInt8) = (0x14, 0x2D)
 
     /// The byte pair each frame carries (nil: padding), for `frames` frames at `fps` with `captions`.
     static func schedule(_ captions: [Caption], frames: Int, fps: Double) -> [(UInt8, UInt8)?] {
@@ -106,10 +108,39 @@ public enum CEA608Writer {
 
     /// `annexB` (H.264 with access unit delimiters, no B-frames, at `fps`) with `captions` written in.
     public static func insert(_ captions: [Caption], into annexB: [UInt8], fps: Double) -> [UInt8] {
+        insert(into: annexB) { schedule(captions, frames: $0, fps: fps) }
+    }
+
+    /// `annexB` with roll-up captions two rows deep written in: each line's last characters arrive at its `start`
+    /// (one pair of characters a frame before), a carriage return rolling the earlier line up first; the screen is
+    /// erased at the last line's `end`.
+    public static func insert(rollUp lines: [Caption], into annexB: [UInt8], fps: Double) -> [UInt8] {
+        insert(into: annexB) { frames in
+            var pairs = [(UInt8, UInt8)?](repeating: nil, count: frames)
+            func frame(_ seconds: Double) -> Int { Int((seconds * fps).rounded()) }
+            for (i, line) in lines.enumerated() {
+                var chars = Array(line.text.utf8)
+                if chars.count % 2 == 1 { chars.append(0) }
+                var sent: [(UInt8, UInt8)] = i == 0 ? [rollUp2, rollUp2] : []
+                sent += [carriageReturn, carriageReturn, row15, row15]
+                sent += stride(from: 0, to: chars.count, by: 2).map { (chars[$0], chars[$0 + 1]) }
+                let last = frame(line.start)
+                for (k, pair) in sent.enumerated() { pairs[last - sent.count + 1 + k] = pair }
+            }
+            if let end = lines.last.map({ frame($0.end) }), end + 1 < frames {
+                pairs[end] = eraseDisplayed
+                pairs[end + 1] = eraseDisplayed
+            }
+            return pairs
+        }
+    }
+
+    /// `annexB` with the byte pair `schedule(frames)` gives each of its `frames` frames written in.
+    static func insert(into annexB: [UInt8], schedule: (Int) -> [(UInt8, UInt8)?]) -> [UInt8] {
         let units = nalUnits(annexB)
         // An access unit starts at each delimiter (type 9); its SEI goes before its first slice (1 or 5).
         let frames = units.filter { $0.type == 9 }.count
-        let pairs = schedule(captions, frames: frames, fps: fps)
+        let pairs = schedule(frames)
         var out: [UInt8] = []
         out.reserveCapacity(annexB.count + frames * 24)
         var frame = -1

@@ -26,9 +26,37 @@ extension Fixtures {
             ])
     }
 
-    /// The H.264 elementary stream (Annex B) of `captionedVideo`, its captions written in. Made once.
-    static func captionedStream() throws -> URL {
-        let url = Paths.fixtures.appendingPathComponent("captioned.h264")
+    /// The roll-up captions (CC1, two rows) of `rollUpCaptionedVideo`: each line is whole at its start; the screen
+    /// is erased at 6 s.
+    public static let rollUpCaptions = [
+        CEA608Writer.Caption("FIRST LINE", start: 1, end: 6),
+        CEA608Writer.Caption("NEXT ONE", start: 3, end: 6),
+    ]
+
+    /// `captionedVideo`'s pictures and sound in MP4 with `rollUpCaptions` in place of its pop-on captions. Made
+    /// once.
+    public static func rollUpCaptionedVideo() throws -> URL {
+        let url = Paths.fixtures.appendingPathComponent("captioned-rollup.mp4")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        let elementary = try captionedStream(name: "captioned-rollup.h264") {
+            CEA608Writer.insert(rollUp: rollUpCaptions, into: $0, fps: 25)
+        }
+        return try make(
+            "captioned-rollup.mp4",
+            [
+                "-framerate", "25", "-f", "h264", "-i", elementary.path,
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=10:sample_rate=48000",
+                "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-ac", "2", "-shortest",
+            ])
+    }
+
+    /// The H.264 elementary stream (Annex B) of `captionedVideo` (`name`), its captions written in by `write`
+    /// (by default `captions`). Made once.
+    static func captionedStream(
+        name: String = "captioned.h264",
+        write: ([UInt8]) -> [UInt8] = { CEA608Writer.insert(captions, into: $0, fps: 25) }
+    ) throws -> URL {
+        let url = Paths.fixtures.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let plain = try make(
             "uncaptioned.h264",
@@ -39,7 +67,7 @@ extension Fixtures {
                 "-bsf:v", "h264_mp4toannexb", "-f", "h264",
             ])
         let bytes = [UInt8](try Data(contentsOf: plain))
-        let captioned = CEA608Writer.insert(captions, into: bytes, fps: 25)
+        let captioned = write(bytes)
         let tmp = Paths.fixtures.appendingPathComponent(".\(UUID().uuidString).h264")
         try Data(captioned).write(to: tmp)
         _ = try? FileManager.default.removeItem(at: url)

@@ -63,6 +63,42 @@ import Testing
         Self.expectCaptionsAtTheirTimes(output.all)
     }
 
+    /// Roll-up captions show as they are sent: each change of the screen (two more characters, a line rolled up)
+    /// shows at its picture's time, the rows as lines.
+    @Test func rollUpCaptionsShowAsTheyAreSent() async throws {
+        let asset = URLAsset(url: try Fixtures.rollUpCaptionedVideo())
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(asset: asset)
+        item.select(legible.options.first, in: legible)
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(
+            await eventually(timeout: 15) { player.currentTime().seconds > 6.5 }, "\(String(describing: item.error))")
+        player.close()
+        _ = sink.stopRecording()
+
+        let (first, next) = (Fixtures.rollUpCaptions[0], Fixtures.rollUpCaptions[1])
+        let changes = output.all
+        let log = "\(changes.map { ($0.texts, $0.heard) })"
+        let one = Self.spans(of: first.text, in: changes)
+        #expect(one.count == 1 && abs(one[0].0 - first.start) < 0.15, "\(log)")
+        let both = Self.spans(of: first.text + "\n" + next.text, in: changes)
+        #expect(both.count == 1 && abs(both[0].0 - next.start) < 0.15, "\(log)")
+        #expect(both.first?.1.map { abs($0 - next.end) < 0.15 } == true, "\(log)")
+        // Nothing but the lines as they grow.
+        let growing = changes.flatMap(\.texts).allSatisfy { text in
+            first.text.hasPrefix(text)
+                || text.hasPrefix(first.text + "\n") && next.text.hasPrefix(text.dropFirst(first.text.count + 1))
+                || text == first.text + "\n"
+        }
+        #expect(growing, "\(log)")
+        #expect(!changes.contains { $0.heard < 0.8 && !$0.texts.isEmpty }, "\(log)")
+    }
+
     /// Seeking forward into a caption shows it (its pictures from the keyframe before are decoded again); seeking
     /// back shows the earlier one again at its time, once, and nothing stays on screen from before the seek.
     @Test func seekingShowsTheCaptionsOfTheTarget() async throws {
