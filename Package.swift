@@ -25,6 +25,8 @@ let package = Package(
         ),
         // libavfilter, loaded with dlopen on first use (it costs every launch 25 ms when linked).
         .target(name: "CFFmpegFilter", dependencies: ["CFFmpeg"]),
+        // What FFmpeg's probe learnt and keeps private (closed captions in a video stream), read from its dump.
+        .target(name: "CFFmpegProbe", dependencies: ["CFFmpeg"]),
         // SDL2, loaded with dlopen when the first window opens (linked, it costs every launch about 7 ms).
         .target(name: "CSDL2"),
         // libass, loaded with dlopen when the first subtitle is drawn.
@@ -41,7 +43,7 @@ let package = Package(
         .executableTarget(name: "playhead-abr-sim", dependencies: ["PlayheadABRSim"]),
 
         // Wrappers over C.
-        .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "CFFmpegFilter", "PlayheadCore"]),
+        .target(name: "PlayheadFFmpeg", dependencies: ["CFFmpeg", "CFFmpegFilter", "CFFmpegProbe", "PlayheadCore"]),
         .target(name: "PlayheadAudio", dependencies: ["CPulse", "PlayheadCore"]),
         .target(
             name: "PlayheadVideo",

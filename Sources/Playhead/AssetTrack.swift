@@ -50,8 +50,8 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
         trackID = s.index
         mediaType = s.mediaType == .audio ? .audio : (s.mediaType == .video ? .video : .subtitle)
         codecName = s.codecName
-        // Subtitles play (reach legible outputs) in the text formats Playhead reads.
-        isPlayable = s.mediaType == .subtitle ? TextCueReader.supports(s.codecName) : s.isDecodable
+        // Subtitles play (reach legible outputs) in the text formats Playhead reads, and CC1 closed captions.
+        isPlayable = s.mediaType == .subtitle ? ClosedCaptions.plays(s) : s.isDecodable
         naturalSize = Size(width: Double(s.width), height: Double(s.height))
         nominalFrameRate = Float(s.frameRate)
         estimatedDataRate = Float(s.bitRate)

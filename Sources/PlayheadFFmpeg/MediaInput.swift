@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegProbe
 import Foundation
 import PlayheadCore
 
@@ -145,7 +146,8 @@ public final class MediaInput: @unchecked Sendable {
         metadata.tags = MediaMetadata.all(in: c.pointee.metadata)
         for i in 0..<Int(c.pointee.nb_streams) {
             guard let s = c.pointee.streams[i] else { continue }
-            let info = StreamInfo(s)
+            var info = StreamInfo(s)
+            if info.mediaType == .video { info.hasClosedCaptions = ph_stream_has_closed_captions(c, Int32(i)) != 0 }
             streams.append(info)
             if info.isAttachedPicture, metadata.artwork == nil, let data = s.pointee.attached_pic.data {
                 metadata.artwork = Array(UnsafeBufferPointer(start: data, count: Int(s.pointee.attached_pic.size)))

@@ -86,6 +86,15 @@ public final class Frame: @unchecked Sendable {
     /// The frame's duration in its stream's time base, 0 when unknown.
     public var duration: Int64 { pointer.pointee.pkt_duration }
 
+    /// The closed caption bytes the picture carries (ATSC A/53 `cc_data` triplets, which the H.264, HEVC and
+    /// MPEG-2 decoders export as `AV_FRAME_DATA_A53_CC` side data); nil when it carries none. A copy; any thread.
+    public var closedCaptionData: [UInt8]? {
+        guard let side = av_frame_get_side_data(pointer, AV_FRAME_DATA_A53_CC), let data = side.pointee.data,
+            side.pointee.size > 0
+        else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(side.pointee.size)))
+    }
+
     /// Keeps only the first `count` samples of an audio frame (trimming encoder padding at a stream's end); a
     /// count not below `sampleCount` changes nothing. Call on the thread that owns the frame.
     public func keepSamples(_ count: Int) {

@@ -54,6 +54,9 @@ public struct StreamInfo: Sendable, Hashable {
     /// How far the picture must be turned clockwise to be upright (0, 90, 180 or 270 degrees), from the stream's
     /// display matrix (a phone's portrait video).
     public var rotation = 0
+    /// Whether this video stream carries closed captions (CEA-608 in ATSC A/53 `cc_data`) that FFmpeg's probe saw
+    /// in its first pictures.
+    public var hasClosedCaptions = false
 
     /// Equality by index and codec (time bases are tuples and do not synthesise).
     public static func == (a: StreamInfo, b: StreamInfo) -> Bool {

@@ -6,8 +6,9 @@ import PlayheadSubtitles
 /// A media source FFmpeg demuxes: a local file (followed while it is still being written) or a URL through
 /// FFmpeg's own protocols. `HLSMediaSource` extends it for Playhead's HLS client.
 ///
-/// Tracks are the input's audio, video and subtitle streams, identified by stream index; streams a container adds
-/// after the open (an MPEG-TS program map that grows) are not tracks and their packets are skipped.
+/// Tracks are the input's audio, video and subtitle streams, identified by stream index, and the closed captions
+/// of its video when FFmpeg's probe saw some (`ClosedCaptions`); streams a container adds after the open (an
+/// MPEG-TS program map that grows) are not tracks and their packets are skipped.
 ///
 /// Threads: owned by the engine's demux thread; `interrupt()` and `cancel()` may come from any thread.
 class DemuxerSource: MediaSource, @unchecked Sendable {
@@ -75,6 +76,12 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
             case .other: return nil
             }
             return MediaTrack(id: stream.index, kind: kind, stream: stream, timelineOffset: offset)
+        }
+        // Closed captions FFmpeg's probe saw in the pictures: a text track the video decoder produces.
+        if let best = input.bestStream(.video), let video = tracks.first(where: { $0.id == best }),
+            video.stream.hasClosedCaptions
+        {
+            tracks.append(ClosedCaptions.track(of: video))
         }
     }
 

@@ -59,6 +59,8 @@ struct MediaInfo: Sendable {
         audio = wantAudio ? Self.choose(.audio, source, selection, excluding) : nil
         video = wantVideo ? Self.choose(.video, source, selection, excluding) : nil
         text = Self.choose(.text, source, selection, excluding)
+        // Closed captions come out of the video decoder: none without pictures.
+        if text?.isClosedCaptions == true && video == nil { text = nil }
     }
 
     /// The tracks chosen to play.
@@ -97,16 +99,18 @@ struct MediaInfo: Sendable {
             switch track.kind {
             case .audio: return track.stream.isDecodable
             case .video: return track.stream.isDecodable && !track.stream.isAttachedPicture
-            case .text: return TextCueReader.supports(track.stream.codecName)
+            case .text: return ClosedCaptions.plays(track.stream)
             }
         }
         let playable = everything.filter { $0.kind == kind }
         let fallback = source.track(source.defaultTrack(kind)).flatMap { excluded.contains($0.id) ? nil : $0 }
-        // The source's default when it is playable; else, for subtitles or when a chosen track could not be
-        // opened (another rendition of the group plays instead), the first playable track.
+        // The source's default when it is playable; else, for subtitles (not closed captions, which show only when
+        // asked for or marked `DEFAULT` in an HLS playlist) or when a chosen track could not be opened (another
+        // rendition of the group plays instead), the first playable track.
         let suggested =
             fallback.flatMap { f in playable.contains { $0.id == f.id } ? f : nil }
-            ?? (kind == .text || !excluded.isEmpty ? playable.first : fallback)
+            ?? (kind == .text
+                ? playable.first(where: { !$0.isClosedCaptions }) : !excluded.isEmpty ? playable.first : fallback)
         let type: AssetTrack.MediaType = kind == .audio ? .audio : kind == .video ? .video : .subtitle
         let chosen = selection.select(
             type, among: everything.map { AssetTrack($0.stream) }, suggested: suggested.map { AssetTrack($0.stream) })

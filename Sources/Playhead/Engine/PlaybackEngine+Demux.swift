@@ -54,6 +54,7 @@ extension PlaybackEngine {
             return
         }
         info = media
+        text.setShownTrack(media.text?.id)
         noteStartable(source)
         // Without sound the pictures follow the monotonic clock, not an output that never plays anything.
         if media.audio == nil { clock.followSystemClock() }
@@ -82,7 +83,10 @@ extension PlaybackEngine {
                 return
             }
         }
-        if media.text != nil { spawn("playhead.text") { $0.runText() } }
+        // Subtitles may be turned on later in place when there are any (closed captions included).
+        if media.text != nil || media.tracks.contains(where: { $0.kind == .text && ClosedCaptions.plays($0.stream) }) {
+            spawn("playhead.text") { $0.runText() }
+        }
         readLoop(source, media)
     }
 

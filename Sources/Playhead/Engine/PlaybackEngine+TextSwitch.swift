@@ -33,7 +33,7 @@ extension PlaybackEngine {
         guard let info else { return false }
         if let id {
             guard let track = info.tracks.first(where: { $0.id == id }), track.kind == .text,
-                TextCueReader.supports(track.stream.codecName)
+                ClosedCaptions.plays(track.stream), !track.isClosedCaptions || info.video != nil
             else { return false }
         }
         control.withLock { $0.pendingTextSwitch = .some(id) }
@@ -56,8 +56,11 @@ extension PlaybackEngine {
         }
         let track = id.flatMap { source.track($0) }
         let newCues = id.flatMap { source.knownCues(of: $0) } ?? id.flatMap { others.cues[$0] } ?? []
-        let old = text.replace(with: newCues)
-        if let previous = media.text, source.knownCues(of: previous.id) == nil { others.cues[previous.id] = old }
+        let old = text.replace(with: newCues, track: id)
+        // Captions are not kept: the video decoder makes them again whenever they are shown.
+        if let previous = media.text, source.knownCues(of: previous.id) == nil, !previous.isClosedCaptions {
+            others.cues[previous.id] = old
+        }
         if let id { others.cues[id] = nil }
         // The rendition shown before is fetched no more (its cues read so far are kept).
         if let previous = media.text, source.knownCues(of: previous.id) == nil {

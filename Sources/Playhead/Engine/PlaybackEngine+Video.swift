@@ -4,16 +4,19 @@ import PlayheadFFmpeg
 import PlayheadVideo
 
 extension PlaybackEngine {
-    /// The video decode thread: decodes packets into the frame queue, skipping frames before an exact seek's target.
+    /// The video decode thread: decodes packets into the frame queue, skipping frames before an exact seek's target;
+    /// while the text track shown is the video's closed captions, it makes their cues (`CaptionCueMaker`).
     func runVideoDecode(_ decoder: Decoder, track: MediaTrack) {
         guard let media = info else { return }
         var generation = -1
         var decodedAny = false
+        let captions = CaptionCueMaker()
         while !isStopping {
             let g = control.withLock { $0.generation }
             if g != generation {
                 generation = g
                 decoder.flush()
+                if captions.flush(into: text) { wake() }
             }
             if videoQueue.isEmpty && !videoQueue.reachedEnd && info?.audio == nil {
                 let (buffering, seeking) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
@@ -26,6 +29,7 @@ extension PlaybackEngine {
             if current != generation {
                 generation = current
                 decoder.flush()
+                if captions.flush(into: text) { wake() }
             }
             if tagged.generation != generation { continue }
             switch tagged.item {
@@ -33,6 +37,7 @@ extension PlaybackEngine {
                 do {
                     try decoder.decode(packet) {
                         noteDecoded(&decodedAny)
+                        readCaptions($0, track, captions)
                         return queueFrame($0, track, generation)
                     }
                 } catch {
@@ -43,10 +48,26 @@ extension PlaybackEngine {
             case .endOfStream:
                 try? decoder.decode(nil) {
                     noteDecoded(&decodedAny)
+                    readCaptions($0, track, captions)
                     return queueFrame($0, track, generation)
                 }
+                // The caption on screen at the end ends with the last picture.
+                if captions.flush(into: text) { wake() }
                 _ = frameQueue.put(.end(generation: generation))
             }
+        }
+    }
+
+    /// The captions a decoded picture carries, when the text track shown is its caption track: a change of the
+    /// caption on screen wakes the text thread.
+    private func readCaptions(_ frame: Frame, _ track: MediaTrack, _ captions: CaptionCueMaker) {
+        guard let pts = frame.pts else { return }
+        let duration = track.stream.frameRate > 0 ? 1 / track.stream.frameRate : 0.04
+        let shown = info?.text
+        if captions.take(
+            frame, seconds: track.seconds(pts), duration: duration, shown: shown, into: text, end: config.endSeconds)
+        {
+            wake()
         }
     }
 

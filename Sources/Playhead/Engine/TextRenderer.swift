@@ -7,8 +7,9 @@ import PlayheadSubtitles
 /// them at once.
 ///
 /// Cues are kept across seeks (a seek back finds them without reading them again; a cue read twice is kept once),
-/// up to `capacity`. Threads: any. The demux thread adds cues, the engine's text thread updates the outputs, the
-/// main actor attaches and detaches; every call into an output is made under the renderer's lock.
+/// up to `capacity`. Threads: any. The demux thread adds cues (the video decode thread those of closed captions),
+/// the engine's text thread updates the outputs, the main actor attaches and detaches; every call into an output is
+/// made under the renderer's lock.
 final class TextRenderer: @unchecked Sendable {
     private struct Key: Hashable {
         var start: Int64
@@ -19,7 +20,10 @@ final class TextRenderer: @unchecked Sendable {
     private let lock = NSLock()
     private var outputs: [any LegibleOutput]
     private var cues: [SubtitleCue] = []
-    private var known = Set<Key>()
+    /// The index in `cues` of each cue kept.
+    private var known: [Key: Int] = [:]
+    /// The text track shown: caption cues of another track are not kept (`setCaption`).
+    private var shownTrack: Int?
     /// The index of `cues`, rebuilt when a cue was added since the last update.
     private var timeline: CueTimeline?
     private var showing: [SubtitleCue] = []
@@ -27,28 +31,75 @@ final class TextRenderer: @unchecked Sendable {
     /// A renderer sending its cues to `outputs`.
     init(outputs: [any LegibleOutput]) { self.outputs = outputs }
 
+    private static func key(_ cue: SubtitleCue) -> Key {
+        Key(start: Int64((cue.startTime * 1000).rounded()), text: cue.text)
+    }
+
     /// Keeps `cue`; false when it was known already (or the renderer is full). Demux thread.
     func add(_ cue: SubtitleCue) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        let key = Key(start: Int64((cue.startTime * 1000).rounded()), text: cue.text)
-        guard cues.count < Self.capacity, known.insert(key).inserted else { return false }
+        let key = Self.key(cue)
+        guard cues.count < Self.capacity, known[key] == nil else { return false }
+        known[key] = cues.count
         cues.append(cue)
         timeline = nil
         return true
     }
 
-    /// Replaces every cue kept with `newCues` (another track's); returns the cues it kept. The outputs get the
-    /// new active set at the next update. Demux thread.
-    func replace(with newCues: [SubtitleCue]) -> [SubtitleCue] {
+    /// Keeps a caption cue of caption track `track` while that track is the one shown, or gives the cue already
+    /// kept with its start and text `cue`'s end (a caption's end is known only when the screen next changes);
+    /// false when nothing changed. Video decode thread.
+    func setCaption(_ cue: SubtitleCue, of track: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard shownTrack == track else { return false }
+        let key = Self.key(cue)
+        if let index = known[key] {
+            guard cues[index].endTime != cue.endTime else { return false }
+            cues[index].endTime = cue.endTime
+        } else {
+            // Captions are made again whenever their pictures are decoded: when full (hours of roll-up captions,
+            // a cue per change), the earliest tenth goes.
+            if cues.count >= Self.capacity { dropEarliest() }
+            known[key] = cues.count
+            cues.append(cue)
+        }
+        timeline = nil
+        return true
+    }
+
+    /// Forgets the tenth of the cues that start first. Under the lock.
+    private func dropEarliest() {
+        cues.sort { $0.startTime < $1.startTime }
+        cues.removeFirst(Self.capacity / 10)
+        known = [:]
+        for (index, cue) in cues.enumerated() { known[Self.key(cue)] = index }
+    }
+
+    /// The text track whose cues the renderer keeps (nil: none), as chosen at the open. Demux thread, before
+    /// the decode threads start.
+    func setShownTrack(_ track: Int?) {
+        lock.lock()
+        defer { lock.unlock() }
+        shownTrack = track
+    }
+
+    /// Replaces every cue kept with `newCues`, those of text track `track` (nil: none), which is shown from now on;
+    /// returns the cues it kept. The outputs get the new active set at the next update. Demux thread.
+    func replace(with newCues: [SubtitleCue], track: Int?) -> [SubtitleCue] {
         lock.lock()
         defer { lock.unlock() }
         let old = cues
         cues = []
-        known = []
+        known = [:]
+        shownTrack = track
         for cue in newCues.prefix(Self.capacity) {
-            let key = Key(start: Int64((cue.startTime * 1000).rounded()), text: cue.text)
-            if known.insert(key).inserted { cues.append(cue) }
+            let key = Self.key(cue)
+            if known[key] == nil {
+                known[key] = cues.count
+                cues.append(cue)
+            }
         }
         timeline = nil
         return old

@@ -23,9 +23,29 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     private var failAtEnd: @Sendable (PlaybackError) -> Void = { _ in }
 
     /// Wraps `input`, opened (and probed) over `hls`; once attached, segments are loaded by `read`.
+    /// The caption tracks are the variant's `CLOSED-CAPTIONS` renditions, in its video (none for `NONE`); without
+    /// the attribute, those FFmpeg's probe saw, as in a file.
     init(input: MediaInput, hls: HLSSource) {
         self.hls = hls
         super.init(input: input, follower: nil)
+        if let renditions = hls.closedCaptionRenditions {
+            tracks.removeAll { $0.isClosedCaptions }
+            if let best = input.bestStream(.video), let video = tracks.first(where: { $0.id == best }) {
+                tracks += ClosedCaptions.tracks(of: video, renditions: renditions)
+            }
+        }
+    }
+
+    /// For text, the variant's `DEFAULT` caption rendition when it is playable (a subtitle rendition marked
+    /// `DEFAULT` comes first: `MergedSource` asks its part after this one).
+    override func defaultTrack(_ kind: TrackKind) -> Int? {
+        if kind == .text, let renditions = hls.closedCaptionRenditions,
+            let k = renditions.firstIndex(where: \.isDefault),
+            let caption = track(ClosedCaptions.firstTrackID + k), caption.stream.isDecodable
+        {
+            return caption.id
+        }
+        return super.defaultTrack(kind)
     }
 
     override func attach(_ host: SourceHost) {

@@ -128,6 +128,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var otherAudioRenditions: [Rendition] = []
     /// FFmpeg's decoder name of each audio group's sound, from the `CODECS` of the first variant naming it.
     var audioGroupCodecs: [String: String] = [:]
+    /// The closed caption renditions of the variant's `CLOSED-CAPTIONS` group (none for `CLOSED-CAPTIONS=NONE`);
+    /// nil when the playlist does not say (a media playlist, a variant without the attribute).
+    var closedCaptionRenditions: [Rendition]?
 
     /// Opens `url` (a multivariant or a media playlist); from a multivariant playlist the adaptive policy picks the
     /// first variant within `caps` whose codecs FFmpeg can decode, and only that variant's playlist is loaded.
@@ -173,6 +176,12 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             }
             if let group = master.variants[opened.state.current!].stream.subtitles {
                 subtitleRenditions = master.renditions.filter { $0.type == .subtitles && $0.groupID == group }
+            }
+            let stream = master.variants[opened.state.current!].stream
+            if stream.closedCaptionsNone {
+                closedCaptionRenditions = []
+            } else if let group = stream.closedCaptions {
+                closedCaptionRenditions = master.renditions.filter { $0.type == .closedCaptions && $0.groupID == group }
             }
         }
         if !playlist.hasEndList && playlist.playlistType != .vod {
