@@ -182,24 +182,25 @@ struct HLSRenditionTests {
         try await Task.sleep(for: .seconds(1))
         let start = sink.samplesSoFar.count
         capture.reset()
-        try await Task.sleep(for: .seconds(24))
+        // A minute, as the issue asks: each playlist reloads on its own schedule all along.
+        try await Task.sleep(for: .seconds(60))
         #expect(item.error == nil, "\(String(describing: item.error))")
         let heard = Array(sink.samplesSoFar.dropFirst(start))
         #expect(abs(AudioAnalysis.frequency(heard) - 520) < 4, "\(AudioAnalysis.frequency(heard)) Hz")
-        #expect(AudioAnalysis.audibleSeconds(heard) > 23.5, "\(AudioAnalysis.audibleSeconds(heard)) s of 24")
+        #expect(AudioAnalysis.audibleSeconds(heard) > 59.5, "\(AudioAnalysis.audibleSeconds(heard)) s of 60")
         #expect(AudioAnalysis.longestGap(heard) < 0.05, "a gap of \(AudioAnalysis.longestGap(heard)) s")
         // The pictures went on with the sound: 25 a second, each shown within 40 ms of the clock.
         let frames = capture.frames
-        #expect(frames.count > 24 * 25 - 30, "\(frames.count) pictures in 24 s")
+        #expect(frames.count > 60 * 25 - 30, "\(frames.count) pictures in 60 s")
         let late = frames.filter { abs($0.value) > 40_000 }
         #expect(late.count <= frames.count / 50, "\(late.count) of \(frames.count) pictures off the clock")
         // Both playlists were reloaded all along, and each segment fetched once.
         let requests = try HLSFixtures.loggedRequests(since: before)
         for media in ["video", "audio"] {
             let reloads = requests.filter { $0.path == "/live-renditions/\(media)/index.m3u8" }
-            #expect(reloads.count >= 10, "\(reloads.count) loads of the \(media) playlist in 25 s")
+            #expect(reloads.count >= 25, "\(reloads.count) loads of the \(media) playlist in 61 s")
             let segments = requests.filter { $0.path.hasPrefix("/live-renditions/\(media)/seg") }.map(\.path)
-            #expect(segments.count >= 10 && Set(segments).count == segments.count, "\(media): \(segments)")
+            #expect(segments.count >= 28 && Set(segments).count == segments.count, "\(media): \(segments)")
         }
         player.close()
         _ = sink.stopRecording()

@@ -20,6 +20,23 @@ extension HLSSource {
             ?? renditions.first
     }
 
+    /// A warning for each rendition group `variant` names that `master` does not define (RFC 8216bis 4.4.6.2.1):
+    /// the variant plays with what its own segments carry.
+    static func missingGroups(of variant: Variant, in master: MultivariantPlaylist, url: URL) -> [HLSNotice] {
+        let named: [(String, MediaType, String?)] = [
+            ("AUDIO", .audio, variant.stream.audio), ("SUBTITLES", .subtitles, variant.stream.subtitles),
+        ]
+        return named.compactMap { attribute, type, group in
+            guard let group, !master.renditions.contains(where: { $0.type == type && $0.groupID == group }) else {
+                return nil
+            }
+            return .recovered(
+                PlaybackError(
+                    .parsing, source: url.absoluteString,
+                    reason: "the variant's \(attribute)=\"\(group)\" names no EXT-X-MEDIA group: it plays without it"))
+        }
+    }
+
     /// The languages the user reads, most wanted first (`LanguageTrackSelection.environmentLanguages`).
     static func environmentLanguages(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> [String]

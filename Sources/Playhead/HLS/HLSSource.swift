@@ -177,6 +177,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             if let group = master.variants[opened.state.current!].stream.subtitles {
                 subtitleRenditions = master.renditions.filter { $0.type == .subtitles && $0.groupID == group }
             }
+            unreported += Self.missingGroups(of: master.variants[opened.state.current!], in: master, url: url)
             let stream = master.variants[opened.state.current!].stream
             if stream.closedCaptionsNone {
                 closedCaptionRenditions = []
