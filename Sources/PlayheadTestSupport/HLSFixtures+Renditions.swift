@@ -48,10 +48,12 @@ extension HLSFixtures {
     /// Makes (once) a ladder whose variants carry no sound, in `name/`: two video-only MPEG-TS variants (`v0`
     /// 360p, `v1` 720p, 2 s segments) naming the audio group `aud`, whose renditions (`a-en`, `a-de`, audio-only
     /// MPEG-TS in 4 s segments, so their boundaries are not the video's) carry the tones of `audioRenditions`;
-    /// with `subtitles`, a subtitle group as `subtitledRenditionLadder` says.
+    /// with `subtitles`, a subtitle group as `subtitledRenditionLadder` says. `audioSegmentSeconds` sets the
+    /// renditions' segments (2 for the low-latency origin, which cuts 2 s segments into parts).
     /// Everything is `seconds` long; returns the multivariant playlist's path on the server.
     public static func renditionLadder(
-        _ name: String = "renditions", seconds: Int = 8, subtitles: [SubtitleRendition] = []
+        _ name: String = "renditions", seconds: Int = 8, subtitles: [SubtitleRendition] = [],
+        audioSegmentSeconds: Int = 4
     ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let master = dir.appendingPathComponent("master.m3u8")
@@ -59,7 +61,7 @@ extension HLSFixtures {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for (i, r) in audioRenditions.enumerated() {
             try encode(
-                into: dir.appendingPathComponent("a-\(r.language)"), segmentSeconds: 4,
+                into: dir.appendingPathComponent("a-\(r.language)"), segmentSeconds: audioSegmentSeconds,
                 [
                     "-f", "lavfi", "-i", "sine=frequency=\(r.tone):duration=\(seconds):sample_rate=48000",
                     "-c:a", "aac", "-ac", "2", "-b:a", "96k",
