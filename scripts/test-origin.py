@@ -18,7 +18,8 @@ request through query parameters:
 query contain TEXT) answer CODE (for S seconds, or until the next /_control; status=0 ends it at once): an origin
 or host that goes down while a test plays, or only its playlist reloads.
 
-/llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, or fMP4 segments with an
+/llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, cut into parts at the PES
+start nearest each quarter, or fMP4 segments with an
 EXT-X-MAP init section and four movie fragments each) as a low-latency live stream that starts with the first
 request under /llhls/ for its ladder (the first folder below /llhls/, so all variants of a ladder share one
 clock): each segment is listed as it completes, and while it is being "made", as four EXT-X-PART byte ranges of
@@ -166,8 +167,24 @@ class LowLatency:
             return self.cache[n]
         path = os.path.join(self.folder, self.names[n])
         if self.map is None:
-            size = os.path.getsize(path)
-            cuts = [min(size, round(size * k / self.PARTS / 188) * 188) for k in range(self.PARTS)] + [size]
+            with open(path, "rb") as f:
+                data = f.read()
+            size = len(data)
+
+            def pes_start(offset):
+                """The first TS packet at or after `offset` that starts a PES (as a packager cuts parts: whole
+                PES packets, never one split across two parts)."""
+                while offset < size:
+                    pid = ((data[offset + 1] & 0x1F) << 8) | data[offset + 2]
+                    if data[offset + 1] & 0x40 and pid not in (0, 0x11, 0x1000) and offset + 188 <= size:
+                        payload = offset + 4 + (1 + data[offset + 4] if data[offset + 3] & 0x20 else 0)
+                        if data[payload:payload + 3] == b"\x00\x00\x01":
+                            return offset
+                    offset += 188
+                return size
+
+            cuts = [0] + [pes_start(round(size * k / self.PARTS / 188) * 188) for k in range(1, self.PARTS)]
+            cuts = [min(c, size) for c in cuts] + [size]
             parts = [(cuts[k], cuts[k + 1] - cuts[k], k == 0) for k in range(self.PARTS)]
         else:
             with open(path, "rb") as f:
