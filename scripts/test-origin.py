@@ -18,12 +18,11 @@ request through query parameters:
 query contain TEXT) answer CODE (for S seconds, or until the next /_control; status=0 ends it at once): an origin
 or host that goes down while a test plays, or only its playlist reloads.
 
-/llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, cut into parts at the PES
-start nearest each quarter, or fMP4 segments with an
+/llhls/DIR/index.m3u8 serves DIR/index.m3u8 (a VOD playlist of 2 s MPEG-TS segments, or fMP4 segments with an
 EXT-X-MAP init section and four movie fragments each) as a low-latency live stream that starts with the first
 request under /llhls/ for its ladder (the first folder below /llhls/, so all variants of a ladder share one
 clock): each segment is listed as it completes, and while it is being "made", as four EXT-X-PART byte ranges of
-0.5 s (a part is available once its time has passed). TS parts are cut at 188-byte packet boundaries; fMP4 parts
+0.5 s (a part is available once its time has passed). TS parts are cut at the first PES start from each quarter of the segment's bytes; fMP4 parts
 at movie fragment boundaries, found by walking the MP4 box headers (each part holds one moof + mdat with the
 boxes before it), and INDEPENDENT=YES is set where the fragment's first sample of every track is a sync sample.
 ?_HLS_msn=M&_HLS_part=P blocks until that part exists (RFC 8216bis blocking reload). /llhls/DIR/FILE serves
