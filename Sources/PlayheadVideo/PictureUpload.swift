@@ -44,11 +44,13 @@ final class PictureUpload {
         // conversions without scaling write rows in blocks of 16 pixels: the texture is as much wider (not drawn).
         var pixels: UnsafeMutablePointer<UInt8>?
         var pitch: Int32 = 0
-        guard ph_window_lock_picture(window, Int32(width), Int32(height), &pixels, &pitch) == 0, let pixels else {
-            return nil
-        }
+        var rows: Int32 = 0
+        guard ph_window_lock_picture(window, Int32(width), Int32(height), &pixels, &pitch, &rows) == 0, let pixels
+        else { return nil }
         defer { ph_window_unlock_picture(window) }
-        if twoStep.convert(frame, to: width, height, into: pixels, pitch: Int(pitch)) { return (width, height) }
+        if twoStep.convert(frame, to: width, height, into: pixels, pitch: Int(pitch), rows: Int(rows)) {
+            return (width, height)
+        }
         return converter.convert(frame, to: width, height, into: pixels, pitch: Int(pitch)) ? (width, height) : nil
     }
 

@@ -111,11 +111,12 @@ void ph_window_position(const ph_window *window, int *x, int *y);
 int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, const uint8_t *const planes[3],
                      const int pitches[3]);
 /* Opens the window's picture texture (BGRA, the alpha byte ignored: opaque; w x h, made again when its size or
- * layout changes) for writing: *pixels and *pitch say where its rows are until ph_window_unlock_picture. Each row
- * has room for w rounded up to 16 pixels (unless the renderer's largest texture is narrower): swscale's conversions
- * write rows in blocks of 16. 0 on success. On the software renderer the rows are the texture's own memory: a
- * picture converted into them is not copied once more. */
-int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, int *pitch);
+ * layout changes) for writing: *pixels, *pitch and *rows say where its rows are and how many until
+ * ph_window_unlock_picture. Each row has room for w rounded up to 16 pixels, and there are h rounded up to even
+ * rows (unless the renderer's largest texture is smaller): swscale's conversions write rows in blocks of 16 and
+ * are fast at even sizes; only w x h is drawn. 0 on success. On the software renderer the rows are the texture's
+ * own memory: a picture converted into them is not copied once more. */
+int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, int *pitch, int *rows);
 void ph_window_unlock_picture(ph_window *window);
 /* Draws the frame: the background colour (skipped when the picture covers the whole window), then (when `picture`
  * is set) the texture's source rectangle into the destination rectangle (drawable pixels) turned `degrees`
