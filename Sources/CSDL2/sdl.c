@@ -298,6 +298,8 @@ struct ph_window {
     SDL_Renderer *renderer;
     SDL_Texture *texture;
     int layout, matrix, w, h;
+    /* The rows of the picture texture made by ph_window_lock_picture (h, or one more). */
+    int rows;
     char renderer_name[32];
     int max_texture_w, max_texture_h;
     struct overlay {
@@ -435,11 +437,20 @@ int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, co
     }
 }
 
-int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, int *pitch) {
+int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, int *pitch, int *rows) {
     if (!window->texture || window->layout != PH_PICTURE_BGRA || window->w != w || window->h != h) {
         if (window->texture) lib.SDL_DestroyTexture(window->texture);
-        window->texture =
-            lib.SDL_CreateTexture(window->renderer, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, w, h);
+        /* Wider than the picture by up to 15 pixels and a row higher when h is odd (swscale writes rows in blocks
+         * of 16 and converts fast at even sizes; the rest is not drawn), in the format of SDL's X11 window surfaces
+         * (XRGB, the X byte ignored), copied without blending. */
+        int padded = (w + 15) / 16 * 16;
+        int high = (h + 1) / 2 * 2;
+        if (window->max_texture_w > 0 && padded > window->max_texture_w) padded = w;
+        if (window->max_texture_h > 0 && high > window->max_texture_h) high = h;
+        window->texture = lib.SDL_CreateTexture(window->renderer, SDL_PIXELFORMAT_RGB888,
+                                                SDL_TEXTUREACCESS_STREAMING, padded, high);
+        window->rows = high;
+        if (window->texture) lib.SDL_SetTextureBlendMode(window->texture, SDL_BLENDMODE_NONE);
         window->layout = window->texture ? PH_PICTURE_BGRA : -1;
         window->matrix = PH_MATRIX_BT601;
         window->w = w;
@@ -449,6 +460,7 @@ int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, in
     void *p = NULL;
     if (lib.SDL_LockTexture(window->texture, NULL, &p, pitch) != 0) return -1;
     *pixels = p;
+    *rows = window->rows;
     return 0;
 }
 
@@ -458,8 +470,13 @@ void ph_window_unlock_picture(ph_window *window) {
 
 int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
                    int degrees, uint8_t r, uint8_t g, uint8_t b) {
+    /* A picture covering the whole window is drawn over every pixel: no background first. */
+    int out_w = 0, out_h = 0;
+    lib.SDL_GetRendererOutputSize(window->renderer, &out_w, &out_h);
+    int covered = picture && window->texture && degrees % 180 == 0 && dx <= 0 && dy <= 0 && dx + dw >= out_w &&
+                  dy + dh >= out_h;
     lib.SDL_SetRenderDrawColor(window->renderer, r, g, b, 255);
-    int result = lib.SDL_RenderClear(window->renderer);
+    int result = covered ? 0 : lib.SDL_RenderClear(window->renderer);
     if (picture && window->texture) {
         lib.SDL_SetYUVConversionMode(conversion(window->matrix));
         SDL_Rect source = {sx, sy, sw, sh};

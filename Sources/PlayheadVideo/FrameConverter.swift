@@ -74,10 +74,12 @@ final class FrameConverter {
         strides = target == .bgra ? [width * 4] : [width, cw, cw]
         let rows = target == .bgra ? [height] : [height, ch, ch]
         for plane in planes { plane.deallocate() }
+        // 64 bytes more: swscale's conversions without scaling write each row in blocks of 16 pixels, the last
+        // one's past the end.
         planes = zip(strides, rows).map { stride, rows in
-            let plane = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: stride * rows)
+            let plane = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: stride * rows + 64)
             plane.initialize(repeating: 0)
-            return plane
+            return UnsafeMutableBufferPointer(rebasing: plane[..<(stride * rows)])
         }
         return true
     }

@@ -10,6 +10,7 @@ import PlayheadFFmpeg
 /// Threads: the display thread of the window it uploads for, only.
 final class PictureUpload {
     private let converter = FrameConverter(.bgra)
+    private let twoStep = TwoStepConverter()
 
     /// Copies `frame` into `window`'s texture; returns the texture's size, nil (with nothing shown) when the
     /// picture cannot be converted or uploaded. A picture larger than the renderer's largest texture is scaled
@@ -39,13 +40,17 @@ final class PictureUpload {
             }
             return done == 0 ? (width, height) : nil
         }
-        // swscale writes straight into the texture's rows (the software renderer's own memory: no copy more).
+        // swscale writes straight into the texture's rows (the software renderer's own memory: no copy more). Its
+        // conversions without scaling write rows in blocks of 16 pixels: the texture is as much wider (not drawn).
         var pixels: UnsafeMutablePointer<UInt8>?
         var pitch: Int32 = 0
-        guard ph_window_lock_picture(window, Int32(width), Int32(height), &pixels, &pitch) == 0, let pixels else {
-            return nil
-        }
+        var rows: Int32 = 0
+        guard ph_window_lock_picture(window, Int32(width), Int32(height), &pixels, &pitch, &rows) == 0, let pixels
+        else { return nil }
         defer { ph_window_unlock_picture(window) }
+        if twoStep.convert(frame, to: width, height, into: pixels, pitch: Int(pitch), rows: Int(rows)) {
+            return (width, height)
+        }
         return converter.convert(frame, to: width, height, into: pixels, pitch: Int(pitch)) ? (width, height) : nil
     }
 

@@ -77,6 +77,42 @@ import Testing
         }
     }
 
+    /// The bars in windows of odd sizes (without a GPU the picture is scaled and converted at an even size one
+    /// column or row larger, the rest not drawn): each bar's colour up to the picture's last column and row, and
+    /// the letterbox where it goes.
+    @Test func colourBarsInWindowsOfOddSizes() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = await Self.pausedPlayer(try Fixtures.colourBars(.bt709Limited))
+        defer { player.close() }
+        let (r, g, b, w, k) = (Self.red, Self.green, Self.blue, Self.white, Self.black)
+        // Resize: 321x241, each bar about 80 pixels wide, red in the first column and the last row, white in the
+        // last column. Aspect in 401x241: the picture 321 wide from x 40, black bands of 40 on each side.
+        let cases: [(Int, Int, VideoGravity, [TestDisplay.ColourCheck])] = [
+            (
+                321, 241, .resize,
+                [
+                    (0, 120, r), (40, 0, r), (120, 120, g), (200, 120, b), (280, 120, w), (320, 120, w), (40, 240, r),
+                    (320, 240, w),
+                ]
+            ),
+            (401, 241, .resizeAspect, [(20, 120, k), (80, 240, r), (240, 120, b), (355, 0, w), (380, 120, k)]),
+        ]
+        for (width, height, gravity, points) in cases {
+            let title = "odd bars \(width)x\(height)"
+            let window = try await PlayerWindow.open(
+                player: player, title: title, width: width, height: height, position: (20, 20))
+            window.title = title
+            window.playerLayer.videoGravity = gravity
+            #expect(await eventually { window.playerLayer.isReadyForDisplay }, "no picture in the \(title) window")
+            #expect(window.size == CGSize(width: width, height: height), "\(window.size)")
+            let wrong = try await Self.mismatches(in: title, points)
+            #expect(wrong.isEmpty, "\(title) \(gravity): \(wrong.joined(separator: "; "))")
+            window.close()
+            #expect(await eventually { (try? TestDisplay.window(titled: title)) == nil }, "the window stayed")
+        }
+    }
+
     /// Pictures a window must still show: one wider than the renderer's largest texture (scaled down to fit it),
     /// one of a single pixel, and a stream whose picture changes size half-way (the new size shown, letterboxed as
     /// it should be).

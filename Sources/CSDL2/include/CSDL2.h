@@ -110,14 +110,17 @@ void ph_window_position(const ph_window *window, int *x, int *y);
  * three planes are Y, U, V; for NV12 Y and the interleaved UV; for BGRA one plane. 0 on success. */
 int ph_window_upload(ph_window *window, int layout, int matrix, int w, int h, const uint8_t *const planes[3],
                      const int pitches[3]);
-/* Opens the window's picture texture (BGRA, w x h, made again when its size or layout changes) for writing:
- * *pixels and *pitch say where its rows are until ph_window_unlock_picture. 0 on success. On the software renderer
- * the rows are the texture's own memory: a picture converted into them is not copied once more. */
-int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, int *pitch);
+/* Opens the window's picture texture (BGRA, the alpha byte ignored: opaque; w x h, made again when its size or
+ * layout changes) for writing: *pixels, *pitch and *rows say where its rows are and how many until
+ * ph_window_unlock_picture. Each row has room for w rounded up to 16 pixels, and there are h rounded up to even
+ * rows (unless the renderer's largest texture is smaller): swscale's conversions write rows in blocks of 16 and
+ * are fast at even sizes; only w x h is drawn. 0 on success. On the software renderer the rows are the texture's
+ * own memory: a picture converted into them is not copied once more. */
+int ph_window_lock_picture(ph_window *window, int w, int h, uint8_t **pixels, int *pitch, int *rows);
 void ph_window_unlock_picture(ph_window *window);
-/* Draws the frame: the background colour everywhere, then (when `picture` is set) the texture's source rectangle
- * into the destination rectangle (drawable pixels) turned `degrees` clockwise about its centre, then shows it. 0 on
- * success. */
+/* Draws the frame: the background colour (skipped when the picture covers the whole window), then (when `picture`
+ * is set) the texture's source rectangle into the destination rectangle (drawable pixels) turned `degrees`
+ * clockwise about its centre, then shows it. 0 on success. */
 int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int sh, int dx, int dy, int dw, int dh,
                    int degrees, uint8_t r, uint8_t g, uint8_t b);
 

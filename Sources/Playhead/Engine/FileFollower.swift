@@ -15,6 +15,8 @@ final class FileFollower {
     private let openedAt: Date
     private let sizeAtOpen: Int64
     private var fd: Int32 = -1
+    /// The file's size when the demuxer last came to the end of what it could read, nil before.
+    private var sizeAtEnd: Int64?
 
     /// A follower for `location` when it is a local regular file; nil otherwise (a URL, a pipe, a device).
     init?(location: String) {
@@ -30,11 +32,16 @@ final class FileFollower {
 
     /// At the end of the bytes read (`consumed`): waits while the file is being written for it to grow past them,
     /// giving up after `idle` seconds without growth, or as soon as `cancelled` says so (checked every 100 ms).
-    /// True when there is more to read. Demux thread.
+    /// True when there is more to read. A file not being written ends at once, even when the demuxer stopped
+    /// short of its last byte. Demux thread.
     func waitForMore(beyond consumed: Int64, idle: Double, cancelled: () -> Bool) -> Bool {
         guard let (size, modified) = Self.status(path) else { return false }
-        if size > consumed { return true }
         guard size > sizeAtOpen || modified > openedAt || -modified.timeIntervalSinceNow < idle else { return false }
+        // Bytes past the demuxer's position send it back to read once per size of the file: a demuxer that ends
+        // short of the file's end (an MP4's index after its media data) must not be sent back again and again.
+        let seen = sizeAtEnd
+        sizeAtEnd = size
+        if size > consumed, size != seen { return true }
         if fd < 0 {
             fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
             if fd >= 0, inotify_add_watch(fd, path, UInt32(IN_MODIFY)) < 0 {
@@ -49,7 +56,10 @@ final class FileFollower {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, 100) > 0 else { continue }
             while read(fd, &buffer, buffer.count) > 0 {}
-            if let (now, _) = Self.status(path), now > consumed { return true }
+            if let (now, _) = Self.status(path), now > max(size, consumed) {
+                sizeAtEnd = now
+                return true
+            }
         }
         return false
     }
