@@ -25,13 +25,7 @@ extension HLSFixtures {
         }
         for (i, height) in [360, 720].enumerated() {
             let width = height * 16 / 9
-            try encode(
-                into: dir.appendingPathComponent("v\(i)"), segmentSeconds: 2,
-                [
-                    "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=25:d=\(seconds)",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(400 * (i + 1))k", "-g", "50",
-                    "-keyint_min", "50", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
-                ])
+            try encodeVideoRung(i, height: height, into: dir, seconds: seconds)
             let sound = i == 0 ? "mp4a.40.2" : "ac-3"
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\((400 * (i + 1) + 400) * 1000),RESOLUTION=\(width)x\(height),"

@@ -73,13 +73,7 @@ extension HLSFixtures {
         }
         for (i, height) in [360, 720].enumerated() {
             let width = height * 16 / 9
-            try encode(
-                into: dir.appendingPathComponent("v\(i)"), segmentSeconds: 2,
-                [
-                    "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=25:d=\(seconds)",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(400 * (i + 1))k", "-g", "50",
-                    "-keyint_min", "50", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
-                ])
+            try encodeVideoRung(i, height: height, into: dir, seconds: seconds)
             if i == 0 && !subtitles.isEmpty { lines += try writeSubtitles(subtitles, into: dir, seconds: seconds) }
             let text = subtitles.isEmpty ? "" : ",wvtt"
             lines.append(
@@ -179,6 +173,18 @@ extension HLSFixtures {
     }
 
     /// One `ffmpeg` run of `arguments` (inputs and codecs) into a VOD MPEG-TS playlist `dir/index.m3u8`.
+    /// Encodes video-only rung `index` of a rendition ladder (`height` lines, 16:9, 400 kb/s per rung number,
+    /// testsrc2 at 25 fps, a keyframe every 2 s) into `dir/v<index>/` as 2 s MPEG-TS segments.
+    static func encodeVideoRung(_ index: Int, height: Int, into dir: URL, seconds: Int) throws {
+        try encode(
+            into: dir.appendingPathComponent("v\(index)"), segmentSeconds: 2,
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=\(height * 16 / 9)x\(height):r=25:d=\(seconds)",
+                "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(400 * (index + 1))k", "-g", "50",
+                "-keyint_min", "50", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
+            ])
+    }
+
     static func encode(into dir: URL, segmentSeconds: Int, _ arguments: [String]) throws {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let r = try Run.command(
