@@ -107,6 +107,9 @@ public class Player {
     public var decodesVideo = true
     /// Present frames as soon as they decode, without pacing (`--untimed`).
     public var untimed = false
+    /// What the app set `requiresLinearPlayback` to (the person may only watch on), whatever the ads say; observed
+    /// by Now Playing sessions, which refuse the desktop's seeks while it is set. Main actor.
+    package var linearPlaybackRequired = false
 
     var storedRate: Float = 0
     var engine: PlaybackEngine?

@@ -51,11 +51,20 @@ extension PlayerItem {
 }
 
 extension Player {
-    /// Whether seeking is refused now: the current item's play head is in an interstitial that requires linear
-    /// playback and has not been played (`PlayerItem.interstitialTimeRanges`), like
-    /// `AVPlayerViewController.requiresLinearPlayback` during a required ad (which iOS apps set themselves). It
-    /// follows the clock, so it is not observable: read it when needed (a skip command's handler does). Main actor.
+    /// Whether the person may only watch on: seeking and skipping are refused from every control of this player
+    /// (its windows' seek bar and keys, the desktop's media controls through a `NowPlayingSession`, `playhead`'s
+    /// keys), as `AVPlayerViewController.requiresLinearPlayback` refuses them in its controls; the app's own
+    /// `seek` calls still seek. Set it for a whole item or a moment (a legal notice). It also reads true, whatever
+    /// was set, while the play head is in an interstitial that requires linear playback and has not been played
+    /// (`PlayerItem.interstitialTimeRanges`); that part follows the clock and is not observable: read it when
+    /// needed (a skip command's handler does). Main actor.
     public var requiresLinearPlayback: Bool {
+        get { linearPlaybackRequired || isInRequiredInterstitial }
+        set { linearPlaybackRequired = newValue }
+    }
+
+    /// Whether the play head is in an unplayed interstitial that requires linear playback. Main actor.
+    var isInRequiredInterstitial: Bool {
         guard let item = currentItem, !item.interstitialTimeRanges.isEmpty else { return false }
         let position = item.seekInFlight?.seconds ?? currentTime().seconds
         return item.unplayedLinearInterstitials(before: position).contains { $0.contains(position) }

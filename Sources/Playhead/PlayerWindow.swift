@@ -44,10 +44,14 @@ public final class PlayerWindow {
         }
     }
     /// Whether the person may only watch on: the seek bar and the window's seek keys refuse, like
-    /// `AVPlayerViewController.requiresLinearPlayback`. They refuse as well while the player is in an ad that
-    /// requires linear playback (`Player.requiresLinearPlayback`, which the desktop's media controls follow too).
+    /// `AVPlayerViewController.requiresLinearPlayback`. Setting it sets the player's (`Player.requiresLinearPlayback`),
+    /// so that the desktop's media controls refuse too. They refuse as well while the player is in an ad that
+    /// requires linear playback.
     public var requiresLinearPlayback = false {
-        didSet { controls?.push() }
+        didSet {
+            playerLayer.player?.requiresLinearPlayback = requiresLinearPlayback
+            controls?.push()
+        }
     }
     /// Called when the Picture-in-Picture button is clicked; the button shows only while one is set.
     public var pictureInPictureButtonHandler: (() -> Void)? {

@@ -89,7 +89,7 @@ final class MPRISBridge {
         s.canPlay = hasItem && (c.playCommand.isActive || c.togglePlayPauseCommand.isActive)
         s.canPause = hasItem && (c.pauseCommand.isActive || c.togglePlayPauseCommand.isActive)
         s.canSeek =
-            hasItem && !live && !inAd
+            hasItem && !live && !inAd && !center.refusesSeeking
             && (c.changePlaybackPositionCommand.isActive || c.skipForwardCommand.isActive
                 || c.skipBackwardCommand.isActive)
         s.canGoNext = c.nextTrackCommand.isActive && center.canGoNext != false

@@ -94,6 +94,10 @@ extension NowPlayingSession {
         let previous = publishedItem
         publishedItem = player.currentItem
         publishQueue(current: player.currentItem, previous: previous)
+        // What the app set (observed); the ads' part follows the published ad ranges.
+        if center.refusesSeeking != player.linearPlaybackRequired {
+            center.refusesSeeking = player.linearPlaybackRequired
+        }
         guard let item = player.currentItem else {
             center.info = nil
             center.playbackState = .stopped

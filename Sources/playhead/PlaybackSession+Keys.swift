@@ -100,7 +100,9 @@ extension PlaybackSession {
         if player.rate != 0 { player.rate = Float(r) }
     }
 
+    /// Seeks, unless the player requires linear playback now (`Player.requiresLinearPlayback`).
     private func seek(_ seconds: Double) {
+        guard !player.requiresLinearPlayback else { return }
         player.seek(to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000))
     }
 }

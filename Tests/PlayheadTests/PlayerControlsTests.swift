@@ -176,6 +176,8 @@ import Testing
     @Test func requiresLinearPlaybackRefusesTheSeekBarAndTheKeys() async throws {
         try await scene("controls linear") { player, window, g in
             window.requiresLinearPlayback = true
+            // The player's too: the desktop's media controls (MPRIS) follow the player's.
+            #expect(player.requiresLinearPlayback)
             try await showControls(g)
             let track = layout(window).seekTrack
             try pointer(g, track.minX + track.width * 0.5, track.midY, click: true)
@@ -183,6 +185,7 @@ import Testing
             try await Task.sleep(for: .seconds(1))
             #expect(player.currentTime().seconds < 0.5, "moved to \(player.currentTime().seconds) s")
             window.requiresLinearPlayback = false
+            #expect(!player.requiresLinearPlayback)
             try pointer(g, track.minX + track.width * 0.5, track.midY, click: true)
             #expect(await eventually { abs(player.currentTime().seconds - 10) < 1.1 }, "the seek bar did not seek")
         }
