@@ -35,6 +35,12 @@
     X(SDL_GetWindowSize)                                                                                           \
     X(SDL_SetWindowSize)                                                                                           \
     X(SDL_GetWindowPosition)                                                                                       \
+    X(SDL_SetWindowPosition)                                                                                       \
+    X(SDL_HideWindow)                                                                                              \
+    X(SDL_MinimizeWindow)                                                                                          \
+    X(SDL_RestoreWindow)                                                                                           \
+    X(SDL_SetWindowBordered)                                                                                       \
+    X(SDL_SetWindowHitTest)                                                                                        \
     X(SDL_SetWindowMinimumSize)                                                                                    \
     X(SDL_CreateRenderer)                                                                                          \
     X(SDL_DestroyRenderer)                                                                                         \
@@ -511,4 +517,39 @@ int ph_window_set_overlay(ph_window *window, int slot, const uint8_t *bgra, int 
     o->rect = (SDL_Rect){x, y, w, h};
     o->on = 1;
     return 0;
+}
+
+void ph_window_set_position(ph_window *window, int x, int y) { lib.SDL_SetWindowPosition(window->window, x, y); }
+void ph_window_hide(ph_window *window) { lib.SDL_HideWindow(window->window); }
+void ph_window_minimize(ph_window *window) { lib.SDL_MinimizeWindow(window->window); }
+void ph_window_restore(ph_window *window) { lib.SDL_RestoreWindow(window->window); }
+
+int ph_window_is_hidden(const ph_window *window) {
+    return (lib.SDL_GetWindowFlags(window->window) & (SDL_WINDOW_HIDDEN | SDL_WINDOW_MINIMIZED)) != 0;
+}
+
+int ph_window_is_on_top(const ph_window *window) {
+    return (lib.SDL_GetWindowFlags(window->window) & SDL_WINDOW_ALWAYS_ON_TOP) != 0;
+}
+
+/* Dragging anywhere moves a floating window; its edges and corners resize it. The edge's width is the callback's
+ * data. On the display thread (SDL calls it while handling a button press). */
+static SDL_HitTestResult floating_hit_test(SDL_Window *window, const SDL_Point *p, void *data) {
+    int edge = (int)(intptr_t)data, w = 0, h = 0;
+    lib.SDL_GetWindowSize(window, &w, &h);
+    int left = p->x < edge, right = p->x >= w - edge, top = p->y < edge, bottom = p->y >= h - edge;
+    if (top && left) return SDL_HITTEST_RESIZE_TOPLEFT;
+    if (top && right) return SDL_HITTEST_RESIZE_TOPRIGHT;
+    if (bottom && left) return SDL_HITTEST_RESIZE_BOTTOMLEFT;
+    if (bottom && right) return SDL_HITTEST_RESIZE_BOTTOMRIGHT;
+    if (top) return SDL_HITTEST_RESIZE_TOP;
+    if (bottom) return SDL_HITTEST_RESIZE_BOTTOM;
+    if (left) return SDL_HITTEST_RESIZE_LEFT;
+    if (right) return SDL_HITTEST_RESIZE_RIGHT;
+    return SDL_HITTEST_DRAGGABLE;
+}
+
+int ph_window_make_floating(ph_window *window, int edge) {
+    lib.SDL_SetWindowBordered(window->window, SDL_FALSE);
+    return lib.SDL_SetWindowHitTest(window->window, floating_hit_test, (void *)(intptr_t)edge);
 }

@@ -65,7 +65,9 @@ public final class PlayerWindow {
     /// Whether the player controls are on screen now.
     public var controlsAreShown: Bool { controls?.isShown ?? false }
 
-    private let window: VideoWindow
+    let window: VideoWindow
+    /// Told when the window is hidden or minimized (false) and shown again (true); Picture in Picture listens.
+    var visibilityObservers: [UUID: (Bool) -> Void] = [:]
     private var inputs: Task<Void, Never>?
     private var controls: PlayerControls?
 
@@ -182,6 +184,8 @@ public final class PlayerWindow {
             close()
             displayLostHandler?()
         case .problem(let message): problemHandler?(message)
+        case .hidden: for observer in visibilityObservers.values { observer(false) }
+        case .shown: for observer in visibilityObservers.values { observer(true) }
         default: break
         }
     }

@@ -43,7 +43,7 @@ final class DisplayThread: @unchecked Sendable {
 
     /// Runs `job` on the display thread soon, starting the thread (and SDL) when it is not running; unless
     /// `starting` is false (work on windows that exist only while it runs, such as closing one): then a job
-    /// for a thread that has ended is dropped.
+    /// for a thread that has ended runs at once on the caller's thread, given nil.
     func submit(starting: Bool = true, _ job: @escaping Job) {
         let start = shared.withLock { s -> Bool? in
             guard s.running || starting else { return nil }
@@ -51,7 +51,10 @@ final class DisplayThread: @unchecked Sendable {
             defer { s.running = true }
             return !s.running
         }
-        guard let start else { return }
+        guard let start else {
+            job(nil)  // no display thread: the job learns it at once, on the caller's thread
+            return
+        }
         if start {
             PlaybackThreads.start("playhead.display") { [self] in run() }
         } else {

@@ -258,7 +258,7 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         DisplayThread.shared.wake()
     }
 
-    private func onDisplay(_ body: @escaping @Sendable (OpaquePointer) -> Void) {
+    func onDisplay(_ body: @escaping @Sendable (OpaquePointer) -> Void) {
         let id = id
         DisplayThread.shared.submit(starting: false) { display in display?.withHandle(id: id, body) }
     }

@@ -16,12 +16,15 @@ struct VideoOptions: Equatable {
     var fullscreen = false
     /// Keep the window above the others (`--ontop`).
     var onTop = false
+    /// Start in Picture in Picture (`--pip`).
+    var pictureInPicture = false
     /// The window's size and position (`--geometry=WxH[+X+Y]`).
     var size: (width: Int, height: Int)?
     var position: (x: Int, y: Int)?
 
     static func == (a: VideoOptions, b: VideoOptions) -> Bool {
         a.output == b.output && a.fullscreen == b.fullscreen && a.onTop == b.onTop
+            && a.pictureInPicture == b.pictureInPicture
             && a.size.map { [$0.width, $0.height] } == b.size.map { [$0.width, $0.height] }
             && a.position.map { [$0.x, $0.y] } == b.position.map { [$0.x, $0.y] }
     }
@@ -38,6 +41,7 @@ struct VideoOptions: Equatable {
             }
         case "--fs", "--fullscreen": fullscreen = value.map { $0 != "no" } ?? true
         case "--ontop": onTop = value.map { $0 != "no" } ?? true
+        case "--pip": pictureInPicture = value.map { $0 != "no" } ?? true
         case "--geometry": try parseGeometry(Options.need(name, value))
         default: return false
         }
@@ -77,6 +81,7 @@ struct VideoOptions: Equatable {
           --vo=auto|sdl|null             video output (auto: a window when there is a display; null: show nothing)
           --fs                           start in fullscreen
           --ontop                        keep the window above the others
+          --pip                          start in Picture in Picture (key i toggles it)
           --geometry=WxH[+X+Y]           the window's size and position
         """
 }

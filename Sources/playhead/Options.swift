@@ -189,6 +189,7 @@ struct Options {
           #          next sound track (or HLS audio rendition)
           j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)
           s          save the picture as playhead-shotNNNN.png in the current folder
+          i          Picture in Picture: a small window above the others, and back
           > / Enter  next entry            < / Backspace  previous (restarts the entry after 3 s)
           q          quit (a long unfinished item resumes there next time)
 

@@ -46,6 +46,7 @@ extension PlaybackSession {
         case .char("j"): cycleSubtitles()
         case .char("v"): toggleSubtitles()
         case .char("s"): takeScreenshot()
+        case .char("i"): togglePictureInPicture()
         default: break
         }
         tick()

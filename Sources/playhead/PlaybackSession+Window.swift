@@ -29,6 +29,10 @@ extension PlaybackSession {
                 }
                 windowState = .open(window)
                 offerWindowOverMPRIS(window)
+                let pip = PictureInPictureController(playerWindow: window)
+                pip.logHandler = { printError($0) }
+                pictureInPicture = pip
+                if video.pictureInPicture { pip.startPictureInPicture() }
                 if options.verbose {
                     printError("window: \(window.drawnBy.driver) video, \(window.drawnBy.renderer) renderer")
                 }
@@ -37,6 +41,12 @@ extension PlaybackSession {
                 printError("\(error.description) (playing without pictures)")
             }
         }
+    }
+
+    /// `i`: into Picture in Picture, or back to the window.
+    func togglePictureInPicture() {
+        guard let pip = pictureInPicture else { return }
+        if pip.isPictureInPictureActive { pip.stopPictureInPicture() } else { pip.startPictureInPicture() }
     }
 
     /// The window's title for the item playing now.
@@ -52,6 +62,8 @@ extension PlaybackSession {
 
     /// Closes the window (at the end of the session).
     func closeWindow() {
+        pictureInPicture?.pictureInPictureWindow?.close()
+        pictureInPicture = nil
         if case .open(let window) = windowState { window.close() }
         windowState = .closed
         withdrawWindowFromMPRIS()

@@ -27,6 +27,8 @@ final class PlaybackSession {
     var failoversLookedAt: [ObjectIdentifier: Int] = [:]
     /// The video window, once opened.
     var windowState = WindowState.none
+    /// Picture in Picture for the window (`i`, `--pip`), made with the window.
+    var pictureInPicture: PictureInPictureController?
     /// The subtitles shown under the status line while no window shows them.
     let terminalSubtitles = TerminalSubtitles()
     /// The MPRIS presence, when a session bus answered.

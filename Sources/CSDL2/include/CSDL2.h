@@ -105,6 +105,18 @@ void ph_window_drawable_size(const ph_window *window, int *w, int *h);
 void ph_window_set_size(ph_window *window, int w, int h);
 /* The window's position on the screen. */
 void ph_window_position(const ph_window *window, int *x, int *y);
+void ph_window_set_position(ph_window *window, int x, int y);
+/* Hides the window (it keeps its size and place), or minimizes it; ph_window_restore undoes a minimize. */
+void ph_window_hide(ph_window *window);
+void ph_window_minimize(ph_window *window);
+void ph_window_restore(ph_window *window);
+/* Whether the window is hidden or minimized now (1) or visible (0). */
+int ph_window_is_hidden(const ph_window *window);
+/* Whether the window is above other windows (asked with on_top). */
+int ph_window_is_on_top(const ph_window *window);
+/* A window without decorations (a title bar and borders) that the person moves by dragging anywhere in it and
+ * resizes from its edges (`edge` pixels wide); 0 on success. */
+int ph_window_make_floating(ph_window *window, int edge);
 
 /* Copies a picture into the window's texture (made again when its layout, size or matrix changes). For I420 the
  * three planes are Y, U, V; for NV12 Y and the interleaved UV; for BGRA one plane. 0 on success. */

@@ -1,0 +1,142 @@
+import Foundation
+import PlayheadCore
+import PlayheadVideo
+
+/// Moving the player into the floating window and back. Main actor.
+extension PictureInPictureController {
+    /// The gap between the floating window and the screen's edges.
+    static let margin = 16
+
+    func openFloatingWindow(for player: Player) async {
+        guard let screen = await VideoWindow.usableScreenSize() else {
+            transitioning = false
+            return failToStart("Picture in Picture: the display does not answer")
+        }
+        mainPlacement = await playerWindow.placement()
+        let size = player.currentItem?.presentationSize ?? .zero
+        let aspect = size.width >= 1 && size.height >= 1 ? size.width / size.height : 16.0 / 9.0
+        let width = max(160, Int((Double(screen.width) * widthFraction).rounded()))
+        let height = max(90, Int((Double(width) / min(max(aspect, 0.1), 10)).rounded()))
+        let corner = Self.rememberedCorner
+        let x = corner == .topLeft || corner == .bottomLeft ? Self.margin : Int(screen.width) - width - Self.margin
+        let y = corner == .topLeft || corner == .topRight ? Self.margin : Int(screen.height) - height - Self.margin
+        let floating: PlayerWindow
+        do {
+            floating = try await PlayerWindow.open(
+                player: nil, title: "\(playerWindow.title) (Picture in Picture)", width: width, height: height,
+                position: (max(0, x), max(0, y)), onTop: true)
+        } catch {
+            transitioning = false
+            return failToStart("Picture in Picture: \(error)")
+        }
+        floating.window.makeFloating()
+        floating.closeHandler = { [weak self] in self?.stop(restoring: false) }
+        floating.pictureInPictureButtonHandler = { [weak self] in self?.stop(restoring: true) }
+        floating.keyHandler = playerWindow.keyHandler
+        // The floating window shows the player before the main window lets it go: it is never without an output.
+        floating.player = player
+        playerWindow.player = nil
+        playerWindow.hide()
+        pictureInPictureWindow = floating
+        isPictureInPictureActive = true
+        transitioning = false
+        delegate?.pictureInPictureControllerDidStartPictureInPicture(self)
+    }
+
+    /// Ends Picture in Picture: the main window shows again where it was, with the player; with `restoring` the
+    /// delegate restores the app's interface (waited for up to `restoreTimeout`), without it (the floating window
+    /// was closed) the player pauses.
+    func stop(restoring: Bool) {
+        guard isPictureInPictureActive, !transitioning, let floating = pictureInPictureWindow else { return }
+        transitioning = true
+        delegate?.pictureInPictureControllerWillStopPictureInPicture(self)
+        let player = floating.player
+        if !restoring { player?.pause() }
+        Task {
+            if let placement = await floating.placement() { Self.remember(placement) }
+            self.playerWindow.player = player
+            floating.player = nil
+            floating.close()
+            self.playerWindow.show()
+            if let p = self.mainPlacement {
+                self.playerWindow.move(x: p.x, y: p.y)
+                self.playerWindow.resize(width: p.width, height: p.height)
+            }
+            self.pictureInPictureWindow = nil
+            if restoring { await self.askToRestore() }
+            self.isPictureInPictureActive = false
+            self.transitioning = false
+            self.delegate?.pictureInPictureControllerDidStopPictureInPicture(self)
+        }
+    }
+
+    /// Asks the delegate to restore the app's interface and waits for its answer, at most `restoreTimeout`.
+    private func askToRestore() async {
+        guard let delegate else { return }
+        let answered = Locked<CheckedContinuation<Bool, Never>?>(nil)
+        let timeout = restoreTimeout
+        let restored = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            answered.withLock { $0 = continuation }
+            let finish: @Sendable (Bool) -> Void = { ok in
+                answered.withLock { c in
+                    c?.resume(returning: ok)
+                    c = nil
+                }
+            }
+            delegate.pictureInPictureController(
+                self, restoreUserInterfaceForPictureInPictureStopWithCompletionHandler: finish)
+            Task {
+                try? await Task.sleep(for: timeout)
+                let waiting = answered.withLock { c -> Bool in
+                    guard let pending = c else { return false }
+                    pending.resume(returning: false)
+                    c = nil
+                    return true
+                }
+                if waiting {
+                    await MainActor.run {
+                        self.logHandler?(
+                            "Picture in Picture: the app did not finish restoring its interface within \(timeout); going on"
+                        )
+                    }
+                }
+            }
+        }
+        _ = restored
+    }
+}
+
+/// The corner the floating window went to last, kept between runs in `$XDG_STATE_HOME/playhead/pip-corner`
+/// (`~/.local/state` without it). Main actor.
+extension PictureInPictureController {
+    nonisolated static var cornerFile: URL {
+        let env = ProcessInfo.processInfo.environment
+        let state =
+            env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/state")
+        return URL(fileURLWithPath: state).appendingPathComponent("playhead/pip-corner")
+    }
+
+    /// The remembered corner; bottom right when none was kept or the file holds anything else.
+    nonisolated static var rememberedCorner: Corner {
+        guard let data = try? Data(contentsOf: cornerFile), data.count < 64,
+            let text = String(data: data, encoding: .utf8),
+            let corner = Corner(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return .bottomRight }
+        return corner
+    }
+
+    /// Keeps the corner nearest to where the floating window is now.
+    nonisolated static func remember(_ placement: VideoWindow.Placement) {
+        Task.detached {
+            guard let screen = await VideoWindow.usableScreenSize() else { return }
+            let left = placement.x + placement.width / 2 < Int(screen.width) / 2
+            let top = placement.y + placement.height / 2 < Int(screen.height) / 2
+            let corner: Corner = top ? (left ? .topLeft : .topRight) : (left ? .bottomLeft : .bottomRight)
+            let file = cornerFile
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data((corner.rawValue + "\n").utf8).write(to: file, options: .atomic)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import PlayheadVideo
+
+/// Where the window is and how it shows: for apps that lay out their windows, and for Picture in Picture.
+/// Main actor.
+extension PlayerWindow {
+    /// The window's position, size and state as the display reads it now; nil once it is closed.
+    public func placement() async -> VideoWindow.Placement? {
+        guard !isClosed else { return nil }
+        return await window.placement()
+    }
+
+    /// Moves the window's top-left corner to `x`, `y` on the screen.
+    public func move(x: Int, y: Int) { window.move(x: x, y: y) }
+
+    /// Sets the window's size in window coordinates.
+    public func resize(width: Int, height: Int) { window.resize(width: width, height: height) }
+
+    /// Hides the window (it keeps its size and place); the player plays on.
+    public func hide() { window.hide() }
+
+    /// Shows the window again, or restores it from minimized, at its size and place.
+    public func show() { window.show() }
+
+    /// Minimizes the window; the player plays on.
+    public func minimize() { window.minimize() }
+
+    /// Calls `observer` with false when the window is hidden or minimized and true when it shows again, until
+    /// the returned token is passed to `removeVisibilityObserver`.
+    func addVisibilityObserver(_ observer: @escaping (Bool) -> Void) -> UUID {
+        let token = UUID()
+        visibilityObservers[token] = observer
+        return token
+    }
+
+    func removeVisibilityObserver(_ token: UUID) { visibilityObservers[token] = nil }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Records what a `PictureInPictureController` tells its delegate, in order; answers the restore request at once,
+/// or never when `answersRestore` is false.
+@MainActor final class PictureInPictureRecorder: PictureInPictureControllerDelegate {
+    var calls: [String] = []
+    var answersRestore = true
+
+    func pictureInPictureControllerWillStartPictureInPicture(_ controller: PictureInPictureController) {
+        calls.append("willStart")
+    }
+    func pictureInPictureControllerDidStartPictureInPicture(_ controller: PictureInPictureController) {
+        calls.append("didStart")
+    }
+    func pictureInPictureController(
+        _ controller: PictureInPictureController, failedToStartPictureInPictureWithError error: any Error
+    ) { calls.append("failed: \(error)") }
+    func pictureInPictureControllerWillStopPictureInPicture(_ controller: PictureInPictureController) {
+        calls.append("willStop")
+    }
+    func pictureInPictureControllerDidStopPictureInPicture(_ controller: PictureInPictureController) {
+        calls.append("didStop")
+    }
+    func pictureInPictureController(
+        _ controller: PictureInPictureController,
+        restoreUserInterfaceForPictureInPictureStopWithCompletionHandler completionHandler:
+            @escaping @Sendable (Bool)
+            -> Void
+    ) {
+        calls.append("restore")
+        if answersRestore { completionHandler(true) }
+    }
+}
+
+/// Picture in Picture on an X server of the test's own with a window manager (openbox, 640x480): the floating
+/// window's place, size and state read back from the server, the player carried over without a reopen.
+@MainActor @Suite(.serialized) struct PictureInPictureTests {
+    /// 30 s of the 320x240 colour bars with a tone.
+    nonisolated static func barsWithSound() throws -> URL {
+        try Fixtures.make(
+            "bars-tone-30s.mp4",
+            [
+                "-f", "lavfi", "-i", "smptebars=s=320x240:r=25:d=30", "-f", "lavfi", "-i",
+                "sine=frequency=440:duration=30:sample_rate=48000", "-c:v", "libx264", "-preset", "veryfast", "-g",
+                "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+            ])
+    }
+
+    /// Whether the window titled `title` on `display` is mapped (shown), and its `_NET_WM_STATE`.
+    nonisolated static func state(of title: String, on display: String) throws -> (mapped: Bool, wmState: String) {
+        let info = try Run.command("xwininfo", ["-display", display, "-name", title], timeout: 10)
+        let prop = try Run.command("xprop", ["-display", display, "-name", title, "_NET_WM_STATE"], timeout: 10)
+        return (info.stdout.contains("IsViewable"), prop.stdout)
+    }
+
+    /// Opens `player` in a 320x240 window titled `title` at (40, 40) on the managed server.
+    static func mainWindow(_ player: Player, _ title: String) async throws -> PlayerWindow {
+        let window = try await PlayerWindow.open(
+            player: player, title: title, width: 320, height: 240, position: (40, 40))
+        #expect(await eventually { window.playerLayer.isReadyForDisplay }, "no picture in the main window")
+        return window
+    }
+
+    @Test func startsInACornerAboveTheOthersAndRestoresInOrderWithoutAReload() async throws {
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        setenv("DISPLAY", x.display, 1)
+        defer { TestDisplay.leave() }
+        let sink = try TestSink()
+        let player = Player()
+        player.audioOutputChoice = .pulse(device: sink.name)
+        player.replaceCurrentItem(with: PlayerItem(url: try Self.barsWithSound()))
+        defer { player.close() }
+        let title = "pip main"
+        let window = try await Self.mainWindow(player, title)
+        defer { window.close() }
+        let pip = PictureInPictureController(playerWindow: window)
+        let recorder = PictureInPictureRecorder()
+        pip.delegate = recorder
+        player.play()
+        #expect(await eventually { player.currentTime().seconds > 1 })
+        let (opens, decoders) = (PlaybackCounters.mediaOpens, PlaybackCounters.decoderCreations)
+        #expect(PictureInPictureController.isPictureInPictureSupported())
+        #expect(pip.isPictureInPicturePossible)
+        let before = player.currentTime().seconds
+
+        pip.startPictureInPicture()
+        #expect(await eventually { pip.isPictureInPictureActive }, "\(recorder.calls)")
+        let floatingTitle = "pip main (Picture in Picture)"
+        let g = try await Task.detached { try TestDisplay.waitForWindow(titled: floatingTitle, on: x.display) }.value
+        let floating = try #require(g, "no floating window")
+        // A quarter of the 640-pixel screen wide, the bars' 4:3, in the bottom-right corner 16 pixels in.
+        #expect(floating.width == 160 && floating.height == 120, "\(floating)")
+        #expect(abs(floating.x - 464) <= 2 && abs(floating.y - 344) <= 2, "\(floating)")
+        let floatingState = try Self.state(of: floatingTitle, on: x.display)
+        #expect(floatingState.wmState.contains("_NET_WM_STATE_ABOVE"), "\(floatingState.wmState)")
+        #expect(await eventually { (try? Self.state(of: title, on: x.display).mapped) == false }, "main window shown")
+        #expect(await eventually { pip.pictureInPictureWindow?.playerLayer.isReadyForDisplay == true })
+        let bars = try await Task.detached {
+            try TestDisplay.grab(floating, on: x.display)
+        }.value
+        // smptebars' first bar (grey-white) at the left, and its blue at the right of the top band.
+        let left = bars.pixel(8, 30)
+        #expect(left.r > 150 && left.g > 150 && left.b > 150, "left of the floating picture: \(left)")
+
+        try await Task.sleep(for: .seconds(1))
+        pip.stopPictureInPicture()
+        #expect(await eventually { !pip.isPictureInPictureActive }, "\(recorder.calls)")
+        #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore", "didStop"], "\(recorder.calls)")
+        let back = try await Task.detached { try TestDisplay.waitForWindow(titled: title, on: x.display) }.value
+        #expect(back?.width == 320 && back?.height == 240, "the main window came back as \(String(describing: back))")
+        #expect(try TestDisplay.window(titled: floatingTitle, on: x.display) == nil, "the floating window stayed")
+        #expect(await eventually { window.playerLayer.isReadyForDisplay })
+
+        // Playing all along: never paused, never sought back, nothing opened or decoded again.
+        #expect(player.timeControlStatus == .playing)
+        #expect(player.currentTime().seconds > before + 1.5, "\(player.currentTime().seconds) after \(before)")
+        #expect(PlaybackCounters.mediaOpens == opens && PlaybackCounters.decoderCreations == decoders)
+        player.pause()
+        let heard = sink.stopRecording()
+        let gap = AudioAnalysis.longestGap(heard)
+        #expect(gap < 0.005, "a gap of \(gap) s in the sound across the moves")
+    }
+}
