@@ -17,7 +17,7 @@ extension PictureInPictureController {
         let aspect = size.width >= 1 && size.height >= 1 ? size.width / size.height : 16.0 / 9.0
         let width = max(160, Int((Double(screen.width) * widthFraction).rounded()))
         let height = max(90, Int((Double(width) / min(max(aspect, 0.1), 10)).rounded()))
-        let corner = Self.rememberedCorner
+        let corner = Self.preferredCorner
         let x = corner == .topLeft || corner == .bottomLeft ? Self.margin : Int(screen.width) - width - Self.margin
         let y = corner == .topLeft || corner == .topRight ? Self.margin : Int(screen.height) - height - Self.margin
         let floating: PlayerWindow
@@ -117,13 +117,22 @@ extension PictureInPictureController {
         return URL(fileURLWithPath: state).appendingPathComponent("playhead/pip-corner")
     }
 
-    /// The remembered corner; bottom right when none was kept or the file holds anything else.
-    nonisolated static var rememberedCorner: Corner {
-        guard let data = try? Data(contentsOf: cornerFile), data.count < 64,
-            let text = String(data: data, encoding: .utf8),
-            let corner = Corner(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return .bottomRight }
-        return corner
+    /// The corner the floating window opens in: where the person left it last (kept between runs), bottom right
+    /// when none was kept or the file holds anything else. Setting it keeps the new corner. Any thread.
+    public nonisolated static var preferredCorner: Corner {
+        get {
+            guard let data = try? Data(contentsOf: cornerFile), data.count < 64,
+                let text = String(data: data, encoding: .utf8),
+                let corner = Corner(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            else { return .bottomRight }
+            return corner
+        }
+        set {
+            let file = cornerFile
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data((newValue.rawValue + "\n").utf8).write(to: file, options: .atomic)
+        }
     }
 
     /// Keeps the corner nearest to where the floating window is now.
@@ -132,11 +141,7 @@ extension PictureInPictureController {
             guard let screen = await VideoWindow.usableScreenSize() else { return }
             let left = placement.x + placement.width / 2 < Int(screen.width) / 2
             let top = placement.y + placement.height / 2 < Int(screen.height) / 2
-            let corner: Corner = top ? (left ? .topLeft : .topRight) : (left ? .bottomLeft : .bottomRight)
-            let file = cornerFile
-            try? FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data((corner.rawValue + "\n").utf8).write(to: file, options: .atomic)
+            preferredCorner = top ? (left ? .topLeft : .topRight) : (left ? .bottomLeft : .bottomRight)
         }
     }
 }

@@ -26,7 +26,8 @@ import Testing
 
     /// Types `keys` into the window titled `title` (focused first, as a click would).
     static func type(_ keys: [String], into title: String, on display: String? = nil) throws {
-        let found = try TestDisplay.xdotool(["search", "--name", "^\(title)$"], on: display)
+        let pattern = "^\(NSRegularExpression.escapedPattern(for: title))$"
+        let found = try TestDisplay.xdotool(["search", "--name", pattern], on: display)
         let id = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(title)")
         try TestDisplay.xdotool(["windowfocus", "--sync", id], on: display)
         try TestDisplay.xdotool(["key", "--delay", "50"] + keys, on: display)

@@ -77,6 +77,7 @@ import Testing
         let title = "pip main"
         let window = try await Self.mainWindow(player, title)
         defer { window.close() }
+        PictureInPictureController.preferredCorner = .bottomRight
         let pip = PictureInPictureController(playerWindow: window)
         let recorder = PictureInPictureRecorder()
         pip.delegate = recorder

@@ -1,0 +1,56 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead --pip` and the `i` key, under a window manager (openbox on an X server of the test's own): the
+/// floating window, the way back, and the desktop's media controls while in Picture in Picture.
+@Suite(.serialized) struct PictureInPictureCommandTests {
+    static func mapped(_ title: String, on display: String) throws -> Bool {
+        try Run.command("xwininfo", ["-display", display, "-name", title], timeout: 10).stdout.contains("IsViewable")
+    }
+
+    static func waitUntil(_ condition: () throws -> Bool, seconds: Double = 5) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return false
+    }
+
+    @Test func pipStartsFloatingAndTheKeysAndTheDesktopsControlsWorkThere() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        let bars = try Fixtures.colourBars()
+        let (p, _) = try WindowCommandTests.launch(
+            ["--ao=null", "--loop-file=inf", "--pip", bars.path], display: x.display)
+        defer { Run.kill(p) }
+        let title = "\(bars.lastPathComponent) - playhead"
+        let floating = "\(title) (Picture in Picture)"
+        let g = try #require(try TestDisplay.waitForWindow(titled: floating, on: x.display), "no floating window")
+        #expect(g.width == 160 && g.height == 120, "\(g)")
+        #expect(try Self.waitUntil { try !Self.mapped(title, on: x.display) }, "the main window shows beside it")
+
+        // The desktop's media controls act on the player in Picture in Picture.
+        _ = Self.waitUntil { (try? Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) == true }
+        _ = try Run.command("playerctl", ["--player=playhead", "pause"], timeout: 5)
+        #expect(
+            Self.waitUntil { (try? Run.command("playerctl", ["--player=playhead", "status"]).stdout) == "Paused\n" },
+            "MPRIS pause in Picture in Picture")
+        _ = try Run.command("playerctl", ["--player=playhead", "play"], timeout: 5)
+
+        // i in the floating window: back to the main window; i there: floating again.
+        try WindowCommandTests.type(["i"], into: floating, on: x.display)
+        #expect(try Self.waitUntil { try Self.mapped(title, on: x.display) }, "i did not bring the main window back")
+        #expect(try Self.waitUntil { try !Self.mapped(floating, on: x.display) }, "the floating window stayed")
+        try WindowCommandTests.type(["i"], into: title, on: x.display)
+        #expect(try Self.waitUntil { try Self.mapped(floating, on: x.display) }, "i did not float the player")
+        // q in the floating window quits, as in the main one.
+        try WindowCommandTests.type(["q"], into: floating, on: x.display)
+        #expect(WindowCommandTests.waitForExit(p, seconds: 5), "q in Picture in Picture did not quit")
+        if !p.isRunning { #expect(p.terminationStatus == 0) }
+    }
+}

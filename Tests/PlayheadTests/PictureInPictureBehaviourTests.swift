@@ -1,0 +1,143 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Picture in Picture's behaviour around the person and the app: automatic start, the floating window closed or
+/// dragged, a restore handler never called, no display. On an X server of the test's own with openbox.
+@MainActor @Suite(.serialized) struct PictureInPictureBehaviourTests {
+    /// A playing (or paused) player of the bars with sound in a 320x240 window, its controller and a recorder;
+    /// `body` runs with them, everything is closed after.
+    static func scene(
+        _ title: String, playing: Bool = true,
+        _ body: (Player, PlayerWindow, PictureInPictureController, PictureInPictureRecorder, String) async throws
+            -> Void
+    ) async throws {
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        setenv("DISPLAY", x.display, 1)
+        defer { TestDisplay.leave() }
+        let player = Player()
+        player.audioOutputChoice = .disabled
+        let item = PlayerItem(url: try PictureInPictureTests.barsWithSound())
+        player.replaceCurrentItem(with: item)
+        defer { player.close() }
+        let window = try await PictureInPictureTests.mainWindow(player, title)
+        defer { window.close() }
+        PictureInPictureController.preferredCorner = .bottomRight
+        let pip = PictureInPictureController(playerWindow: window)
+        defer { pip.pictureInPictureWindow?.close() }
+        let recorder = PictureInPictureRecorder()
+        pip.delegate = recorder
+        if playing {
+            player.play()
+            #expect(await eventually { player.currentTime().seconds > 0.5 })
+        }
+        try await body(player, window, pip, recorder, x.display)
+    }
+
+    @Test func minimizingWhilePlayingStartsItAndWhilePausedDoesNot() async throws {
+        try await Self.scene("pip auto") { player, window, pip, recorder, display in
+            pip.canStartPictureInPictureAutomaticallyFromInline = true
+            try TestDisplay.xdotool(["search", "--name", "^pip auto$", "windowminimize"], on: display)
+            #expect(await eventually { pip.isPictureInPictureActive }, "minimized while playing: \(recorder.calls)")
+            #expect(player.timeControlStatus == .playing)
+            // The main window shown again: back from Picture in Picture.
+            window.show()
+            #expect(await eventually { !pip.isPictureInPictureActive }, "\(recorder.calls)")
+            #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore", "didStop"], "\(recorder.calls)")
+            player.pause()
+            try await Task.sleep(for: .milliseconds(300))
+            try TestDisplay.xdotool(["search", "--name", "^pip auto$", "windowminimize"], on: display)
+            try await Task.sleep(for: .seconds(1.5))
+            #expect(!pip.isPictureInPictureActive, "minimized while paused started it")
+            #expect(player.timeControlStatus == .paused, "a layout change started playback")
+        }
+    }
+
+    @Test func closingTheFloatingWindowPausesAndBringsTheMainOneBack() async throws {
+        try await Self.scene("pip close") { player, _, pip, recorder, display in
+            pip.startPictureInPicture()
+            #expect(await eventually { pip.isPictureInPictureActive })
+            let floating = "pip close (Picture in Picture)"
+            _ = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
+            let close = try Run.command("wmctrl", ["-c", floating], environment: ["DISPLAY": display])
+            #expect(close.status == 0, "\(close.stderr)")
+            #expect(await eventually { !pip.isPictureInPictureActive }, "\(recorder.calls)")
+            #expect(player.timeControlStatus == .paused, "closing the floating window did not pause")
+            // No restore was asked: the delegate hears no restore request.
+            #expect(recorder.calls == ["willStart", "didStart", "willStop", "didStop"], "\(recorder.calls)")
+            let back = try await Task.detached { try TestDisplay.waitForWindow(titled: "pip close", on: display) }.value
+            #expect(back != nil, "the main window did not come back")
+        }
+    }
+
+    @Test func theFloatingWindowIsDraggedAndItsCornerRemembered() async throws {
+        try await Self.scene("pip drag") { _, _, pip, _, display in
+            pip.startPictureInPicture()
+            #expect(await eventually { pip.isPictureInPictureActive })
+            let floating = "pip drag (Picture in Picture)"
+            let g = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
+            let start = try #require(g)
+            // Dragged from its middle towards the top-left corner.
+            let (cx, cy) = (start.x + start.width / 2, start.y + start.height / 2)
+            try TestDisplay.xdotool(["mousemove", "\(cx)", "\(cy)", "mousedown", "1"], on: display)
+            for step in 1...10 {
+                try TestDisplay.xdotool(["mousemove", "\(cx - step * 38)", "\(cy - step * 28)"], on: display)
+                try await Task.sleep(for: .milliseconds(30))
+            }
+            try TestDisplay.xdotool(["mouseup", "1"], on: display)
+            try TestDisplay.parkPointer(on: display)
+            var moved: TestDisplay.Geometry?
+            for _ in 0..<40 {
+                moved = try TestDisplay.window(titled: floating, on: display)
+                if let m = moved, m.x < 200, m.y < 150 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect((moved?.x ?? 999) < 200 && (moved?.y ?? 999) < 150, "not dragged: \(String(describing: moved))")
+            pip.stopPictureInPicture()
+            #expect(await eventually { !pip.isPictureInPictureActive })
+            // The next start goes to the corner it was left nearest to.
+            pip.startPictureInPicture()
+            #expect(await eventually { pip.isPictureInPictureActive })
+            let again = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
+            #expect(again.map { abs($0.x - 16) <= 2 && abs($0.y - 16) <= 2 } == true, "\(String(describing: again))")
+        }
+    }
+
+    @Test func aRestoreHandlerNeverCalledIsWaitedForOnlyUntilItsTimeOut() async throws {
+        try await Self.scene("pip timeout") { player, _, pip, recorder, _ in
+            recorder.answersRestore = false
+            let logged = LogLines()
+            pip.logHandler = { logged.lines.append($0) }
+            pip.restoreTimeout = .milliseconds(500)
+            pip.startPictureInPicture()
+            #expect(await eventually { pip.isPictureInPictureActive })
+            let asked = ContinuousClock.now
+            pip.stopPictureInPicture()
+            #expect(await eventually { !pip.isPictureInPictureActive }, "\(recorder.calls)")
+            let waited = ContinuousClock.now - asked
+            #expect(waited >= .milliseconds(450) && waited < .seconds(3), "stopped after \(waited)")
+            #expect(recorder.calls.suffix(3) == ["willStop", "restore", "didStop"], "\(recorder.calls)")
+            #expect(logged.lines.count == 1 && logged.lines[0].contains("did not finish restoring"), "\(logged.lines)")
+            #expect(player.timeControlStatus == .playing)
+        }
+    }
+
+    @Test func withoutADisplayItIsNotSupportedAndStartingFailsClearly() async throws {
+        try await Self.scene("pip nodisplay", playing: false) { _, _, pip, recorder, _ in
+            TestDisplay.leave()
+            unsetenv("WAYLAND_DISPLAY")
+            #expect(!PictureInPictureController.isPictureInPictureSupported())
+            #expect(!pip.isPictureInPicturePossible)
+            pip.startPictureInPicture()
+            #expect(recorder.calls.count == 1 && recorder.calls[0].contains("needs a display"), "\(recorder.calls)")
+            #expect(!pip.isPictureInPictureActive)
+        }
+    }
+}
+
+/// Lines a log handler was given. Main actor.
+@MainActor final class LogLines {
+    var lines: [String] = []
+}
