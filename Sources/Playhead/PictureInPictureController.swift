@@ -53,6 +53,8 @@ public final class PictureInPictureController {
     }
 
     var transitioning = false
+    /// Whether a start or a stop is under way (tests wait for it to settle).
+    package var transitioningForTests: Bool { transitioning }
     @ObservationIgnored var mainPlacement: VideoWindow.Placement?
     @ObservationIgnored var visibilityToken: UUID?
 
