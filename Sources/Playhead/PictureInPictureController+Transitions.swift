@@ -14,9 +14,10 @@ extension PictureInPictureController {
         }
         mainPlacement = await playerWindow.placement()
         let size = player.currentItem?.presentationSize ?? .zero
-        let aspect = size.width >= 1 && size.height >= 1 ? size.width / size.height : 16.0 / 9.0
+        let picture = size.width >= 1 && size.height >= 1 ? size.width / size.height : 16.0 / 9.0
+        let aspect = min(max(picture, 0.1), 10)
         let width = max(160, Int((Double(screen.width) * widthFraction).rounded()))
-        let height = max(90, Int((Double(width) / min(max(aspect, 0.1), 10)).rounded()))
+        let height = max(90, Int((Double(width) / aspect).rounded()))
         let corner = Self.preferredCorner
         let x = corner == .topLeft || corner == .bottomLeft ? Self.margin : Int(screen.width) - width - Self.margin
         let y = corner == .topLeft || corner == .topRight ? Self.margin : Int(screen.height) - height - Self.margin
@@ -33,6 +34,11 @@ extension PictureInPictureController {
         floating.closeHandler = { [weak self] in self?.stop(restoring: false) }
         floating.pictureInPictureButtonHandler = { [weak self] in self?.stop(restoring: true) }
         floating.keyHandler = playerWindow.keyHandler
+        // Resized from an edge, it keeps the picture's aspect ratio: the height follows the width.
+        floating.addSizeObserver { [weak floating] w, h in
+            let fitting = max(1, Int((Double(w) / aspect).rounded()))
+            if abs(fitting - h) > 1 { floating?.resize(width: w, height: fitting) }
+        }
         // The floating window shows the player before the main window lets it go: it is never without an output.
         floating.player = player
         playerWindow.player = nil

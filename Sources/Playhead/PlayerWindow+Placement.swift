@@ -34,4 +34,9 @@ extension PlayerWindow {
     }
 
     func removeVisibilityObserver(_ token: UUID) { visibilityObservers[token] = nil }
+
+    /// Calls `observer` with the window's size (window coordinates) after each resize, for the window's life.
+    func addSizeObserver(_ observer: @escaping (Int, Int) -> Void) {
+        sizeObservers[UUID()] = observer
+    }
 }

@@ -68,6 +68,8 @@ public final class PlayerWindow {
     let window: VideoWindow
     /// Told when the window is hidden or minimized (false) and shown again (true); Picture in Picture listens.
     var visibilityObservers: [UUID: (Bool) -> Void] = [:]
+    /// Told the window's new size (window coordinates) after each resize; Picture in Picture keeps its aspect.
+    var sizeObservers: [UUID: (Int, Int) -> Void] = [:]
     private var inputs: Task<Void, Never>?
     private var controls: PlayerControls?
 
@@ -169,7 +171,9 @@ public final class PlayerWindow {
         guard !isClosed else { return }
         switch event {
         case .closeRequested: requestClose()
-        case .resized(let w, let h): playerLayer.hostResized(to: CGSize(width: w, height: h))
+        case .resized(let w, let h):
+            playerLayer.hostResized(to: CGSize(width: w, height: h))
+            for observer in sizeObservers.values { observer(w, h) }
         case .key(let key):
             if keyHandler?(key) == true { return }
             handleKey(key)

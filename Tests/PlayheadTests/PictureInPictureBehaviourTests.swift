@@ -72,7 +72,7 @@ import Testing
         }
     }
 
-    @Test func theFloatingWindowIsDraggedAndItsCornerRemembered() async throws {
+    @Test func theFloatingWindowIsDraggedResizedInItsAspectAndItsCornerRemembered() async throws {
         try await Self.scene("pip drag") { _, _, pip, _, display in
             pip.startPictureInPicture()
             #expect(await eventually { pip.isPictureInPictureActive })
@@ -95,6 +95,15 @@ import Testing
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect((moved?.x ?? 999) < 200 && (moved?.y ?? 999) < 150, "not dragged: \(String(describing: moved))")
+            // Resized to a shape that is not the picture's: the height follows the width (4:3).
+            try TestDisplay.xdotool(["search", "--name", "^pip drag \\(", "windowsize", "320", "100"], on: display)
+            var resized: TestDisplay.Geometry?
+            for _ in 0..<40 {
+                resized = try TestDisplay.window(titled: floating, on: display)
+                if resized?.width == 320, resized?.height == 240 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(resized?.width == 320 && resized?.height == 240, "\(String(describing: resized))")
             pip.stopPictureInPicture()
             #expect(await eventually { !pip.isPictureInPictureActive })
             // The next start goes to the corner it was left nearest to.
