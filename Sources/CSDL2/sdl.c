@@ -313,6 +313,11 @@ struct ph_window {
         int w, h, on;
         SDL_Rect rect;
     } overlays[PH_OVERLAY_COUNT];
+    /* A floating window (ph_window_make_floating): the width of its resizing edges, and the areas where a press
+     * is a click (buttons), not the start of a drag. */
+    int edge;
+    SDL_Rect clickable[PH_CLICKABLE_MAX];
+    int clickable_count;
 };
 
 /* Whether the GL context just made current renders on the CPU (Mesa's llvmpipe or softpipe, "Software
@@ -532,11 +537,16 @@ int ph_window_is_on_top(const ph_window *window) {
     return (lib.SDL_GetWindowFlags(window->window) & SDL_WINDOW_ALWAYS_ON_TOP) != 0;
 }
 
-/* Dragging anywhere moves a floating window; its edges and corners resize it. The edge's width is the callback's
- * data. On the display thread (SDL calls it while handling a button press). */
-static SDL_HitTestResult floating_hit_test(SDL_Window *window, const SDL_Point *p, void *data) {
-    int edge = (int)(intptr_t)data, w = 0, h = 0;
-    lib.SDL_GetWindowSize(window, &w, &h);
+/* Dragging anywhere but on its buttons moves a floating window; its edges and corners resize it. On the display
+ * thread (SDL calls it while handling a button press). */
+static SDL_HitTestResult floating_hit_test(SDL_Window *sdl_window, const SDL_Point *p, void *data) {
+    const ph_window *window = data;
+    int edge = window->edge, w = 0, h = 0;
+    for (int i = 0; i < window->clickable_count; i++) {
+        const SDL_Rect *r = &window->clickable[i];
+        if (p->x >= r->x && p->x < r->x + r->w && p->y >= r->y && p->y < r->y + r->h) return SDL_HITTEST_NORMAL;
+    }
+    lib.SDL_GetWindowSize(sdl_window, &w, &h);
     int left = p->x < edge, right = p->x >= w - edge, top = p->y < edge, bottom = p->y >= h - edge;
     if (top && left) return SDL_HITTEST_RESIZE_TOPLEFT;
     if (top && right) return SDL_HITTEST_RESIZE_TOPRIGHT;
@@ -550,6 +560,15 @@ static SDL_HitTestResult floating_hit_test(SDL_Window *window, const SDL_Point *
 }
 
 int ph_window_make_floating(ph_window *window, int edge) {
+    window->edge = edge;
     lib.SDL_SetWindowBordered(window->window, SDL_FALSE);
-    return lib.SDL_SetWindowHitTest(window->window, floating_hit_test, (void *)(intptr_t)edge);
+    return lib.SDL_SetWindowHitTest(window->window, floating_hit_test, window);
+}
+
+void ph_window_set_clickable(ph_window *window, const int *xywh, int count) {
+    if (count > PH_CLICKABLE_MAX) count = PH_CLICKABLE_MAX;
+    for (int i = 0; i < count; i++) {
+        window->clickable[i] = (SDL_Rect){xywh[4 * i], xywh[4 * i + 1], xywh[4 * i + 2], xywh[4 * i + 3]};
+    }
+    window->clickable_count = count < 0 ? 0 : count;
 }

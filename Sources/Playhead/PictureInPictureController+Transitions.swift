@@ -31,13 +31,17 @@ extension PictureInPictureController {
             return failToStart("Picture in Picture: \(error)")
         }
         floating.window.makeFloating()
+        floating.isFloating = true
+        Self.keepButtonsClickable(floating, size: floating.size)
         floating.closeHandler = { [weak self] in self?.stop(restoring: false) }
         floating.pictureInPictureButtonHandler = { [weak self] in self?.stop(restoring: true) }
         floating.keyHandler = playerWindow.keyHandler
         // Resized from an edge, it keeps the picture's aspect ratio: the height follows the width.
         floating.addSizeObserver { [weak floating] w, h in
+            guard let floating else { return }
             let fitting = max(1, Int((Double(w) / aspect).rounded()))
-            if abs(fitting - h) > 1 { floating?.resize(width: w, height: fitting) }
+            if abs(fitting - h) > 1 { floating.resize(width: w, height: fitting) }
+            Self.keepButtonsClickable(floating, size: floating.size)
         }
         // The floating window shows the player before the main window lets it go: it is never without an output.
         floating.player = player
@@ -47,6 +51,13 @@ extension PictureInPictureController {
         isPictureInPictureActive = true
         transitioning = false
         delegate?.pictureInPictureControllerDidStartPictureInPicture(self)
+    }
+
+    /// Tells the floating window where its buttons are (a press there is a click, elsewhere a drag).
+    static func keepButtonsClickable(_ floating: PlayerWindow, size: CGSize) {
+        var state = ControlsState()
+        state.isFloating = true
+        floating.window.setClickableAreas(ControlsLayout(size: size, state: state).buttons.map(\.rect))
     }
 
     /// Ends Picture in Picture: the main window shows again where it was, with the player; with `restoring` the

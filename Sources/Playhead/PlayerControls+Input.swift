@@ -9,6 +9,7 @@ extension PlayerControls {
         guard let host else { return s }
         s.isFullscreen = host.isFullscreen
         s.hasPictureInPicture = host.pictureInPictureButtonHandler != nil
+        s.isFloating = host.isFloating
         guard let player = host.player else { return s }
         s.isPlaying = player.rate != 0
         s.speedLabel = speed(for: player.defaultRate).localizedNumericName
@@ -70,6 +71,7 @@ extension PlayerControls {
         case .subtitles: toggle(.subtitles)
         case .pictureInPicture: host?.pictureInPictureButtonHandler?()
         case .fullscreen: host?.isFullscreen.toggle()
+        case .close: host?.requestClose()
         case .menuItem(let index): choose(index)
         case .panel: break
         }

@@ -70,6 +70,10 @@ public final class PlayerWindow {
     var visibilityObservers: [UUID: (Bool) -> Void] = [:]
     /// Told the window's new size (window coordinates) after each resize; Picture in Picture keeps its aspect.
     var sizeObservers: [UUID: (Int, Int) -> Void] = [:]
+    /// Whether the window is a Picture-in-Picture window (its controls are the floating ones).
+    var isFloating = false {
+        didSet { controls?.push() }
+    }
     private var inputs: Task<Void, Never>?
     private var controls: PlayerControls?
 
@@ -194,7 +198,7 @@ public final class PlayerWindow {
         }
     }
 
-    private func requestClose() {
+    func requestClose() {
         if let closeHandler { closeHandler() } else { close() }
     }
 

@@ -76,6 +76,25 @@ extension VideoWindow {
         onDisplay { _ = ph_window_make_floating($0, e) }
     }
 
+    /// The areas of a floating window (in drawable pixels, as `ControlsLayout` gives them) where a press is a
+    /// click, not the start of a drag: its buttons. Any thread.
+    public func setClickableAreas(_ rects: [CGRect]) {
+        let areas = Array(rects.prefix(Int(PH_CLICKABLE_MAX)))
+        onDisplay { handle in
+            var w: Int32 = 0
+            var h: Int32 = 0
+            var dw: Int32 = 0
+            var dh: Int32 = 0
+            ph_window_size(handle, &w, &h)
+            ph_window_drawable_size(handle, &dw, &dh)
+            let (sx, sy) = (Double(w) / Double(max(1, dw)), Double(h) / Double(max(1, dh)))
+            let xywh = areas.flatMap { r in
+                [r.minX * sx, r.minY * sy, r.width * sx, r.height * sy].map { Int32(clamping: Int($0.rounded())) }
+            }
+            ph_window_set_clickable(handle, xywh, Int32(areas.count))
+        }
+    }
+
     /// The usable area of the screen (without panels), in window coordinates; nil without a display. Any thread
     /// or actor.
     public static func usableScreenSize() async -> CGSize? {

@@ -79,8 +79,8 @@ import Testing
             let floating = "pip drag (Picture in Picture)"
             let g = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
             let start = try #require(g)
-            // Dragged from its middle towards the top-left corner.
-            let (cx, cy) = (start.x + start.width / 2, start.y + start.height / 2)
+            // Dragged from below its play button (not on a button, not on an edge) towards the top-left corner.
+            let (cx, cy) = (start.x + start.width / 2, start.y + start.height - 20)
             try TestDisplay.xdotool(["mousemove", "\(cx)", "\(cy)", "mousedown", "1"], on: display)
             for step in 1...10 {
                 try TestDisplay.xdotool(["mousemove", "\(cx - step * 38)", "\(cy - step * 28)"], on: display)
@@ -111,6 +111,52 @@ import Testing
             #expect(await eventually { pip.isPictureInPictureActive })
             let again = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
             #expect(again.map { abs($0.x - 16) <= 2 && abs($0.y - 16) <= 2 } == true, "\(String(describing: again))")
+        }
+    }
+
+    /// Clicks at `x`, `y` (screen) after moving there, so the controls show first.
+    static func click(_ x: Int, _ y: Int, on display: String) async throws {
+        try TestDisplay.xdotool(["mousemove", "\(x)", "\(y)"], on: display)
+        try await Task.sleep(for: .milliseconds(300))
+        try TestDisplay.xdotool(["mousemove", "\(x + 1)", "\(y)", "click", "1"], on: display)
+        try await Task.sleep(for: .milliseconds(300))
+    }
+
+    @Test func theFloatingWindowsButtonsPlayPauseRestoreAndClose() async throws {
+        try await Self.scene("pip buttons") { player, _, pip, recorder, display in
+            pip.startPictureInPicture()
+            #expect(await eventually { pip.isPictureInPictureActive })
+            let floating = "pip buttons (Picture in Picture)"
+            let found = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
+            let g = try #require(found)
+            // 36-pixel buttons 4 pixels in: back at the top left, close at the top right, play/pause in the middle.
+            let (backX, closeX, topY) = (g.x + 22, g.x + g.width - 22, g.y + 22)
+            let (middleX, middleY) = (g.x + g.width / 2, g.y + g.height / 2)
+            try await Self.click(middleX, middleY, on: display)
+            #expect(await eventually { player.timeControlStatus == .paused }, "the middle button did not pause")
+            // The close button is drawn while the controls show: white pixels in its place.
+            try TestDisplay.xdotool(["mousemove", "\(middleX)", "\(middleY + 5)"], on: display)
+            try await Task.sleep(for: .milliseconds(300))
+            let shot = try TestDisplay.grab(g, on: display)
+            let white = (g.width - 36...g.width - 8).contains { x in
+                let p = shot.pixel(x, 22)
+                return p.r > 200 && p.g > 200 && p.b > 200
+            }
+            #expect(white, "no close button drawn")
+            try await Self.click(middleX, middleY, on: display)
+            #expect(await eventually { player.timeControlStatus == .playing }, "the middle button did not play")
+            try await Self.click(backX, topY, on: display)
+            #expect(await eventually { !pip.isPictureInPictureActive }, "back did not stop: \(recorder.calls)")
+            #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore", "didStop"], "\(recorder.calls)")
+            #expect(player.timeControlStatus == .playing)
+            pip.startPictureInPicture()
+            #expect(await eventually { pip.isPictureInPictureActive })
+            _ = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
+            try await Self.click(closeX, topY, on: display)
+            #expect(await eventually { !pip.isPictureInPictureActive }, "close did not stop: \(recorder.calls)")
+            #expect(recorder.calls.suffix(2) == ["willStop", "didStop"], "\(recorder.calls)")
+            #expect(player.timeControlStatus == .paused, "close did not pause")
+            try TestDisplay.parkPointer(on: display)
         }
     }
 

@@ -117,6 +117,10 @@ int ph_window_is_on_top(const ph_window *window);
 /* A window without decorations (a title bar and borders) that the person moves by dragging anywhere in it and
  * resizes from its edges (`edge` pixels wide); 0 on success. */
 int ph_window_make_floating(ph_window *window, int edge);
+/* The areas of a floating window (x, y, w, h each, window coordinates; at most PH_CLICKABLE_MAX) where a press is
+ * a click, not a drag: its buttons. */
+enum { PH_CLICKABLE_MAX = 8 };
+void ph_window_set_clickable(ph_window *window, const int *xywh, int count);
 
 /* Copies a picture into the window's texture (made again when its layout, size or matrix changes). For I420 the
  * three planes are Y, U, V; for NV12 Y and the interleaved UV; for BGRA one plane. 0 on success. */

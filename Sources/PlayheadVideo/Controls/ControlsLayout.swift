@@ -36,6 +36,27 @@ public struct ControlsLayout: Sendable {
         bounds = CGRect(origin: .zero, size: size)
         let s = min(2, max(1, size.width / 1280))
         scale = s
+        if state.isFloating {
+            // The whole window is shaded; three buttons, nothing else.
+            let button = min(36 * s, max(16, min(size.width, size.height) / 3))
+            let pad = 4 * s
+            bar = bounds
+            elapsedLabel = .zero
+            remainingLabel = .zero
+            seekArea = .zero
+            seekTrack = .zero
+            buttons = [
+                (.pictureInPicture, CGRect(x: pad, y: pad, width: button, height: button)),
+                (
+                    .playPause,
+                    CGRect(x: (size.width - button) / 2, y: (size.height - button) / 2, width: button, height: button)
+                ),
+                (.close, CGRect(x: size.width - pad - button, y: pad, width: button, height: button)),
+            ]
+            menu = nil
+            menuRows = []
+            return
+        }
         let pad = 8 * s
         let rowHeight = 36 * s
         let lineHeight = 22 * s

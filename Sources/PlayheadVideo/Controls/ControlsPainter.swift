@@ -12,6 +12,13 @@ struct ControlsPainter {
         let area = layout.paintedArea.integral
         var canvas = Canvas(width: Int(area.width), height: Int(area.height))
         let shift = { (r: CGRect) in r.offsetBy(dx: -area.minX, dy: -area.minY) }
+        if state.isFloating {
+            canvas.fill(shift(layout.bar), .black(0.3))
+            for (element, rect) in layout.buttons {
+                paintButton(&canvas, element, in: shift(rect), state, layout)
+            }
+            return (canvas, area.origin)
+        }
         // The shade: darker towards the bottom, so white shows on any picture.
         let bar = shift(layout.bar)
         let rows = max(1, Int(bar.height))
@@ -116,6 +123,19 @@ struct ControlsPainter {
                 CGRect(x: box.midX, y: box.midY, width: box.width / 2 - 2 * s, height: box.height / 2 - 2 * s), white)
         case .fullscreen:
             paintCorners(&canvas, around: c, s: s, inward: state.isFullscreen, white)
+        case .close:
+            // An X: two bars crossing.
+            let (a, t) = (7 * s, 1.2 * s)
+            canvas.fillPolygon(
+                [
+                    CGPoint(x: c.x - a - t, y: c.y - a + t), CGPoint(x: c.x - a + t, y: c.y - a - t),
+                    CGPoint(x: c.x + a + t, y: c.y + a - t), CGPoint(x: c.x + a - t, y: c.y + a + t),
+                ], white)
+            canvas.fillPolygon(
+                [
+                    CGPoint(x: c.x + a - t, y: c.y - a - t), CGPoint(x: c.x + a + t, y: c.y - a + t),
+                    CGPoint(x: c.x - a + t, y: c.y + a + t), CGPoint(x: c.x - a - t, y: c.y + a - t),
+                ], white)
         case .menuItem, .panel, .seekBar: break
         }
     }

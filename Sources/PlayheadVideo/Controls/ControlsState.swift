@@ -27,6 +27,9 @@ public struct ControlsState: Sendable, Equatable {
     public var isFullscreen = false
     /// The menu open above its button, if any.
     public var menu: ControlsMenu?
+    /// A Picture-in-Picture window's controls: play/pause in the middle, back to the main window (the
+    /// Picture-in-Picture button) at the top left, close at the top right, over a light shade; no time line.
+    public var isFloating = false
 
     /// Controls with nothing known yet.
     public init() {}
@@ -74,6 +77,8 @@ public enum ControlElement: Sendable, Equatable {
     case pictureInPicture
     /// Fullscreen in or out.
     case fullscreen
+    /// Close the window (a Picture-in-Picture window's controls).
+    case close
     /// An entry of the open menu, by index.
     case menuItem(Int)
     /// The controls' background: takes the click and does nothing.
