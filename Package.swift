@@ -57,6 +57,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "playhead", dependencies: ["Playhead", "PlayheadHLS", "PlayheadNowPlaying"]),
+        // The one-player-above-every-layout example (issue 17), run by LayoutExampleTests.
+        .executableTarget(name: "playhead-layout-example", dependencies: ["Playhead"], path: "Examples/LayoutExample"),
 
         // Now Playing and remote commands over MPRIS.
         .target(name: "PlayheadNowPlaying", dependencies: ["CSystemd", "Playhead", "PlayheadAudio"]),

@@ -9,7 +9,7 @@ root=$(pwd)
 scripts/install-deps.sh
 
 echo "== format check (swift format lint)"
-swift format lint --strict --recursive Sources Tests Package.swift
+swift format lint --strict --recursive Sources Tests Examples Package.swift
 
 echo "== build"
 # The build's own status decides (a failed build must not test the binary of an earlier one).

@@ -41,6 +41,7 @@
     X(SDL_RestoreWindow)                                                                                           \
     X(SDL_SetWindowBordered)                                                                                       \
     X(SDL_SetWindowHitTest)                                                                                        \
+    X(SDL_RenderSetClipRect)                                                                                       \
     X(SDL_SetWindowMinimumSize)                                                                                    \
     X(SDL_CreateRenderer)                                                                                          \
     X(SDL_DestroyRenderer)                                                                                         \
@@ -316,6 +317,8 @@ struct ph_window {
     /* A floating window (ph_window_make_floating): the width of its resizing edges, and the areas where a press
      * is a click (buttons), not the start of a drag. */
     int edge;
+    /* The part of the window pictures are drawn in (a layer's frame); w 0: all of it. */
+    SDL_Rect video_area;
     SDL_Rect clickable[PH_CLICKABLE_MAX];
     int clickable_count;
 };
@@ -492,8 +495,10 @@ int ph_window_draw(ph_window *window, int picture, int sx, int sy, int sw, int s
         lib.SDL_SetYUVConversionMode(conversion(window->matrix));
         SDL_Rect source = {sx, sy, sw, sh};
         SDL_Rect destination = {dx, dy, dw, dh};
+        if (window->video_area.w > 0) lib.SDL_RenderSetClipRect(window->renderer, &window->video_area);
         result |= lib.SDL_RenderCopyEx(window->renderer, window->texture, &source, &destination, degrees, NULL,
                                        SDL_FLIP_NONE);
+        if (window->video_area.w > 0) lib.SDL_RenderSetClipRect(window->renderer, NULL);
     }
     for (int i = 0; i < PH_OVERLAY_COUNT; i++) {
         struct overlay *o = &window->overlays[i];
@@ -522,6 +527,10 @@ int ph_window_set_overlay(ph_window *window, int slot, const uint8_t *bgra, int 
     o->rect = (SDL_Rect){x, y, w, h};
     o->on = 1;
     return 0;
+}
+
+void ph_window_set_video_area(ph_window *window, int x, int y, int w, int h) {
+    window->video_area = (SDL_Rect){x, y, w > 0 ? w : 0, h > 0 ? h : 0};
 }
 
 void ph_window_set_position(ph_window *window, int x, int y) { lib.SDL_SetWindowPosition(window->window, x, y); }

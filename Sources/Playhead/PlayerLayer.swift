@@ -29,8 +29,21 @@ public final class PlayerLayer {
     /// True once the first picture of the player's current item is on screen; false again after an item change or
     /// a player change until the first picture of the new one is.
     public private(set) var isReadyForDisplay = false
-    /// The layer's rectangle in its host, in pixels (the host sets it: a window's drawable area).
-    public internal(set) var bounds: CGRect = .zero
+    /// The layer's rectangle in its host, in pixels: its `frame` within the window's drawable area, all of it
+    /// without one.
+    public private(set) var bounds: CGRect = .zero
+    /// The part of the hosting window the layer covers, in the window's drawable pixels; nil (the default) for the
+    /// whole window. Pictures and subtitles go inside it with `videoGravity`; the rest of the window shows its
+    /// background, the app's overlay (`PlayerWindow.contentOverlay`) and the controls. Setting it moves the
+    /// picture at the next draw, nothing else: a layout change, never a reload.
+    public var frame: CGRect? {
+        didSet {
+            display?.videoArea = frame
+            updateBounds()
+        }
+    }
+    /// The host window's drawable size.
+    @ObservationIgnored private var hostSize = CGSize.zero
     /// Whether the current item's subtitles are drawn over the picture (as `AVPlayerLayer` draws the legible
     /// media selection).
     public var showsSubtitles = true {
@@ -76,7 +89,9 @@ public final class PlayerLayer {
         subtitleOutput.setWindow(window)
         guard let window else { return }
         window.gravity = videoGravity
-        bounds = CGRect(origin: .zero, size: window.displaySize)
+        window.videoArea = frame
+        hostSize = window.displaySize
+        updateBounds()
         window.setPictureShownHandler { [weak self, watch] frame in
             let notice = watch.withLock { w -> Bool in
                 let waiting = w.awaitingItem.map { $0 == frame.item || $0 == nil } ?? false
@@ -91,7 +106,16 @@ public final class PlayerLayer {
     }
 
     /// The host's drawable area changed.
-    func hostResized(to size: CGSize) { bounds = CGRect(origin: .zero, size: size) }
+    func hostResized(to size: CGSize) {
+        hostSize = size
+        updateBounds()
+    }
+
+    private func updateBounds() {
+        let whole = CGRect(origin: .zero, size: hostSize)
+        let inside = frame.map { $0.intersection(whole) }
+        bounds = inside.flatMap { $0.isEmpty ? nil : $0 } ?? whole
+    }
 
     private func reattach(from old: Player?) {
         if let old, let display { old.remove(display) }

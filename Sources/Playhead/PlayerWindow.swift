@@ -129,6 +129,10 @@ public final class PlayerWindow {
         }
     }
 
+    /// Called with the window's drawable size after each resize (the person, the window manager, `resize`,
+    /// fullscreen): for an app that lays the window out anew (`PlayerLayer.frame`, `contentOverlay`).
+    public var sizeChanged: ((CGSize) -> Void)?
+
     /// Called after `isFullscreen` changed (a key, a double click, the app, the desktop's media controls).
     public var fullscreenChanged: ((Bool) -> Void)?
 
@@ -178,6 +182,7 @@ public final class PlayerWindow {
         case .resized(let w, let h):
             playerLayer.hostResized(to: CGSize(width: w, height: h))
             for observer in sizeObservers.values { observer(w, h) }
+            sizeChanged?(size)
         case .key(let key):
             if keyHandler?(key) == true { return }
             handleKey(key)
@@ -235,4 +240,10 @@ extension PlayerWindow {
     /// this process, and a program should leave with `_exit` (the GL library's exit-time destructor blocks on the
     /// dead connection). Any thread.
     public nonisolated static var displayWasLost: Bool { VideoWindow.displayWasLost }
+
+    /// Waits, at most `seconds`, until the display connection is closed after the last window closed (before an
+    /// app ends its X server or leaves); true when it is. Any thread or actor.
+    public nonisolated static func waitUntilDisplayClosed(upTo seconds: Double) async -> Bool {
+        await VideoWindow.waitUntilDisplayClosed(upTo: seconds)
+    }
 }

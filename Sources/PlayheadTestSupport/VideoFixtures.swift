@@ -15,6 +15,18 @@ extension Fixtures {
     /// The colours of `colourBars`' four bars, left to right: red, green, blue, white.
     public static let barColours: [(Int, Int, Int)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
 
+    /// 30 s of SMPTE colour bars (320x240, 25 fps, H.264) with a 440 Hz tone (AAC): a picture and a sound to
+    /// follow across layout changes.
+    public static func barsWithTone() throws -> URL {
+        try make(
+            "bars-tone-30s.mp4",
+            [
+                "-f", "lavfi", "-i", "smptebars=s=320x240:r=25:d=30", "-f", "lavfi", "-i",
+                "sine=frequency=440:duration=30:sample_rate=48000", "-c:v", "libx264", "-preset", "veryfast", "-g",
+                "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+            ])
+    }
+
     /// 4 s of a 320x240 25 fps H.264 picture of four vertical bars 80 pixels wide (`barColours`), encoded and
     /// tagged as `encoding` says; no sound.
     public static func colourBars(_ encoding: BarEncoding = .bt709Limited) throws -> URL {

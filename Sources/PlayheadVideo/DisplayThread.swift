@@ -38,6 +38,14 @@ final class DisplayThread: @unchecked Sendable {
     /// True once the X server connection broke.
     var wasLost: Bool { shared.current.lost }
 
+    /// Blocks until no display thread holds the display connection (the last window closed and SDL stopped), at
+    /// most until `deadline`; true when none does. Any thread but the display thread.
+    func waitUntilStopped(before deadline: Date) -> Bool {
+        guard lifetime.lock(before: deadline) else { return false }
+        lifetime.unlock()
+        return !shared.current.running
+    }
+
     /// Why SDL could not start the last time it was tried (no display, no SDL library), nil when it started.
     var lastFailure: String? { shared.current.failure }
 

@@ -33,6 +33,8 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         var content: OverlayImage?
         var contentVersion = 0
         var gravity = VideoGravity.resizeAspect
+        /// The part of the window pictures and subtitles go in (drawable pixels); nil for all of it.
+        var videoArea: CGRect?
         var background: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var drawableSize = CGSize.zero
         var title = ""
@@ -125,6 +127,18 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         return !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
+    /// Waits until the display connection is closed: after the last window closed, the display thread stops SDL
+    /// and ends. At most `seconds`; true when it is closed (false while a window is still open). Any thread or
+    /// actor (waits on a background thread).
+    public static func waitUntilDisplayClosed(upTo seconds: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(max(0, min(seconds, 3600)))
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: DisplayThread.shared.waitUntilStopped(before: deadline))
+            }
+        }
+    }
+
     /// True once the display went away while a window was open (see `PlayerWindow.displayWasLost`). Any thread.
     public static var displayWasLost: Bool { DisplayThread.shared.wasLost }
 
@@ -189,6 +203,14 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
     public var gravity: VideoGravity {
         get { state.current.gravity }
         set { redraw { $0.gravity = newValue } }
+    }
+
+    /// The part of the window the picture (with its gravity) and its subtitles go in, in drawable pixels; nil (the
+    /// default) for the whole window. The rest shows the background, the app's overlay and the controls. Any
+    /// thread.
+    public var videoArea: CGRect? {
+        get { state.current.videoArea }
+        set { redraw { $0.videoArea = newValue } }
     }
 
     /// The colour around and behind the picture (red, green, blue); black by default. Any thread.

@@ -74,7 +74,15 @@ final class WindowSurface {
         var w: Int32 = 0
         var h: Int32 = 0
         ph_window_drawable_size(handle, &w, &h)
-        let bounds = CGRect(x: 0, y: 0, width: Int(w), height: Int(h))
+        let window = CGRect(x: 0, y: 0, width: Int(w), height: Int(h))
+        // Pictures and subtitles go in the video area; the controls and the app's overlay cover the window.
+        let bounds = s.videoArea.map { $0.integral.intersection(window) }.flatMap { $0.isEmpty ? nil : $0 } ?? window
+        if bounds != window {
+            ph_window_set_video_area(
+                handle, Int32(bounds.minX), Int32(bounds.minY), Int32(bounds.width), Int32(bounds.height))
+        } else {
+            ph_window_set_video_area(handle, 0, 0, 0, 0)
+        }
         var uploaded: VideoFrame?
         if s.clearPicture { picture = nil }
         // Without a GPU the picture is converted and scaled by swscale to the size it is drawn at, and drawn 1:1:
@@ -93,8 +101,8 @@ final class WindowSurface {
             }
         }
         let (r, g, b) = s.background
-        updateOverlay(s.cues, bounds: bounds, gravity: s.gravity, controls: s.controls)
-        updateControls(s.controls, size: bounds.size)
+        updateOverlay(s.cues, bounds: bounds, gravity: s.gravity, controls: s.controls, window: window.size)
+        updateControls(s.controls, size: window.size)
         if s.contentVersion != contentVersion {
             contentVersion = s.contentVersion
             updateContent(s.content)
@@ -119,14 +127,16 @@ final class WindowSurface {
 
     /// Draws `cues` anew when they or the picture's place changed: in the part of the window the picture covers
     /// (all of it before the first picture), above the controls' bar while it shows.
-    private func updateOverlay(_ cues: [SubtitleCue], bounds: CGRect, gravity: VideoGravity, controls: ControlsState?) {
+    private func updateOverlay(
+        _ cues: [SubtitleCue], bounds: CGRect, gravity: VideoGravity, controls: ControlsState?, window: CGSize
+    ) {
         var area = bounds
         if let picture {
             let r = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: gravity)
             area = bounds.intersection(CGRect(x: r.x, y: r.y, width: r.width, height: r.height))
         }
         if let controls {
-            let top = ControlsLayout(size: bounds.size, state: controls).bar.minY
+            let top = ControlsLayout(size: window, state: controls).bar.minY
             if top > area.minY + 1 { area.size.height = min(area.height, top - area.minY) }
         }
         guard cues != overlay.cues || area != overlay.area else { return }

@@ -47,21 +47,19 @@ import Testing
         _ title: String,
         _ body: (Player, PlayerWindow, PictureInPictureController, TestSink) async throws -> Void
     ) async throws {
-        let x = try TestDisplay.startManagedServer()
-        defer { x.stop() }
-        setenv("DISPLAY", x.display, 1)
-        defer { TestDisplay.leave() }
-        let sink = try TestSink()
-        let player = Player()
-        player.audioOutputChoice = .pulse(device: sink.name)
-        player.replaceCurrentItem(with: PlayerItem(url: try PictureInPictureTests.barsWithSound()))
-        defer { player.close() }
-        let window = try await PictureInPictureTests.mainWindow(player, title)
-        defer { window.close() }
-        PictureInPictureController.preferredCorner = .bottomRight
-        let pip = PictureInPictureController(playerWindow: window)
-        defer { pip.pictureInPictureWindow?.close() }
-        try await body(player, window, pip, sink)
+        try await withManagedDisplay { display in
+            let sink = try TestSink()
+            let player = Player()
+            player.audioOutputChoice = .pulse(device: sink.name)
+            player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.barsWithTone()))
+            defer { player.close() }
+            let window = try await PictureInPictureTests.mainWindow(player, title)
+            defer { window.close() }
+            PictureInPictureController.preferredCorner = .bottomRight
+            let pip = PictureInPictureController(playerWindow: window)
+            defer { pip.pictureInPictureWindow?.close() }
+            try await body(player, window, pip, sink)
+        }
     }
 
     @Test func twentyLayoutChangesWhilePlayingNeitherPauseNorReloadNorLoseSound() async throws {

@@ -13,27 +13,25 @@ import Testing
         _ body: (Player, PlayerWindow, PictureInPictureController, PictureInPictureRecorder, String) async throws
             -> Void
     ) async throws {
-        let x = try TestDisplay.startManagedServer()
-        defer { x.stop() }
-        setenv("DISPLAY", x.display, 1)
-        defer { TestDisplay.leave() }
-        let player = Player()
-        player.audioOutputChoice = .disabled
-        let item = PlayerItem(url: try PictureInPictureTests.barsWithSound())
-        player.replaceCurrentItem(with: item)
-        defer { player.close() }
-        let window = try await PictureInPictureTests.mainWindow(player, title)
-        defer { window.close() }
-        PictureInPictureController.preferredCorner = .bottomRight
-        let pip = PictureInPictureController(playerWindow: window)
-        defer { pip.pictureInPictureWindow?.close() }
-        let recorder = PictureInPictureRecorder()
-        pip.delegate = recorder
-        if playing {
-            player.play()
-            #expect(await eventually { player.currentTime().seconds > 0.5 })
+        try await withManagedDisplay { display in
+            let player = Player()
+            player.audioOutputChoice = .disabled
+            let item = PlayerItem(url: try Fixtures.barsWithTone())
+            player.replaceCurrentItem(with: item)
+            defer { player.close() }
+            let window = try await PictureInPictureTests.mainWindow(player, title)
+            defer { window.close() }
+            PictureInPictureController.preferredCorner = .bottomRight
+            let pip = PictureInPictureController(playerWindow: window)
+            defer { pip.pictureInPictureWindow?.close() }
+            let recorder = PictureInPictureRecorder()
+            pip.delegate = recorder
+            if playing {
+                player.play()
+                #expect(await eventually { player.currentTime().seconds > 0.5 })
+            }
+            try await body(player, window, pip, recorder, display)
         }
-        try await body(player, window, pip, recorder, x.display)
     }
 
     @Test func minimizingWhilePlayingStartsItAndWhilePausedDoesNot() async throws {

@@ -38,17 +38,6 @@ import Testing
 /// Picture in Picture on an X server of the test's own with a window manager (openbox, 640x480): the floating
 /// window's place, size and state read back from the server, the player carried over without a reopen.
 @MainActor @Suite(.serialized) struct PictureInPictureTests {
-    /// 30 s of the 320x240 colour bars with a tone.
-    nonisolated static func barsWithSound() throws -> URL {
-        try Fixtures.make(
-            "bars-tone-30s.mp4",
-            [
-                "-f", "lavfi", "-i", "smptebars=s=320x240:r=25:d=30", "-f", "lavfi", "-i",
-                "sine=frequency=440:duration=30:sample_rate=48000", "-c:v", "libx264", "-preset", "veryfast", "-g",
-                "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
-            ])
-    }
-
     /// Whether the window titled `title` on `display` is mapped (shown), and its `_NET_WM_STATE`.
     nonisolated static func state(of title: String, on display: String) throws -> (mapped: Bool, wmState: String) {
         let info = try Run.command("xwininfo", ["-display", display, "-name", title], timeout: 10)
@@ -65,14 +54,14 @@ import Testing
     }
 
     @Test func startsInACornerAboveTheOthersAndRestoresInOrderWithoutAReload() async throws {
-        let x = try TestDisplay.startManagedServer()
-        defer { x.stop() }
-        setenv("DISPLAY", x.display, 1)
-        defer { TestDisplay.leave() }
+        try await withManagedDisplay { display in try await startsAndRestores(on: display) }
+    }
+
+    func startsAndRestores(on display: String) async throws {
         let sink = try TestSink()
         let player = Player()
         player.audioOutputChoice = .pulse(device: sink.name)
-        player.replaceCurrentItem(with: PlayerItem(url: try Self.barsWithSound()))
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.barsWithTone()))
         defer { player.close() }
         let title = "pip main"
         let window = try await Self.mainWindow(player, title)
@@ -91,17 +80,17 @@ import Testing
         pip.startPictureInPicture()
         #expect(await eventually { pip.isPictureInPictureActive }, "\(recorder.calls)")
         let floatingTitle = "pip main (Picture in Picture)"
-        let g = try await Task.detached { try TestDisplay.waitForWindow(titled: floatingTitle, on: x.display) }.value
+        let g = try await Task.detached { try TestDisplay.waitForWindow(titled: floatingTitle, on: display) }.value
         let floating = try #require(g, "no floating window")
         // A quarter of the 640-pixel screen wide, the bars' 4:3, in the bottom-right corner 16 pixels in.
         #expect(floating.width == 160 && floating.height == 120, "\(floating)")
         #expect(abs(floating.x - 464) <= 2 && abs(floating.y - 344) <= 2, "\(floating)")
-        let floatingState = try Self.state(of: floatingTitle, on: x.display)
+        let floatingState = try Self.state(of: floatingTitle, on: display)
         #expect(floatingState.wmState.contains("_NET_WM_STATE_ABOVE"), "\(floatingState.wmState)")
-        #expect(await eventually { (try? Self.state(of: title, on: x.display).mapped) == false }, "main window shown")
+        #expect(await eventually { (try? Self.state(of: title, on: display).mapped) == false }, "main window shown")
         #expect(await eventually { pip.pictureInPictureWindow?.playerLayer.isReadyForDisplay == true })
         let bars = try await Task.detached {
-            try TestDisplay.grab(floating, on: x.display)
+            try TestDisplay.grab(floating, on: display)
         }.value
         // smptebars' first bar (grey-white) at the left, and its blue at the right of the top band.
         let left = bars.pixel(8, 30)
@@ -111,9 +100,9 @@ import Testing
         pip.stopPictureInPicture()
         #expect(await eventually { !pip.isPictureInPictureActive }, "\(recorder.calls)")
         #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore", "didStop"], "\(recorder.calls)")
-        let back = try await Task.detached { try TestDisplay.waitForWindow(titled: title, on: x.display) }.value
+        let back = try await Task.detached { try TestDisplay.waitForWindow(titled: title, on: display) }.value
         #expect(back?.width == 320 && back?.height == 240, "the main window came back as \(String(describing: back))")
-        #expect(try TestDisplay.window(titled: floatingTitle, on: x.display) == nil, "the floating window stayed")
+        #expect(try TestDisplay.window(titled: floatingTitle, on: display) == nil, "the floating window stayed")
         #expect(await eventually { window.playerLayer.isReadyForDisplay })
 
         // Playing all along: never paused, never sought back, nothing opened or decoded again.
@@ -125,4 +114,19 @@ import Testing
         let gap = AudioAnalysis.longestGap(heard)
         #expect(gap < 0.005, "a gap of \(gap) s in the sound across the moves")
     }
+}
+
+/// Runs `body` with an X server of its own managed by openbox as this process's display, then waits for the
+/// windows `body` closed to be gone from it (the display thread's connection closed) before stopping the server:
+/// a server that ends under an open connection is a lost display, and no window opens again in the process.
+@MainActor func withManagedDisplay(_ body: (String) async throws -> Void) async throws {
+    let x = try TestDisplay.startManagedServer()
+    setenv("DISPLAY", x.display, 1)
+    var failure: (any Error)?
+    do { try await body(x.display) } catch { failure = error }
+    let closed = await PlayerWindow.waitUntilDisplayClosed(upTo: 5)
+    TestDisplay.leave()
+    x.stop()
+    if let failure { throw failure }
+    #expect(closed, "a window stayed open: the display connection was not closed")
 }

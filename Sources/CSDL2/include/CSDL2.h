@@ -106,6 +106,8 @@ void ph_window_set_size(ph_window *window, int w, int h);
 /* The window's position on the screen. */
 void ph_window_position(const ph_window *window, int *x, int *y);
 void ph_window_set_position(ph_window *window, int x, int y);
+/* Pictures are drawn only inside x, y, w, h (drawable pixels); w 0: the whole window. */
+void ph_window_set_video_area(ph_window *window, int x, int y, int w, int h);
 /* Hides the window (it keeps its size and place), or minimizes it; ph_window_restore undoes a minimize. */
 void ph_window_hide(ph_window *window);
 void ph_window_minimize(ph_window *window);
