@@ -1,4 +1,5 @@
 #include "CSDL2.h"
+#include "wayland_seat.h"
 
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_syswm.h>
@@ -55,7 +56,8 @@
     X(SDL_RenderPresent)                                                                                           \
     X(SDL_GetDisplayUsableBounds)                                                                                  \
     X(SDL_GetWindowWMInfo)                                                                                          \
-    X(SDL_GL_GetProcAddress)
+    X(SDL_GL_GetProcAddress)                                                                                       \
+    X(SDL_GetVersion)
 
 #define PH_FIELD(name) __typeof__(&name) name;
 static struct {
@@ -98,10 +100,31 @@ static void load(void) {
     loaded = 0;
 }
 
+/* SDL 2 before 2.30 crashes starting its Wayland driver on a compositor that offers no seat (SDL issue 8898):
+ * such a compositor is not tried. Leaves in *drivers the drivers to try ("x11" alone when it was listed among
+ * them); -1 (the reason in `failure`) when none is left. */
+static int skip_seatless_wayland(const char **drivers, const char *user) {
+    SDL_version version;
+    lib.SDL_GetVersion(&version);
+    const char *tried = user ? user : *drivers;
+    if (version.minor >= 30 || !tried || !strstr(tried, "wayland") || !ph_wayland_without_seat()) return 0;
+    if (!user && strstr(*drivers, "x11")) {
+        *drivers = "x11";
+        return 0;
+    }
+    snprintf(failure, sizeof failure,
+             "the Wayland compositor offers no seat (no input), and SDL %d.%d.%d crashes there", version.major,
+             version.minor, version.patch);
+    return -1;
+}
+
 int ph_sdl_start(const char *drivers) {
     pthread_once(&once, load);
     if (loaded != 0) return -1;
-    if (drivers && !getenv("SDL_VIDEODRIVER")) lib.SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers);
+    failure[0] = 0;
+    const char *user = getenv("SDL_VIDEODRIVER");
+    if (skip_seatless_wayland(&drivers, user) != 0) return -1;
+    if (drivers && !user) lib.SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers);
     /* The process keeps its own SIGINT/SIGTERM handling; a composited desktop stays composited; a click that
      * focuses the window also reaches the controls; scaled pictures are filtered. SDL keeps the screensaver off
      * while its video runs (a window is open) and lets it on again when it stops. */

@@ -3,7 +3,8 @@ import PlayheadTestSupport
 import Testing
 
 /// `playhead` on a Wayland compositor alone (`WAYLAND_DISPLAY` set, `DISPLAY` not): its window shows the picture
-/// on the compositor's output, and a compositor that dies mid-play is said once while the sound plays on.
+/// on the compositor's output, and a compositor that dies mid-play, or offers no seat, is said once while the sound
+/// plays on.
 @Suite(.serialized) struct WaylandCommandTests {
     /// `colourBars()` with 4 s of a 440 Hz tone beside it: the bars show where the window is, the sound keeps the
     /// clock.
@@ -80,5 +81,22 @@ import Testing
         #expect(lines.count == 1 && stderr.contains("display went away"), "\(stderr)")
         let events = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(events.contains("\"ended\""), "the item did not play to its end: \(events.suffix(300))")
+    }
+
+    /// A compositor that offers no seat (no input at all), on which SDL 2 before 2.30 crashes at its start: one
+    /// line says why no window opens, the sound plays to the end, and the program ends normally.
+    @Test func aCompositorWithoutASeatIsSaidOnceAndThePlayerPlaysOn() throws {
+        let wayland = try TestWayland.startWithoutSeat()
+        defer { wayland.stop() }
+        let video = try Self.barsWithSound()
+        let started = Date()
+        let (p, err) = try Self.launch(["--ao=null", "--no-mpris", "--length=2", video.path], on: wayland)
+        defer { Run.kill(p) }
+        #expect(WindowCommandTests.waitForExit(p, seconds: 15), "playhead hung on a compositor without a seat")
+        #expect(p.terminationStatus == 0 && p.terminationReason == .exit, "ended by \(p.terminationStatus)")
+        #expect(Date().timeIntervalSince(started) >= 1.9, "it did not play the 2 s")
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 1 && stderr.contains("cannot open a window") && stderr.contains("no seat"), "\(stderr)")
     }
 }
