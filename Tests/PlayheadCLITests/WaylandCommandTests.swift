@@ -59,15 +59,20 @@ import Testing
     }
 
     /// The compositor is killed while the window shows the video: the sound plays on to the end, one line says why
-    /// the pictures went, and the program ends normally.
+    /// the pictures went, and the program ends normally. The sound is recorded from the sound server.
     @Test func aCompositorThatDiesIsSaidOnceAndThePlayerPlaysOn() throws {
         let wayland = try TestWayland.start()
         defer { wayland.stop() }
         let video = try Self.barsWithSound()
+        let sink = try TestSink()
         let log = Paths.scratch("wayland-lost").appendingPathComponent("events.jsonl")
         let started = Date()
         let (p, err) = try Self.launch(
-            ["--ao=null", "--no-mpris", "--length=4", "--log-json=\(log.path)", video.path], on: wayland)
+            [
+                "--ao=pulse", "--audio-device=\(sink.name)", "--no-mpris", "--length=4", "--log-json=\(log.path)",
+                video.path,
+            ],
+            on: wayland)
         defer { Run.kill(p) }
         let wrong = try Self.waitForBars(on: wayland)
         try #require(wrong.isEmpty, "no window on the compositor: \(wrong.joined(separator: "; "))")
@@ -76,6 +81,11 @@ import Testing
         #expect(WindowCommandTests.waitForExit(p, seconds: 15), "playhead hung after its compositor died")
         #expect(p.terminationStatus == 0, "exit \(p.terminationStatus)")
         #expect(Date().timeIntervalSince(started) >= 3.9, "it stopped before the end")
+        let samples = sink.stopRecording()
+        let heard = AudioAnalysis.soundSeconds(samples)
+        #expect(heard > 3.8, "\(heard) s of the 4 s of sound were heard")
+        let gap = AudioAnalysis.longestGap(samples)
+        #expect(gap < 0.1, "the sound stopped for \(gap) s")
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let lines = stderr.split(separator: "\n")
         #expect(lines.count == 1 && stderr.contains("display went away"), "\(stderr)")
