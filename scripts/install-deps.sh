@@ -4,7 +4,8 @@
 # (so a machine that has it from elsewhere installs nothing), then checked again after the install.
 set -euo pipefail
 libraries=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
-  libpulse-dev libsystemd-dev libsdl2-dev libsdl2-ttf-dev libass-dev libfontconfig-dev fonts-dejavu-core)
+  libpulse-dev libsystemd-dev libsdl2-dev libsdl2-ttf-dev libass-dev libfontconfig-dev fonts-dejavu-core
+  libdecor-0-plugin-1-cairo)
 # command:package for each program started by scripts/ and Tests/ (and the test support library).
 programs=(
   ffmpeg:ffmpeg ffprobe:ffmpeg
@@ -12,7 +13,7 @@ programs=(
   paplay:pulseaudio-utils sox:sox
   dbus-daemon:dbus dbus-send:dbus dbus-monitor:dbus busctl:systemd playerctl:playerctl
   nginx:nginx-light python3:python3
-  Xvfb:xvfb xwininfo:x11-utils xprop:x11-utils xdotool:xdotool openbox:openbox wmctrl:wmctrl
+  Xvfb:xvfb xwininfo:x11-utils xprop:x11-utils xdotool:xdotool openbox:openbox wmctrl:wmctrl weston:weston
   openssl:openssl bash:bash sh:dash env:coreutils seq:coreutils mktemp:coreutils mkfifo:coreutils xargs:findutils
   script:bsdutils
 )

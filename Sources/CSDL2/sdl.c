@@ -1,4 +1,5 @@
 #include "CSDL2.h"
+#include "wayland_seat.h"
 
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_syswm.h>
@@ -62,7 +63,8 @@
     X(SDL_RenderPresent)                                                                                           \
     X(SDL_GetDisplayUsableBounds)                                                                                  \
     X(SDL_GetWindowWMInfo)                                                                                          \
-    X(SDL_GL_GetProcAddress)
+    X(SDL_GL_GetProcAddress)                                                                                       \
+    X(SDL_GetVersion)
 
 #define PH_FIELD(name) __typeof__(&name) name;
 static struct {
@@ -73,8 +75,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
 static char failure[512];
 static uint32_t wake_event = (uint32_t)-1;
-/* Set (on the display thread, inside Xlib) when the X server connection broke. */
+/* Set (on the display thread, inside Xlib) when the X server connection broke, or (on the display thread, after a
+ * wait) when the Wayland connection failed. */
 static volatile int display_lost = 0;
+/* The Wayland connection of the windows and libwayland-client's wl_display_get_error (its errno once the
+ * connection failed: the compositor went away), found when the first Wayland window opens. Display thread. */
+static struct wl_display *wayland_display = NULL;
+static int (*wayland_error)(struct wl_display *) = NULL;
 static int exit_handler_set = 0;
 /* On X11, the display thread waits in poll() on the X connection and `wake_fd` instead of in SDL: SDL's own
  * wake-up from other threads goes through a second X connection (a message through the server for each wake),
@@ -100,10 +107,31 @@ static void load(void) {
     loaded = 0;
 }
 
+/* SDL 2 before 2.30 crashes starting its Wayland driver on a compositor that offers no seat (SDL issue 8898):
+ * such a compositor is not tried. Leaves in *drivers the drivers to try ("x11" alone when it was listed among
+ * them); -1 (the reason in `failure`) when none is left. */
+static int skip_seatless_wayland(const char **drivers, const char *user) {
+    SDL_version version;
+    lib.SDL_GetVersion(&version);
+    const char *tried = user ? user : *drivers;
+    if (version.minor >= 30 || !tried || !strstr(tried, "wayland") || !ph_wayland_without_seat()) return 0;
+    if (!user && strstr(*drivers, "x11")) {
+        *drivers = "x11";
+        return 0;
+    }
+    snprintf(failure, sizeof failure,
+             "the Wayland compositor offers no seat (no input), and SDL %d.%d.%d crashes there", version.major,
+             version.minor, version.patch);
+    return -1;
+}
+
 int ph_sdl_start(const char *drivers) {
     pthread_once(&once, load);
     if (loaded != 0) return -1;
-    if (drivers && !getenv("SDL_VIDEODRIVER")) lib.SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers);
+    failure[0] = 0;
+    const char *user = getenv("SDL_VIDEODRIVER");
+    if (skip_seatless_wayland(&drivers, user) != 0) return -1;
+    if (drivers && !user) lib.SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers);
     /* The process keeps its own SIGINT/SIGTERM handling; a composited desktop stays composited; a click that
      * focuses the window also reaches the controls; scaled pictures are filtered. SDL keeps the screensaver off
      * while its video runs (a window is open) and lets it on again when it stops. */
@@ -124,6 +152,7 @@ int ph_sdl_start(const char *drivers) {
 
 void ph_sdl_stop(void) {
     atomic_store(&x_fd, -1);
+    wayland_display = NULL;
     if (loaded == 0) lib.SDL_QuitSubSystem(SDL_INIT_VIDEO);
     exit_handler_set = 0;
 }
@@ -146,7 +175,12 @@ int ph_sdl_usable_bounds(int *w, int *h) {
     return 0;
 }
 
-int ph_sdl_display_lost(void) { return display_lost; }
+int ph_sdl_display_lost(void) {
+    /* SDL 2 keeps going on a failed Wayland connection (its calls do nothing), sending at most an SDL_QUIT: the
+     * connection's own error says it is gone. */
+    if (!display_lost && wayland_display && wayland_error && wayland_error(wayland_display) != 0) display_lost = 1;
+    return display_lost;
+}
 
 /* Xlib calls this after an I/O error on the connection instead of exit(1); it returns, the connection stays dead
  * (Xlib's calls on it do nothing) and the display thread gives up its windows. */
@@ -163,12 +197,23 @@ static int x_io_error(Display *display) {
 }
 
 /* Keeps a broken X connection from ending the process (Xlib's default is exit(1)), and waits on the connection
- * itself from now on. */
-static void survive_x_connection_loss(SDL_Window *window) {
+ * itself from now on. On Wayland, keeps the connection to ask it whether it failed (libwayland-client never ends
+ * the process). */
+static void survive_connection_loss(SDL_Window *window) {
     if (exit_handler_set) return;
     SDL_SysWMinfo info;
     SDL_VERSION(&info.version);
-    if (!lib.SDL_GetWindowWMInfo(window, &info) || info.subsystem != SDL_SYSWM_X11) return;
+    if (!lib.SDL_GetWindowWMInfo(window, &info)) return;
+    if (info.subsystem == SDL_SYSWM_WAYLAND) {
+        void *wayland = dlopen("libwayland-client.so.0", RTLD_NOW | RTLD_NOLOAD);
+        wayland_error = wayland ? (int (*)(struct wl_display *))dlsym(wayland, "wl_display_get_error") : NULL;
+        wayland_display = info.info.wl.display;
+        /* SDL holds the library loaded while its video runs. */
+        if (wayland) dlclose(wayland);
+        exit_handler_set = 1;
+        return;
+    }
+    if (info.subsystem != SDL_SYSWM_X11) return;
     void *x11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_NOLOAD);
     void (*set)(Display *, XIOErrorExitHandler, void *) =
         x11 ? (void (*)(Display *, XIOErrorExitHandler, void *))dlsym(x11, "XSetIOErrorExitHandler") : NULL;
@@ -350,8 +395,11 @@ ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int f
         renderer = NULL;
     }
     if (!renderer) {
-        /* The software renderer's picture goes to the X server as it is (shared memory), not through GL again. */
-        lib.SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+        /* The software renderer's picture goes to the X server as it is (shared memory), not through GL again.
+         * Wayland has no such path in SDL 2: its window surface is a texture of a GL renderer, which that hint
+         * would forbid ("Couldn't find matching render driver"). */
+        const char *driver = lib.SDL_GetCurrentVideoDriver();
+        if (driver && strcmp(driver, "x11") == 0) lib.SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
         renderer = lib.SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
     }
     if (!renderer) {
@@ -365,7 +413,7 @@ ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int f
         snprintf(failure, sizeof failure, "out of memory");
         return NULL;
     }
-    survive_x_connection_loss(window);
+    survive_connection_loss(window);
     made->window = window;
     made->renderer = renderer;
     made->layout = -1;

@@ -25,7 +25,8 @@ public final class PlayerWindow {
     /// Called with a one-line message when the window cannot draw something (no libass: no subtitles; no SDL2_ttf
     /// or font: controls without text), once per process for each cause.
     public var problemHandler: ((String) -> Void)?
-    /// Called once when the display went away (the X server ended): the window is gone, the player plays on.
+    /// Called once when the display went away (the X server or the Wayland compositor ended): the window is gone,
+    /// the player plays on.
     public var displayLostHandler: (() -> Void)?
     /// True once `close()` was called.
     public private(set) var isClosed = false
@@ -236,9 +237,9 @@ extension PlayerWindow {
     /// Whether a display is named (`DISPLAY` or `WAYLAND_DISPLAY`): where a window could open. Does not connect.
     public nonisolated static var displayIsNamed: Bool { VideoWindow.displayIsNamed }
 
-    /// True once the display went away (the X server ended) while a window was open: no window opens again in
-    /// this process, and a program should leave with `_exit` (the GL library's exit-time destructor blocks on the
-    /// dead connection). Any thread.
+    /// True once the display went away (the X server or the Wayland compositor ended) while a window was open: no
+    /// window opens again in this process, and a program should leave with `_exit` (the GL library's exit-time
+    /// destructor blocks on the dead connection). Any thread.
     public nonisolated static var displayWasLost: Bool { VideoWindow.displayWasLost }
 
     /// Waits, at most `seconds`, until the display connection is closed after the last window closed (before an

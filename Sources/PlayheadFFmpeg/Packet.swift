@@ -36,6 +36,17 @@ public final class Packet: @unchecked Sendable {
         guard let data = pointer.pointee.data, size > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
+    /// A WebVTT cue's settings ("line:0 position:20% align:start"), which FFmpeg's demuxers hand beside the cue
+    /// text (`AV_PKT_DATA_WEBVTT_SETTINGS`: Matroska and WebM); nil when the packet carries none. Any thread.
+    public var webVTTSettings: String? { sideDataText(AV_PKT_DATA_WEBVTT_SETTINGS) }
+    /// A WebVTT cue's identifier (`AV_PKT_DATA_WEBVTT_IDENTIFIER`); nil when the packet carries none. Any thread.
+    public var webVTTIdentifier: String? { sideDataText(AV_PKT_DATA_WEBVTT_IDENTIFIER) }
+
+    private func sideDataText(_ type: AVPacketSideDataType) -> String? {
+        var count = 0
+        guard let data = av_packet_get_side_data(pointer, type, &count), count > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
+    }
 }
 
 /// One decoded frame, owning its `AVFrame` (reference counted buffers).

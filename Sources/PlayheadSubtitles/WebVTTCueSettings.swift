@@ -72,6 +72,15 @@ enum WebVTTTimings {
 }
 
 extension CueSettings {
+    /// The settings written after a WebVTT cue's timings ("line:0 position:20% align:start"), read as a WebVTT
+    /// file's are (§6.3: a setting whose value is invalid changes nothing; `region:` names one of `regions`, else
+    /// none): for cues that arrive apart from a file, such as a container's WebVTT track, where the settings travel
+    /// beside the cue text. A value type; any thread.
+    public init(webVTTSettings text: some StringProtocol, regions: [WebVTTRegion] = []) {
+        self.init()
+        apply(Array(text.utf8)[...], regions: regions)
+    }
+
     /// The WebVTT "parse the WebVTT cue settings" algorithm (§6.3): each `name:value` token in turn; a token whose
     /// value is invalid changes nothing.
     mutating func apply(_ text: ArraySlice<UInt8>, regions: [WebVTTRegion]) {

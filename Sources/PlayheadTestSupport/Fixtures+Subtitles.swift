@@ -34,6 +34,38 @@ extension Fixtures {
             ])
     }
 
+    /// 6 s of a grey 640x360 picture (H.264, as `positionedCues`) with a WebVTT track in Matroska whose cues carry
+    /// identifiers and settings: 0.5-1.5 s "Left box" (id "left", `position:10% size:30% align:left`), 2-3 s "Top"
+    /// (id "top", `line:0`), 3.5-4.5 s "Middle" (`line:50%,center`), 5-5.9 s "Bottom" (none). The track is copied
+    /// from a WebVTT file, so FFmpeg keeps the ids and settings (packet side data; converting the track drops them).
+    public static func embeddedPositionedCues() throws -> URL {
+        let vtt = Paths.fixtures.appendingPathComponent("positioned-embedded.vtt")
+        try """
+        WEBVTT
+
+        left
+        00:00:00.500 --> 00:00:01.500 position:10% size:30% align:left
+        Left box
+
+        top
+        00:00:02.000 --> 00:00:03.000 line:0
+        Top
+
+        00:00:03.500 --> 00:00:04.500 line:50%,center
+        Middle
+
+        00:00:05.000 --> 00:00:05.900
+        Bottom
+
+        """.write(to: vtt, atomically: true, encoding: .utf8)
+        return try make(
+            "positioned-webvtt.mkv",
+            [
+                "-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-i", vtt.path, "-map", "0", "-map", "1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:s", "copy",
+            ])
+    }
+
     private static func srtTime(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)

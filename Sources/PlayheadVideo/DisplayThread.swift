@@ -19,7 +19,8 @@ final class DisplayThread: @unchecked Sendable {
         var jobs: [Job] = []
         var running = false
         var failure: String?
-        /// The X server connection broke: SDL must not be used again in this process.
+        /// The display connection broke (the X server or the Wayland compositor went away): SDL must not be used again
+        /// in this process.
         var lost = false
     }
     private let shared = Locked(Shared())
@@ -35,7 +36,7 @@ final class DisplayThread: @unchecked Sendable {
     /// The problems reported already (each once per process). Display thread only.
     var reportedProblems = Set<String>()
 
-    /// True once the X server connection broke.
+    /// True once the display connection broke (the X server or the Wayland compositor went away).
     var wasLost: Bool { shared.current.lost }
 
     /// Blocks until no display thread holds the display connection (the last window closed and SDL stopped), at
@@ -146,8 +147,9 @@ final class DisplayThread: @unchecked Sendable {
         ph_sdl_stop()
     }
 
-    /// The X server went away: every window is told and forgotten (its SDL side is not touched again), jobs
-    /// waiting and to come fail, and the thread ends without stopping SDL (its connection is dead).
+    /// The display (the X server or the Wayland compositor) went away: every window is told and forgotten (its SDL
+    /// side is not touched again), jobs waiting and to come fail, and the thread ends without stopping SDL (its
+    /// connection is dead).
     private func loseDisplay() {
         let windows = surfaces.values
         surfaces = [:]

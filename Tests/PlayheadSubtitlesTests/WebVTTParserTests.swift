@@ -128,6 +128,19 @@ struct WebVTTParserTests {
         #expect(document.timestampMap == nil)
         #expect(document.warnings == [SubtitleDiagnostic(line: 2, message: "X-TIMESTAMP-MAP header is invalid")])
     }
+
+    @Test("settings apart from a file read as a timing line's are; invalid ones change nothing")
+    func settingsApart() throws {
+        let document = try WebVTTParser.parse(Self.sample)
+        let apart = CueSettings(
+            webVTTSettings: "vertical:rl line:50%,center position:20%,line-right size:60%", regions: document.regions)
+        #expect(apart == document.cues[1].settings)
+        let withRegion = CueSettings(webVTTSettings: "region:left line:0 align:start", regions: document.regions)
+        #expect(withRegion == document.cues[0].settings)
+        #expect(CueSettings(webVTTSettings: "region:left").region == nil, "a region not given is none")
+        let bad = CueSettings(webVTTSettings: "line:x position:200% align:middle size: nonsense")
+        #expect(bad == CueSettings())
+    }
 }
 
 @Suite("WebVTT cue text")

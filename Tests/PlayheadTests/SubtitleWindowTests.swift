@@ -1,5 +1,6 @@
 import Foundation
 import Playhead
+import PlayheadSubtitles
 import PlayheadTestSupport
 import Testing
 
@@ -94,15 +95,26 @@ import Testing
         let window = try await PlayerWindow.open(player: player, title: title, width: 640, height: 360)
         defer { window.close() }
         #expect(await eventually { window.playerLayer.isReadyForDisplay })
-        let checks: [(seconds: Double, what: String, xs: ClosedRange<Int>, ys: ClosedRange<Int>)] = [
-            (1.0, "the 10-40 % box", 64...256, 180...359),
-            (2.5, "the top line", 0...639, 0...90),
-            (4.0, "the middle", 0...639, 135...225),
-            (5.5, "the region", 352...608, 40...126),
-        ]
+        await Self.expectPlaced(
+            [
+                (1.0, "the 10-40 % box", 64...256, 180...359),
+                (2.5, "the top line", 0...639, 0...90),
+                (4.0, "the middle", 0...639, 135...225),
+                (5.5, "the region", 352...608, 40...126),
+            ], player: player, title: title)
+    }
+
+    /// Where text is expected at a time: `xs` and `ys` bound every text pixel of the window.
+    typealias Placement = (seconds: Double, what: String, xs: ClosedRange<Int>, ys: ClosedRange<Int>)
+
+    /// Shows each time of `checks` in the paused window titled `title` and expects its text inside its bounds.
+    static func expectPlaced(_ checks: [Placement], player: Player, title: String) async {
         for check in checks {
             await Self.show(player, at: check.seconds)
-            let points = try Self.textPoints(title)
+            guard let points = try? Self.textPoints(title) else {
+                Issue.record("\(check.what): no window titled \(title)")
+                continue
+            }
             #expect(points.count > 40, "\(check.what): \(points.count) text pixels")
             let outside = points.filter { !check.xs.contains($0.x) || !check.ys.contains($0.y) }
             let xs = points.map(\.x)
@@ -113,4 +125,49 @@ import Testing
             )
         }
     }
+
+    /// A WebVTT track inside Matroska places its cues by their settings, as a WebVTT file's are, and its cues reach
+    /// the item's legible outputs with their settings and identifiers.
+    @Test func embeddedWebVTTSettingsPlaceTheCues() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = Player()
+        player.audioOutputChoice = .disabled
+        defer { player.close() }
+        let item = PlayerItem(url: try Fixtures.embeddedPositionedCues())
+        let told = CueCapture()
+        item.add(told)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { player.currentItem?.status == .readyToPlay })
+        let title = "embedded positioned subtitles"
+        let window = try await PlayerWindow.open(player: player, title: title, width: 640, height: 360)
+        defer { window.close() }
+        #expect(await eventually { window.playerLayer.isReadyForDisplay })
+        await Self.expectPlaced(
+            [
+                (1.0, "the 10-40 % box", 64...256, 180...359),
+                (2.5, "the top line", 0...639, 0...90),
+                (4.0, "the middle", 0...639, 135...225),
+                (5.5, "no settings: the bottom", 0...639, 270...359),
+            ], player: player, title: title)
+        let cues = told.cues
+        let left = cues.first { $0.text == "Left box" }
+        #expect(left?.id == "left" && left?.settings.position == 10 && left?.settings.size == 30, "\(cues)")
+        #expect(left?.settings.align == .left, "\(String(describing: left))")
+        let top = cues.first { $0.text == "Top" }
+        #expect(top?.id == "top" && top?.settings.line == 0, "\(String(describing: top))")
+        let bottom = cues.first { $0.text == "Bottom" }
+        #expect(bottom?.id == "" && bottom?.settings == CueSettings(), "\(String(describing: bottom))")
+    }
+}
+
+/// Every cue a legible output was shown, once each. Any thread.
+final class CueCapture: LegibleOutput, @unchecked Sendable {
+    private let shown = Locked([SubtitleCue]())
+
+    func show(_ cues: [SubtitleCue], at time: MediaTime) {
+        shown.withLock { all in all += cues.filter { !all.contains($0) } }
+    }
+
+    var cues: [SubtitleCue] { shown.current }
 }

@@ -69,8 +69,8 @@ const char *ph_sdl_driver(void);
 int ph_sdl_usable_bounds(int *w, int *h);
 /* Waits for the next event (timeout_ms < 0: for ever); 1 when `event` was filled, 0 on a time-out. */
 int ph_sdl_wait(ph_sdl_event *event, int timeout_ms);
-/* 1 once the connection to the X server broke (the server went away): the windows are gone and SDL must not be
- * used again in this process. */
+/* 1 once the connection to the display broke (the X server or the Wayland compositor went away): the windows are
+ * gone and SDL must not be used again in this process. */
 int ph_sdl_display_lost(void);
 /* Ends a wait with PH_EVENT_WAKE. Any thread. */
 void ph_sdl_wake(void);

@@ -9,7 +9,7 @@ extension PlaybackEngine {
     func takeText(_ sample: MediaSample, reader: TextCueReader, track: MediaTrack) {
         guard let start = sample.seconds else { return }
         let duration = sample.packet.duration > 0 ? track.stream.seconds(sample.packet.duration) : 0
-        guard let cue = reader.cue(payload: sample.packet.payload, start: start, duration: duration) else { return }
+        guard let cue = reader.cue(sample.packet, start: start, duration: duration) else { return }
         if let end = config.endSeconds, cue.startTime >= end { return }
         if text.add(cue) { wake() }
     }

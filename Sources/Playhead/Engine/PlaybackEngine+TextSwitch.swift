@@ -14,7 +14,7 @@ extension PlaybackEngine {
             guard let start = sample.seconds, cues[track.id, default: []].count < TextRenderer.capacity else { return }
             let duration = sample.packet.duration > 0 ? track.stream.seconds(sample.packet.duration) : 0
             let reader = TextCueReader(codec: track.stream.codecName)
-            guard let cue = reader.cue(payload: sample.packet.payload, start: start, duration: duration) else { return }
+            guard let cue = reader.cue(sample.packet, start: start, duration: duration) else { return }
             cues[track.id, default: []].append(cue)
         }
 

@@ -13,7 +13,18 @@ struct TextCueReader: Sendable {
     }
 
     /// The cue a sample carries, from `start` for `duration` seconds (a sample without a duration shows for 5 s
-    /// at most); nil for an empty sample.
+    /// at most); nil for an empty sample. A WebVTT cue's identifier and settings come beside its text (Matroska's
+    /// WebVTT tracks: FFmpeg's packet side data); the settings are read by `PlayheadSubtitles`, as a file's are.
+    func cue(_ packet: Packet, start: Double, duration: Double) -> SubtitleCue? {
+        guard var cue = cue(payload: packet.payload, start: start, duration: duration) else { return nil }
+        if codec == "webvtt" {
+            cue.id = packet.webVTTIdentifier ?? ""
+            if let settings = packet.webVTTSettings { cue.settings = CueSettings(webVTTSettings: settings) }
+        }
+        return cue
+    }
+
+    /// The cue of a sample's payload alone (its text), from `start` for `duration` seconds; nil for an empty one.
     func cue(payload: [UInt8], start: Double, duration: Double) -> SubtitleCue? {
         var bytes = payload[...]
         if codec == "mov_text" {
