@@ -38,7 +38,11 @@ class Screen:
 
     def pixel(self):
         """(red, green, blue) at the centre of the screen."""
-        image = self.x11.XGetImage(self.display, self.root, self.centre[0], self.centre[1], 1, 1, 0xFFFFFFFF, 2)
+        return self.pixel_at(*self.centre)
+
+    def pixel_at(self, x, y):
+        """(red, green, blue) at `x`, `y` of the screen."""
+        image = self.x11.XGetImage(self.display, self.root, x, y, 1, 1, 0xFFFFFFFF, 2)
         if not image:
             return (0, 0, 0)
         # struct _XImage: int width, height, xoffset, format; char *data; ... (ZPixmap, 32 bits: B G R X).
