@@ -9,8 +9,9 @@ import Testing
 /// The origin delays each request by the latency of the trace's period (as the simulator does); bandwidth 0 (an
 /// outage) is served as 1 kbit/s on both sides. The player reads 30 s ahead (its automatic forward buffer for network media): the
 /// simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no segment sizes before
-/// fetching, so the simulated policy is not told them either (`lookahead = false`); it fetches two playlists
-/// before the first segment, so the simulated session makes two requests first (`requestsBeforeFirstSegment`).
+/// fetching, so the simulated policy plans over sizes estimated from the bit rates, as the player does
+/// (`PlayheadController`'s default); it fetches two playlists before the first segment, so the simulated session
+/// makes two requests first (`requestsBeforeFirstSegment`).
 @Suite(.serialized) struct ABRRealPlayerTests {
     struct Comparison {
         var player: ABRMetrics
@@ -52,8 +53,7 @@ import Testing
             environment: ["XDG_STATE_HOME": scratch.path], timeout: Double(segments) * movie.segmentDuration * 6 + 60)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let playerRun = try ABRPlayerLog.run(jsonLines: String(contentsOf: log, encoding: .utf8), bytes: bytes)
-        var controller = PlayheadController()
-        controller.lookahead = false
+        let controller = PlayheadController()
         var session = ABRSession(movie: exact, trace: trace, maximumBuffer: 33)
         session.requestsBeforeFirstSegment = 2
         let simulatedRun = session.run(controller)
