@@ -61,21 +61,16 @@ public struct ABRTransfer: Sendable {
     /// The throughput of the transfer alone, latency excluded.
     public var transferThroughput: Double { now > firstBit ? loaded / (now - firstBit) : 0 }
 
-    /// The network chunks received between `from` and `now` as (bits, seconds, arrival): one per trace period and
-    /// at most `step` seconds each; the first chunk of the request counts the latency in its duration, as the
-    /// player's loader measures from the request.
-    public func chunks(from: Double, step: Double = 0.25) -> [(bits: Double, duration: Double, arrival: Double)] {
-        var out: [(bits: Double, duration: Double, arrival: Double)] = []
-        var t = max(from, start)
-        var measuredFrom = t
-        if t < firstBit { t = min(firstBit, now) }
+    /// The network chunks received between `from` and `now` as (bits, arrival): one per trace period and at most
+    /// `step` seconds each, none before the first bit. How they become throughput samples is
+    /// `PlayheadHLS.TransferMeter`'s, as in the player's loader (`PlayheadController` measures them with it).
+    public func chunks(from: Double, step: Double = 0.25) -> [(bits: Double, arrival: Double)] {
+        var out: [(bits: Double, arrival: Double)] = []
+        var t = max(from, firstBit)
         while t < now - 1e-9 {
             let end = min(t + step, now)
             let bits = trace.bits(at: end) - trace.bits(at: t)
-            if bits > 0 {
-                out.append((bits, end - measuredFrom, end))
-                measuredFrom = end
-            }
+            if bits > 0 { out.append((bits, end)) }
             t = end
         }
         return out

@@ -2,8 +2,8 @@ import Foundation
 
 /// The policies the simulator compares, by their command-line names. A value type, safe anywhere.
 public enum ABRPolicy: String, CaseIterable, Sendable {
-    /// The player's own `AdaptiveBitratePolicy` and `BandwidthEstimator` (`PlayheadController`), told no segment
-    /// sizes, as the player runs them (the budget rule).
+    /// The player's own `AdaptiveBitratePolicy` and `BandwidthEstimator` (`PlayheadController`) as the player runs
+    /// them: the plan, over segment sizes estimated from the ladder's bit rates.
     case playhead
     /// dash.js's throughput rule (`ThroughputRule`).
     case throughput
@@ -21,10 +21,7 @@ public enum ABRPolicy: String, CaseIterable, Sendable {
     /// Plays `session` with this policy.
     public func run(_ session: ABRSession) -> ABRRun {
         switch self {
-        case .playhead:
-            var controller = PlayheadController()
-            controller.lookahead = false
-            return session.run(controller)
+        case .playhead: return session.run(PlayheadController())
         case .throughput: return session.run(ThroughputRule())
         case .bolaE: return session.run(BolaE())
         case .hlsEwma: return session.run(HLSEwmaRule())

@@ -4,19 +4,21 @@ import PlayheadHLS
 /// The player's own adaptation, driven as `HLSSource` drives it: `PlayheadHLS.BandwidthEstimator` fed one sample
 /// per network chunk (with its arrival time, so idle time ages the averages), `AdaptiveBitratePolicy.nextRung`
 /// asked at each segment boundary with the buffer ahead of the play head (and, with `lookahead`, the estimator's
-/// recent estimate and the segments ahead with sizes the ladder's declared bit rates imply, as a player reads them
-/// from a playlist without byte ranges: the plan; the player does not pass them yet, so `ABRPolicy.playhead` turns
-/// it off), and `shouldAbandon` asked while a download runs during playback. The same code the player runs, not a
-/// copy. A value type owned by one simulation.
+/// recent estimate and availability and the segments ahead with sizes the ladder's declared bit rates imply, as the
+/// player reads them from a playlist without byte ranges: the plan), and `shouldAbandon` asked while a download runs
+/// during playback. Each chunk becomes a sample as the player's loader makes it (`TransferMeter`: from the first
+/// bit, the request's latency left out). The same code the player runs, not a copy. A value type owned by one
+/// simulation.
 public struct PlayheadController: ABRController {
     /// The policy (its ladder is set from the movie on first use).
     public var policy: AdaptiveBitratePolicy
     /// The throughput estimate.
     public var estimator: BandwidthEstimator
-    /// The next chunk time not yet fed to the estimator, for the download in flight.
-    private var fedUntil: Double?
-    /// Whether the policy is told of the segments ahead, so that it plans (the player tells it none yet and runs
-    /// the budget rule: `ABRPolicy.playhead` sets this false).
+    /// The download in flight as the player's loader measures it, and the time up to which it has been fed.
+    private var meter: TransferMeter?
+    private var fedUntil = 0.0
+    /// Whether the policy is told of the segments ahead, so that it plans as the player does (false: the budget
+    /// rule, which the player ran until 2026-12-02 and runs for low-latency parts).
     public var lookahead = true
     /// Whether what it is told is the movie's exact sizes (as a playlist with byte ranges, or a DASH segment index,
     /// gives them) instead of the sizes the ladder's declared bit rates imply.
@@ -53,22 +55,29 @@ public struct PlayheadController: ABRController {
         let pick = policy.nextRung(
             current: c.current, estimate: estimator.estimate, buffer: c.buffer,
             segmentDuration: c.movie.segmentDuration, upcoming: upcoming,
-            recentEstimate: estimator.hasMeasurement ? estimator.recentEstimate : nil)
+            recentEstimate: estimator.hasMeasurement ? estimator.recentEstimate : nil,
+            availability: estimator.availability)
         return ABRDecision(rung: pick ?? 0)
     }
 
+    /// Feeds the chunks received since the last feed, measured by `TransferMeter` as `SegmentLoader` measures
+    /// them (the response is the first bit: the origin answers after the period's latency, then sends the body).
     private mutating func feed(_ t: ABRTransfer) {
-        let from = fedUntil.map { max($0, t.start) } ?? t.start
-        for chunk in t.chunks(from: from) {
-            estimator.addSample(bytes: Int(chunk.bits / 8), duration: chunk.duration, at: chunk.arrival)
+        var m = meter ?? TransferMeter(requestedAt: t.start)
+        if meter == nil { fedUntil = t.start }
+        if t.now >= t.firstBit { m.responded(at: t.firstBit) }
+        for chunk in t.chunks(from: fedUntil) {
+            let sample = m.chunk(bytes: Int(chunk.bits / 8), at: chunk.arrival)
+            estimator.addSample(bytes: sample.bytes, duration: sample.duration, at: sample.arrival)
         }
+        meter = m
         fedUntil = t.now
     }
 
     /// Feeds the rest of the download's chunks.
     public mutating func didDownload(_ transfer: ABRTransfer, context: ABRContext) {
         feed(transfer)
-        fedUntil = nil
+        meter = nil
     }
 
     /// `shouldAbandon`, after feeding the chunks received so far (as `HLSSource.abandonWatch`).

@@ -19,11 +19,13 @@ import Foundation
 ///
 /// **When the sizes of the next segments are known or estimated** (`upcoming`: a simulator or a playlist with byte
 /// ranges knows them, `UpcomingSegments(estimatedFrom:durations:)` estimates them from each variant's bit rate ×
-/// each segment's `EXTINF`; `HLSSource` passes none yet, `BENCHMARKS.md` says why), the rung after start-up comes
+/// each segment's `EXTINF`, as `HLSSource` does outside low-latency parts), the rung after start-up comes
 /// instead from a plan over the next `lookaheadSegments` segments (model predictive control as RobustMPC, Yin et
 /// al. 2015, with the buffer target of BOLA, Spiteri et al. 2016): every sequence of allowed
 /// rungs is played against `downBandwidthFraction` × the recent throughput (`recentEstimate`: the estimator's
-/// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate) and scored by its bit rate,
+/// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate) × the link's
+/// `availability` (the share of time it carried data: on a link with outages, what it delivers over minutes, so
+/// that the buffer is kept fuller for the next one) and scored by its bit rate,
 /// its switches, the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
 /// `targetBuffer` (see `plan`). Its up-switches go no higher than the recent throughput sustains unless the current
 /// rung is higher already (BOLA-E's BOLA-O), so that a full buffer is not spent on a rung the link cannot carry and
@@ -167,9 +169,11 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///   - upcoming: the sizes of the segments ahead, known or estimated; nil: the budget rule decides.
     ///   - recentEstimate: the recent throughput (`BandwidthEstimator.recentEstimate` once it has measured), which
     ///     the plan runs against; nil: `estimate`.
+    ///   - availability: the share of time the link carries data (`BandwidthEstimator.availability`); the plan
+    ///     expects `availability` × the recent throughput.
     public func nextRung(
         current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
-        recentEstimate: Double? = nil
+        recentEstimate: Double? = nil, availability: Double = 1
     ) -> Int? {
         let allowed = allowedRungs
         guard let lowest = allowed.first else { return nil }
@@ -182,7 +186,8 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             return highest(in: allowed, within: estimate * c.startupBandwidthFraction * scale(buffer)) ?? lowest
         }
         if c.lookaheadSegments > 0, let upcoming, !upcoming.sizes.isEmpty {
-            let recent = recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate
+            let share = availability.isFinite ? min(max(availability, 0), 1) : 1
+            let recent = (recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate) * share
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,
                 segmentDuration: segmentDuration, upcoming: upcoming)

@@ -33,6 +33,11 @@ public struct BandwidthEstimator: Sendable, Hashable {
         public var minimumTotalWeight: Double
         /// The most idle seconds between two samples that count toward the weight of the later one (3 s).
         public var maximumIdleWeight: Double
+        /// A counted sample slower than this share of the estimate is an outage: the link all but stopped (0.1).
+        public var outageFraction: Double = 0.1
+        /// Half-life of `availability`'s memory, in seconds of download (120 s: outages of a mobile link come back
+        /// over minutes, not over the few seconds the averages remember).
+        public var availabilityHalfLife: Double = 120
 
         /// The defaults described on each property.
         public init(
@@ -82,6 +87,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
     private var pendingIdle = 0.0
     private var lastSampleEnd: Double?
     private var countedDuration = 0.0
+    /// Seconds of download and seconds of outage among them, both fading with `availabilityHalfLife`.
+    private var downloadTime = 0.0
+    private var outageTime = 0.0
     /// Every byte passed to `addSample`, counted or pooled.
     public private(set) var totalBytes = 0
     /// Every second passed to `addSample`.
@@ -119,6 +127,10 @@ public struct BandwidthEstimator: Sendable, Hashable {
             pendingDuration >= configuration.minimumSampleDuration
         else { return }
         let bitsPerSecond = Double(pendingBytes) * 8 / pendingDuration
+        let fade = pow(0.5, pendingDuration / max(configuration.availabilityHalfLife, 0.001))
+        let stopped = hasMeasurement && bitsPerSecond < configuration.outageFraction * estimate
+        downloadTime = fade * downloadTime + pendingDuration
+        outageTime = fade * outageTime + (stopped ? pendingDuration : 0)
         let weight = pendingDuration + min(pendingIdle, configuration.maximumIdleWeight)
         countedDuration += pendingDuration
         fast.add(bitsPerSecond, weight: weight)
@@ -143,6 +155,15 @@ public struct BandwidthEstimator: Sendable, Hashable {
     /// half was chosen on Sabre's traces, `BENCHMARKS.md`).
     public var recentEstimate: Double {
         hasMeasurement ? (estimate + fast.value) / 2 : startingEstimate
+    }
+
+    /// The share of recent download time in which the link carried data, from 0 to 1 (1 before any outage): a
+    /// counted sample slower than `outageFraction` × the estimate is an outage, and the memory fades with
+    /// `availabilityHalfLife` seconds of download. The averages measure the link while it carries data and forget
+    /// an outage within seconds; over minutes, an on/off link delivers `availability` × that rate, which is what
+    /// a planner that fills a buffer to ride out the next outage should expect (`AdaptiveBitratePolicy.plan`).
+    public var availability: Double {
+        downloadTime > 0 ? min(max(1 - outageTime / downloadTime, 0), 1) : 1
     }
 
     /// The fast average alone, in bits per second (0 before any counted sample).

@@ -21,6 +21,8 @@ final class Transfer: @unchecked Sendable {
     var done = false
     var started = 0.0
     var lastActivity = 0.0
+    /// Measures the chunks for the throughput estimate (from the response; see `TransferMeter`).
+    var meter = TransferMeter(requestedAt: 0)
     var responseAt: Double?
     var statusCode = 0
     var expectedBytes: Int?
@@ -69,6 +71,7 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             transfer.continuation = continuation
             transfer.started = monotonicSeconds()
             transfer.lastActivity = transfer.started
+            transfer.meter = TransferMeter(requestedAt: transfer.started)
             return nil
         }
         if let early {
@@ -138,6 +141,7 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             let now = monotonicSeconds()
             transfer.responseAt = now
             transfer.lastActivity = now
+            transfer.meter.responded(at: now)
             transfer.statusCode = status
             transfer.contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
             let length = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
@@ -177,11 +181,11 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 complete = transfer.keep == 0
             }
             let now = monotonicSeconds()
-            let duration = now - (transfer.lastActivity)
+            let sample = transfer.meter.chunk(bytes: body.count, at: now)
             transfer.lastActivity = now
             guard !body.isEmpty else { return nil }
             let chunk = SegmentChunk(
-                data: Data(body), offset: transfer.delivered, duration: duration, arrival: now)
+                data: Data(body), offset: transfer.delivered, duration: sample.duration, arrival: now)
             transfer.delivered += body.count
             if transfer.delivered > transfer.limit { failure = .tooLarge(limit: transfer.limit) }
             return failure == nil ? (transfer, chunk) : nil

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadABRSim
+import PlayheadHLS
 import Testing
 
 /// The simulator's model on cases computed by hand, so that the benchmark cannot silently measure the wrong thing.
@@ -28,12 +29,12 @@ struct ABRModelTests {
         }
     }
 
-    /// The player's budget rule (as it runs, told nothing of the segments ahead) on the same link: start-up
-    /// on the lowest rung (500 kbit/s assumed × 0.7 × 0.5 fits nothing); it then measures 3 Mbit/s, whose 0.7 fits
-    /// rung 1, but an up-switch must leave 10 s of buffer after fetching it (2 × 2 / 3 = 1.333 s), and the buffer
-    /// grows by 2 − 0.667 = 1.333 s a segment from 2 s: at segment 8 it is 11.333 s, 10 s after the fetch (equal up
-    /// to rounding, so not asserted), at segment 9 12.667 s: segments 0-7 are on rung 0, 9-11 on rung 1.
-    @Test("a constant trace: the player's budget rule climbs once 10 s of buffer would remain")
+    /// The budget rule (what the player ran before the plan, and runs for low-latency parts) on the same link:
+    /// start-up on the lowest rung (500 kbit/s assumed × 0.7 × 0.5 fits nothing); it then measures 3 Mbit/s, whose
+    /// 0.7 fits rung 1, but an up-switch must leave 10 s of buffer after fetching it (2 × 2 / 3 = 1.333 s), and the
+    /// buffer grows by 2 − 0.667 = 1.333 s a segment from 2 s: at segment 8 it is 11.333 s, 10 s after the fetch
+    /// (equal up to rounding, so not asserted), at segment 9 12.667 s: segments 0-7 are on rung 0, 9-11 on rung 1.
+    @Test("a constant trace: the budget rule climbs once 10 s of buffer would remain")
     func constantTracePlayheadBudget() throws {
         let movie = try flatMovie(kbps: [1000, 2000], duration: 2, count: 12)
         var controller = PlayheadController()
@@ -94,6 +95,20 @@ struct ABRModelTests {
         #expect(trace.period(at: 5.5).bandwidth == 0)
     }
 
+    /// 2 s segments of 0.5 and 1 Mbit/s (1 and 2 Mbit) over 2 Mbit/s with 500 ms of latency: the first segment's
+    /// request takes 0.5 s of wait and 0.5 s of transfer. The player's loader measures from the response
+    /// (`TransferMeter`), so after it the player's estimator holds 2 Mbit/s; measured from the request it would
+    /// hold 1 Mbit/s. The simulator must give the estimator what the player's loader gives it.
+    @Test("the simulator measures a download as the player's loader does: the wait for the response left out")
+    func measuredAsTheLoader() throws {
+        let movie = try flatMovie(kbps: [500, 1000], duration: 2, count: 4)
+        let log = EstimateLog()
+        _ = ABRSession(movie: movie, trace: try .constant(kbps: 2000, latencyMs: 500)).run(Recording(log: log))
+        let estimates = log.values
+        #expect(estimates.count == 4 && estimates[0] == BandwidthEstimator().estimate)
+        #expect(estimates.dropFirst().allSatisfy { abs($0 - 2e6) < 2e6 * 0.01 }, "\(estimates)")
+    }
+
     /// The measures of a run given by hand: switches, their mean size, the ratio and the QoE.
     @Test("metrics of a given run")
     func metrics() throws {
@@ -109,5 +124,35 @@ struct ABRModelTests {
         #expect(abs(m.qoeLin - (7.5 - 4.3 * 2.5 - 4.5) / 4) < 1e-12)
         let mean = ABRMetrics.mean([m, ABRMetrics()])
         #expect(mean.bitrateKbps == 937.5 && mean.switches == 1)
+    }
+}
+
+/// The estimates `Recording` saw, one per decision. Locked; safe from any thread.
+final class EstimateLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Double] = []
+
+    func append(_ value: Double) { lock.withLock { storage.append(value) } }
+    var values: [Double] { lock.withLock { storage } }
+}
+
+/// The player's controller, recording its estimator's estimate at each decision.
+struct Recording: ABRController {
+    var inner = PlayheadController()
+    let log: EstimateLog
+
+    var checksAbandonment: Bool { inner.checksAbandonment }
+
+    mutating func decide(_ context: ABRContext) -> ABRDecision {
+        log.append(inner.estimator.estimate)
+        return inner.decide(context)
+    }
+
+    mutating func didDownload(_ transfer: ABRTransfer, context: ABRContext) {
+        inner.didDownload(transfer, context: context)
+    }
+
+    mutating func abandon(_ transfer: ABRTransfer, context: ABRContext) -> Int? {
+        inner.abandon(transfer, context: context)
     }
 }

@@ -9,8 +9,9 @@ import Testing
 /// The origin delays each request by the latency of the trace's period (as the simulator does); bandwidth 0 (an
 /// outage) is served as 1 kbit/s on both sides. The player reads 30 s ahead (its automatic forward buffer for network media): the
 /// simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no segment sizes before
-/// fetching, so the simulated policy is not told them either (`lookahead = false`); it fetches two playlists
-/// before the first segment, so the simulated session makes two requests first (`requestsBeforeFirstSegment`).
+/// fetching, so the simulated policy plans over sizes estimated from the bit rates, as the player does
+/// (`PlayheadController`'s default); it fetches two playlists before the first segment, so the simulated session
+/// makes two requests first (`requestsBeforeFirstSegment`).
 @Suite(.serialized) struct ABRRealPlayerTests {
     struct Comparison {
         var player: ABRMetrics
@@ -52,8 +53,7 @@ import Testing
             environment: ["XDG_STATE_HOME": scratch.path], timeout: Double(segments) * movie.segmentDuration * 6 + 60)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let playerRun = try ABRPlayerLog.run(jsonLines: String(contentsOf: log, encoding: .utf8), bytes: bytes)
-        var controller = PlayheadController()
-        controller.lookahead = false
+        let controller = PlayheadController()
         var session = ABRSession(movie: exact, trace: trace, maximumBuffer: 33)
         session.requestsBeforeFirstSegment = 2
         let simulatedRun = session.run(controller)
@@ -77,8 +77,8 @@ import Testing
     }
 
     /// The comparison on traces of every set (`PLAYHEAD_ABR_COMPARE=1`: about ten minutes of real playback): at
-    /// least 5 of them within 10 %, from at least 3 sets. Each comparison is printed. It fails today: 5 traces are
-    /// within 10 % but from 2 sets (3G and hd_fs); the 4G and sd_fs ones are not (BENCHMARKS.md says why).
+    /// least 5 of them within 10 %, from at least 3 sets. Each comparison is printed. On 2026-12-02 it passed: 5
+    /// traces within 10 % from 3 sets (3G, 4G, hd_fs); the sd_fs ones are not (BENCHMARKS.md says why).
     @Test(
         "the simulator predicts the real player's QoE within 10 % on traces of several sets",
         .enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_ABR_COMPARE"] != nil))

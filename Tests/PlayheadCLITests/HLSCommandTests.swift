@@ -123,7 +123,7 @@ import Testing
         let remembered = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(remembered > 2_500_000 && remembered < 5_000_000, "remembered \(remembered) b/s of a 4 Mb/s origin")
         let second = try variants(["--length=2"], environment: state, master: master)
-        #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second)")
+        #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second) (remembered \(remembered))")
     }
 
     /// Runs `playhead ARGS` on a pseudo-terminal (`script`) and quits with `q` after `seconds` (its input closes

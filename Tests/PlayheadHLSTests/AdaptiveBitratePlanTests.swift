@@ -52,6 +52,20 @@ struct AdaptiveBitratePlanTests {
         #expect(policy.nextRung(current: 0, estimate: 1e6, buffer: 6, segmentDuration: 2, upcoming: ahead) == 0)
     }
 
+    /// A link that carries 3 Mbit/s a third of the time delivers 1 Mbit/s over minutes: the plan expects that, and
+    /// from 6 s of buffer keeps rung 0 (at 0.9 Mbit/s a 4 Mbit segment takes 4.4 s), where it climbs on a link
+    /// that never stops (above).
+    @Test("the plan expects the recent throughput times the link's availability")
+    func availability() {
+        func pick(_ availability: Double) -> Int? {
+            policy.nextRung(
+                current: 0, estimate: 3e6, buffer: 6, segmentDuration: 2, upcoming: ahead, recentEstimate: 3e6,
+                availability: availability)
+        }
+        #expect(pick(1) == 1)
+        #expect(pick(1.0 / 3) == 0)
+    }
+
     /// 10 % of a 4 s segment of 5 Mbit/s in 1.5 s, 5 s of buffer: it would be abandoned after 2 s
     /// (`AdaptiveBitratePolicyTests.abandon`), but 1.5 s is less than half the segment: too early to judge.
     @Test("a download is judged only after half its segment's duration")

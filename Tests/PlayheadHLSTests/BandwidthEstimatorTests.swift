@@ -92,6 +92,35 @@ struct BandwidthEstimatorTests {
         #expect(paused.estimate < 4_000_000, "\(paused.estimate)")
     }
 
+    /// Ten seconds at 8 Mbit/s, then 16 KB in 8 s (16 kbit/s, under a tenth of the estimate: an outage). Download
+    /// time fades by 2^(−d/120) per sample of d seconds: 9.744 s of the first ten, × 0.9548 + 8 = 17.305 s, of which
+    /// 8 s of outage: availability 0.5377. The averages forget the outage within seconds, availability over minutes:
+    /// after 240 s more at 8 Mbit/s the outage weighs a quarter of its 8 s (2 s) of 134.5 s: 0.9851.
+    @Test("availability: the share of recent download time the link carried data")
+    func availability() {
+        var estimator = BandwidthEstimator()
+        var time = 0.0
+        for _ in 0..<10 {
+            time += 1
+            estimator.addSample(bytes: 1_000_000, duration: 1, at: time)
+        }
+        #expect(estimator.availability == 1)
+        time += 8
+        estimator.addSample(bytes: 16_000, duration: 8, at: time)
+        #expect(abs(estimator.availability - 0.5377) < 0.001, "\(estimator.availability)")
+        for _ in 0..<240 {
+            time += 1
+            estimator.addSample(bytes: 1_000_000, duration: 1, at: time)
+        }
+        #expect(estimator.estimate > 7_900_000)
+        #expect(abs(estimator.availability - 0.9851) < 0.001, "\(estimator.availability)")
+        // A slower link is not an outage: 800 kbit/s after 8 Mbit/s is a tenth, not less.
+        var slower = BandwidthEstimator()
+        for _ in 0..<10 { slower.addSample(bytes: 1_000_000, duration: 1) }
+        slower.addSample(bytes: 100_000, duration: 1)
+        #expect(slower.availability == 1)
+    }
+
     @Test("invalid samples are ignored")
     func invalidSamples() {
         var estimator = BandwidthEstimator()

@@ -38,9 +38,10 @@ import Testing
 
     @Test func stepsDownBeforeTheBufferEmptiesAndBackUpAfterWithinTheCap() async throws {
         let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
-        // 6 Mb/s, then 1.2 Mb/s (the 720p variant no longer fits, 360p and 540p do), then 6 Mb/s again.
+        // 6 Mb/s, then 0.75 Mb/s for 16 s (only 360p fits: the 720p variant, 1.98 Mb/s as encoded, would drain
+        // 10 s of the 16 s buffer, so riding the drop out is no answer), then 6 Mb/s again.
         let origin = try TestOrigin(
-            serving: try HLSFixtures.root(), trace: [(10, 6e6), (12, 1.2e6), (600, 6e6)])
+            serving: try HLSFixtures.root(), trace: [(8, 6e6), (16, 0.75e6), (600, 6e6)])
         let run = try await play(master, origin: origin) { item in
             item.preferredForwardBufferDuration = 16
             item.preferredPeakBitRate = 2_000_000

@@ -83,17 +83,38 @@ extension HLSSource {
         let buffered = nextStart - playbackPosition()
         var duration = Double(playlist.targetDuration ?? 6)
         var estimate = state.estimator.estimate
+        var upcoming: AdaptiveBitratePolicy.UpcomingSegments?
         if live?.lowLatency == true, let partTarget = playlist.partInformation?.partTarget {
             duration = partTarget
             // Until the average has measured enough, a part measured beats the default.
             if let rate = lastPartRate { estimate = state.estimator.hasMeasurement ? min(estimate, rate) : rate }
+        } else if fetchedAny {
+            // Not before the first segment: that one is fetched on the rung the start-up rule chose for it (an
+            // empty buffer leaves a plan nothing to weigh but the wait), as in the simulator.
+            upcoming = .init(estimatedFrom: state.policy.rungs, durations: upcomingDurations(fallback: duration))
         }
+        let measured = state.estimator.hasMeasurement
         guard
             let target = state.policy.nextRung(
-                current: current, estimate: estimate, buffer: buffered, segmentDuration: duration),
+                current: current, estimate: estimate, buffer: buffered, segmentDuration: duration, upcoming: upcoming,
+                recentEstimate: measured ? state.estimator.recentEstimate : nil,
+                availability: state.estimator.availability),
             target != current
         else { return false }
         return switchVariant(to: target)
+    }
+
+    /// The `EXTINF` durations of the segments the plan looks at, from the next one on (gaps left out), as many as
+    /// it looks ahead; a live playlist that lists fewer is filled with `fallback` (the target duration): the
+    /// segments to come will be about that long. Demux thread.
+    func upcomingDurations(fallback: Double) -> [Double] {
+        guard let state = adaptive else { return [] }
+        let count = state.policy.configuration.lookaheadSegments
+        var durations = Array(playlist.segments.dropFirst(next).lazy.filter { !$0.gap }.prefix(count).map(\.duration))
+        if live != nil, durations.count < count {
+            durations += Array(repeating: fallback, count: count - durations.count)
+        }
+        return durations
     }
 
     /// Scales the policy's buffer thresholds down to `reach`, the most this stream can buffer (a live stream's
