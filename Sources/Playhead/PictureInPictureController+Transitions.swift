@@ -12,6 +12,7 @@ extension PictureInPictureController {
             transitioning = false
             return failToStart("Picture in Picture: the display does not answer")
         }
+        screenSize = screen
         mainPlacement = await playerWindow.placement()
         let size = player.currentItem?.presentationSize ?? .zero
         let picture = size.width >= 1 && size.height >= 1 ? size.width / size.height : 16.0 / 9.0
@@ -70,7 +71,7 @@ extension PictureInPictureController {
         let player = floating.player
         if !restoring { player?.pause() }
         Task {
-            if let placement = await floating.placement() { Self.remember(placement) }
+            if let placement = await floating.placement() { Self.remember(placement, on: self.screenSize) }
             self.playerWindow.player = player
             floating.player = nil
             floating.close()
@@ -152,13 +153,11 @@ extension PictureInPictureController {
         }
     }
 
-    /// Keeps the corner nearest to where the floating window is now.
-    nonisolated static func remember(_ placement: VideoWindow.Placement) {
-        Task.detached {
-            guard let screen = await VideoWindow.usableScreenSize() else { return }
-            let left = placement.x + placement.width / 2 < Int(screen.width) / 2
-            let top = placement.y + placement.height / 2 < Int(screen.height) / 2
-            preferredCorner = top ? (left ? .topLeft : .topRight) : (left ? .bottomLeft : .bottomRight)
-        }
+    /// Keeps the corner of `screen` nearest to where the floating window is now.
+    nonisolated static func remember(_ placement: VideoWindow.Placement, on screen: CGSize) {
+        guard screen.width >= 1, screen.height >= 1 else { return }
+        let left = Double(placement.x + placement.width / 2) < screen.width / 2
+        let top = Double(placement.y + placement.height / 2) < screen.height / 2
+        preferredCorner = top ? (left ? .topLeft : .topRight) : (left ? .bottomLeft : .bottomRight)
     }
 }

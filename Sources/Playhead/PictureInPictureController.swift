@@ -56,6 +56,8 @@ public final class PictureInPictureController {
     /// Whether a start or a stop is under way (tests wait for it to settle).
     package var transitioningForTests: Bool { transitioning }
     @ObservationIgnored var mainPlacement: VideoWindow.Placement?
+    /// The screen's usable size when the floating window opened (for the corner it is left nearest to).
+    @ObservationIgnored var screenSize = CGSize.zero
     @ObservationIgnored var visibilityToken: UUID?
 
     /// Whether this process can show Picture in Picture: a display is named (`DISPLAY` or `WAYLAND_DISPLAY`) and
@@ -83,9 +85,16 @@ public final class PictureInPictureController {
         }
     }
 
+    /// A controller let go while active gives the player back to the main window and shows it.
     isolated deinit {
         if let visibilityToken { playerWindow.removeVisibilityObserver(visibilityToken) }
-        pictureInPictureWindow?.close()
+        guard let floating = pictureInPictureWindow else { return }
+        if !playerWindow.isClosed {
+            playerWindow.player = floating.player
+            playerWindow.show()
+        }
+        floating.player = nil
+        floating.close()
     }
 
     /// Starts Picture in Picture; the delegate hears how it went (`failedToStart...` with a `Failure` when it

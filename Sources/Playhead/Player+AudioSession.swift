@@ -50,17 +50,24 @@ extension Player {
     /// server: a silent output (null, WAV, none) has nothing to make exclusive or to duck for. The activation runs
     /// on the session's activation queue (it may talk to the server and to other players over D-Bus). Main actor.
     func activateAudioSessionForPlayback() {
+        guard soundGoesToServer else { return }
+        AudioSession.shared.activateForPlayback()
+    }
+
+    /// Whether the player's sound goes to the sound server (not a null, WAV or disabled output, nor an automatic
+    /// one that found no server). Main actor.
+    var soundGoesToServer: Bool {
         switch audioOutputChoice {
         case .automatic, .pulse: break
         case .custom(let output) where output is PulseAudioOutput: break
-        case .custom, .null, .wav, .disabled: return
+        case .custom, .null, .wav, .disabled: return false
         }
         if case .automatic = audioOutputChoice, let output = audioRenderer?.output as? AutomaticAudioOutput,
             output.isSilent
         {
-            return
+            return false
         }
-        AudioSession.shared.activateForPlayback()
+        return true
     }
 
     /// On the next turn of the main actor (after the app chose the output), starts connecting the process's shared
@@ -90,6 +97,8 @@ extension Player {
     func handleAudioSession(_ event: AudioSession.Event) {
         switch event {
         case .interruption(.began, _):
+            // A call interrupts what is heard: a player heard nowhere (null, WAV, disabled output) plays on.
+            guard soundGoesToServer else { break }
             isInterruptedByAudioSession = true
             audioSessionLink.resumeRate = storedRate != 0 ? storedRate : nil
             applySessionRate(0)
@@ -100,6 +109,9 @@ extension Player {
             }
             audioSessionLink.resumeRate = nil
         case .routeChange(.oldDeviceUnavailable, _):
+            // The process's route changed (a stream's device went away): a player heard nowhere has nothing to
+            // pause for.
+            guard soundGoesToServer else { break }
             audioSessionLink.resumeRate = nil
             applySessionRate(0)
         case .mediaServicesWereLost:

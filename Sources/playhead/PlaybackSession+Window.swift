@@ -31,6 +31,9 @@ extension PlaybackSession {
                 offerWindowOverMPRIS(window)
                 let pip = PictureInPictureController(playerWindow: window)
                 pip.logHandler = { printError($0) }
+                let logger = PictureInPictureLog(log: log)
+                pictureInPictureLog = logger
+                pip.delegate = logger
                 pictureInPicture = pip
                 if video.pictureInPicture { pip.startPictureInPicture() }
                 if options.verbose {

@@ -29,6 +29,8 @@ final class PlaybackSession {
     var windowState = WindowState.none
     /// Picture in Picture for the window (`i`, `--pip`), made with the window.
     var pictureInPicture: PictureInPictureController?
+    /// Says Picture in Picture's failures and tells `--log-json` (the controller holds its delegate weakly).
+    var pictureInPictureLog: PictureInPictureLog?
     /// The subtitles shown under the status line while no window shows them.
     let terminalSubtitles = TerminalSubtitles()
     /// The MPRIS presence, when a session bus answered.

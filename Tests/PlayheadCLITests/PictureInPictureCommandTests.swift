@@ -25,8 +25,9 @@ import Testing
         let x = try TestDisplay.startManagedServer()
         defer { x.stop() }
         let bars = try Fixtures.colourBars()
+        let log = Paths.scratch("pip-log").appendingPathComponent("log.jsonl")
         let (p, _) = try WindowCommandTests.launch(
-            ["--ao=null", "--loop-file=inf", "--pip", bars.path], display: x.display)
+            ["--ao=null", "--loop-file=inf", "--pip", "--log-json=\(log.path)", bars.path], display: x.display)
         defer { Run.kill(p) }
         let title = "\(bars.lastPathComponent) - playhead"
         let floating = "\(title) (Picture in Picture)"
@@ -52,5 +53,12 @@ import Testing
         try WindowCommandTests.type(["q"], into: floating, on: x.display)
         #expect(WindowCommandTests.waitForExit(p, seconds: 5), "q in Picture in Picture did not quit")
         if !p.isRunning { #expect(p.terminationStatus == 0) }
+        // --log-json: each start and stop, and the media opened and decoders made, the same all along.
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["event"] as? String == "picture-in-picture" }
+        #expect(lines.map { $0["active"] as? Bool } == [true, false, true], "\(lines)")
+        #expect(Set(lines.map { $0["opens"] as? Int }).count == 1, "opens \(lines.map { $0["opens"] ?? "-" })")
+        #expect(Set(lines.map { $0["decoders"] as? Int }).count == 1, "\(lines.map { $0["decoders"] ?? "-" })")
     }
 }

@@ -47,6 +47,30 @@ import Testing
         #expect(player.timeControlStatus == .paused && player.rate == 0)
     }
 
+    /// A call interrupts what is heard: a player whose sound goes nowhere (a null output) plays on through it
+    /// while the one heard on the sink pauses.
+    @Test func aCallLeavesAPlayerHeardNowherePlaying() async throws {
+        try AudioSession.shared.setCategory(.playback)
+        defer { try? AudioSession.shared.setCategory(.soloAmbient) }
+        let sink = try TestSink()
+        let heard = Player.onSink(sink)
+        defer { heard.close() }
+        heard.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 20)))
+        let silent = Player()
+        silent.audioOutputChoice = .null(untimed: false)
+        defer { silent.close() }
+        silent.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 20)))
+        heard.play()
+        silent.play()
+        #expect(await eventually { heard.timeControlStatus == .playing && silent.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(300))
+        let phone = try call(on: sink.name)
+        defer { Run.kill(phone) }
+        #expect(await eventually { heard.isInterruptedByAudioSession && heard.timeControlStatus == .paused })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(silent.timeControlStatus == .playing && !silent.isInterruptedByAudioSession, "the silent player paused")
+    }
+
     /// Rule 17: an interruption that ends without `.shouldResume` does not resume the player. On this platform the
     /// session ends one so when the sound server goes away during the call; here the session is told to end it
     /// while the call still holds the stream corked (`endInterruption(shouldResume: false)`, internal).

@@ -1,6 +1,7 @@
 import Foundation
 import Playhead
 import PlayheadTestSupport
+import PlayheadVideo
 import Testing
 
 /// Picture in Picture's behaviour around the person and the app: automatic start, the floating window closed or
@@ -79,11 +80,15 @@ import Testing
             let start = try #require(g)
             // Dragged from below its play button (not on a button, not on an edge) towards the top-left corner.
             let (cx, cy) = (start.x + start.width / 2, start.y + start.height - 20)
+            // As a person drags: the button held a moment before moving (the window manager takes the move over
+            // once the window asks it to), then moved in steps, held again before letting go.
             try TestDisplay.xdotool(["mousemove", "\(cx)", "\(cy)", "mousedown", "1"], on: display)
+            try await Task.sleep(for: .milliseconds(300))
             for step in 1...10 {
                 try TestDisplay.xdotool(["mousemove", "\(cx - step * 38)", "\(cy - step * 28)"], on: display)
-                try await Task.sleep(for: .milliseconds(30))
+                try await Task.sleep(for: .milliseconds(50))
             }
+            try await Task.sleep(for: .milliseconds(300))
             try TestDisplay.xdotool(["mouseup", "1"], on: display)
             try TestDisplay.parkPointer(on: display)
             var moved: TestDisplay.Geometry?
@@ -122,8 +127,15 @@ import Testing
 
     @Test func theFloatingWindowsButtonsPlayPauseRestoreAndClose() async throws {
         try await Self.scene("pip buttons") { player, _, pip, recorder, display in
-            pip.startPictureInPicture()
-            #expect(await eventually { pip.isPictureInPictureActive })
+            // The main window's Picture-in-Picture button (the controller set its handler) starts it.
+            let main = try #require(try TestDisplay.window(titled: "pip buttons", on: display))
+            var controls = ControlsState()
+            controls.hasPictureInPicture = true
+            controls.duration = 30
+            let layout = ControlsLayout(size: CGSize(width: main.width, height: main.height), state: controls)
+            let button = try #require(layout.buttons.first { $0.element == .pictureInPicture }?.rect)
+            try await Self.click(main.x + Int(button.midX), main.y + Int(button.midY), on: display)
+            #expect(await eventually { pip.isPictureInPictureActive }, "the button did not start it")
             let floating = "pip buttons (Picture in Picture)"
             let found = try await Task.detached { try TestDisplay.waitForWindow(titled: floating, on: display) }.value
             let g = try #require(found)

@@ -76,6 +76,7 @@ import Testing
         #expect(PictureInPictureController.isPictureInPictureSupported())
         #expect(pip.isPictureInPicturePossible)
         let before = player.currentTime().seconds
+        let mainBefore = try #require(try TestDisplay.window(titled: title, on: display))
 
         pip.startPictureInPicture()
         #expect(await eventually { pip.isPictureInPictureActive }, "\(recorder.calls)")
@@ -87,6 +88,10 @@ import Testing
         #expect(abs(floating.x - 464) <= 2 && abs(floating.y - 344) <= 2, "\(floating)")
         let floatingState = try Self.state(of: floatingTitle, on: display)
         #expect(floatingState.wmState.contains("_NET_WM_STATE_ABOVE"), "\(floatingState.wmState)")
+        // Borderless: the window manager draws no frame around it.
+        let extents = try Run.command(
+            "xprop", ["-display", display, "-name", floatingTitle, "_NET_FRAME_EXTENTS"], timeout: 10)
+        #expect(extents.stdout.contains("= 0, 0, 0, 0"), "frame: \(extents.stdout)")
         #expect(await eventually { (try? Self.state(of: title, on: display).mapped) == false }, "main window shown")
         #expect(await eventually { pip.pictureInPictureWindow?.playerLayer.isReadyForDisplay == true })
         let bars = try await Task.detached {
@@ -102,6 +107,9 @@ import Testing
         #expect(recorder.calls == ["willStart", "didStart", "willStop", "restore", "didStop"], "\(recorder.calls)")
         let back = try await Task.detached { try TestDisplay.waitForWindow(titled: title, on: display) }.value
         #expect(back?.width == 320 && back?.height == 240, "the main window came back as \(String(describing: back))")
+        #expect(
+            back.map { abs($0.x - mainBefore.x) <= 2 && abs($0.y - mainBefore.y) <= 2 } == true,
+            "the main window came back at \(String(describing: back)), was \(mainBefore)")
         #expect(try TestDisplay.window(titled: floatingTitle, on: display) == nil, "the floating window stayed")
         #expect(await eventually { window.playerLayer.isReadyForDisplay })
 
