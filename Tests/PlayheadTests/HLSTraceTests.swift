@@ -37,24 +37,30 @@ import Testing
     }
 
     @Test func stepsDownBeforeTheBufferEmptiesAndBackUpAfterWithinTheCap() async throws {
-        let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
-        // 6 Mb/s, then 0.75 Mb/s for 16 s (only 360p fits: the 720p variant, 1.98 Mb/s as encoded, would drain
-        // 10 s of the 16 s buffer, so riding the drop out is no answer), then 6 Mb/s again.
+        let master = try HLSFixtures.tsLadder("ladder-64s", seconds: 64)
+        // 6 Mb/s, then 0.6 Mb/s for 24 s, then 6 Mb/s again. Riding the drop out on 720p (1.98 Mb/s as encoded: a
+        // 2 s segment takes 6.6 s) would drain about 17 s, more than the 16 s buffer holds: it must step down
+        // (360p fits; 540p drains about 12 s). An earlier 16 s drop to 0.75 Mb/s drained 10 s of 16 at 720p: a
+        // policy could ride it out without a stall, and one did, stepping down only as it ended.
         let origin = try TestOrigin(
-            serving: try HLSFixtures.root(), trace: [(8, 6e6), (16, 0.75e6), (600, 6e6)])
+            serving: try HLSFixtures.root(), trace: [(8, 6e6), (24, 0.6e6), (600, 6e6)])
         let run = try await play(master, origin: origin) { item in
             item.preferredForwardBufferDuration = 16
             item.preferredPeakBitRate = 2_000_000
         }
         let rates = run.switches.map(\.bitRate)
         #expect(rates.allSatisfy { $0 <= 1_910_000 }, "the 2 Mb/s cap was exceeded: \(run.switches)")
-        let up = try #require(rates.firstIndex { $0 > 510_000 }, "never left 360p: \(run.switches)")
+        // From the rung it reached before the drop (8 s) to a lower one while the drop lasts (by 32 s).
+        let before = run.switches.indices.filter { run.switches[$0].time < 8 }
+        let up = try #require(before.max { rates[$0] < rates[$1] }, "no rung before the drop: \(run.switches)")
+        #expect(rates[up] > 510_000, "never left 360p before the drop: \(run.switches)")
         let down = try #require(
-            rates[up...].indices.first { $0 > up && rates[$0] < rates[up] }, "never stepped down: \(run.switches)")
+            rates.indices.first { $0 > up && rates[$0] < rates[up] && run.switches[$0].time < 32 },
+            "never stepped down during the drop: \(run.switches)")
         #expect(rates[(down + 1)...].contains { $0 > rates[down] }, "never stepped back up: \(run.switches)")
         #expect(run.stalls == 0, "stalled \(run.stalls) times: \(run.switches)")
         #expect(run.item.accessLog.allSatisfy { $0.numberOfStalls == 0 })
-        #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 48) < 0.5)
+        #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 64) < 0.5)
         #expect(
             AudioAnalysis.longestGap(run.samples) < 0.05,
             "a gap of \(AudioAnalysis.longestGap(run.samples)) s; the stream ran dry \(run.underflows) times")

@@ -114,11 +114,24 @@ final class TextRenderer: @unchecked Sendable {
         timeline = index
         let active = index.activeCues(at: seconds)
         if active != showing {
+            // A cue whose end became known (a caption while it is written) looks the same: outputs hear only a
+            // change of what they show.
+            let looksTheSame = active.count == showing.count && zip(active, showing).allSatisfy(Self.sameOnScreen)
             showing = active
-            let time = MediaTime(seconds: seconds, preferredTimescale: 1000)
-            for output in outputs { output.show(active, at: time) }
+            if !looksTheSame {
+                let time = MediaTime(seconds: seconds, preferredTimescale: 1000)
+                for output in outputs { output.show(active, at: time) }
+            }
         }
         return index.nextChange(after: seconds)
+    }
+
+    /// Whether two cues show the same: all but their end time.
+    private static func sameOnScreen(_ a: SubtitleCue, _ b: SubtitleCue) -> Bool {
+        var (x, y) = (a, b)
+        x.endTime = 0
+        y.endTime = 0
+        return x == y
     }
 
     /// Adds `output` (once); it gets the cues showing now at once when there are any. Any thread.
