@@ -30,22 +30,21 @@ extension Player {
                 return nil
             }
         }
+        // A PulseAudio stream is asked for by the playback loop and made on the connection's queue: the main actor
+        // never waits for the sound server. Other outputs start here, where their errors fail the player.
+        let isPulse = output is PulseAudioOutput
         do {
-            // A PulseAudio stream is made on a queue: the main actor never waits for the sound server.
-            if let pulse = output as? PulseAudioOutput {
-                pulse.requestStream(format: AudioFormat())
-            } else {
-                try output?.start(format: AudioFormat())
-            }
+            if !isPulse { try output?.start(format: AudioFormat()) }
         } catch {
             fail(error)
             return nil
         }
         guard let output else { return nil }
-        audioRenderer = AudioRenderer(output: output)
-        resources.setAudio(audioRenderer)
+        let renderer = AudioRenderer(output: output)
+        audioRenderer = renderer
+        resources.loop.send(.openSound(renderer, requestStream: isPulse))
         attachAudioSession()
-        return audioRenderer
+        return renderer
     }
 
     func startEngine(for item: PlayerItem) {
@@ -55,9 +54,8 @@ extension Player {
         timebase.engine = engine
         engineReady = false
         stalled = false
-        audioRenderer?.play(engine)
-        engine.start(at: item.startSeconds)
-        engine.setRate(Double(storedRate))
+        // Started, given the output, the volume and the rate by the playback loop, in that order.
+        resources.loop.send(.begin(engine, at: item.startSeconds))
         startBufferMonitor()
     }
 
@@ -84,13 +82,23 @@ extension Player {
         config.maximumResolution = item.preferredMaximumResolution
         config.startsActive = active
         if item.forwardPlaybackEndTime.isNumeric { config.endSeconds = item.forwardPlaybackEndTime.seconds }
-        let engine = PlaybackEngine(configuration: config) { [weak self] event in
+        let events = resources.eventSink
+        return PlaybackEngine(configuration: config) { event in
             let stamped = MonotonicClock.now() - MonotonicClock.processStart
-            Task { @MainActor in self?.handle(event, timestamp: stamped, item: item) }
+            events.yield(EngineDelivery(event: event, timestamp: stamped, item: item))
         }
-        engine.setVolume(max(0, min(1, volume)), muted: isMuted)
-        resources.adopt(engine)
-        return engine
+    }
+
+    /// Hands the engines' events to `player` on the main actor, one at a time in the order they were sent, until
+    /// the player goes away (its resources end the stream). The task holds the player only while it handles an
+    /// event. Built outside the main actor's isolation so the task's closure captures nothing of it.
+    nonisolated static func deliverEngineEvents(_ events: AsyncStream<EngineDelivery>, to player: Player) {
+        Task { @MainActor [weak player] in
+            for await delivery in events {
+                guard let player else { return }
+                player.handle(delivery.event, timestamp: delivery.timestamp, item: delivery.item)
+            }
+        }
     }
 
     /// The engines playing `item` now: the current one when it is the current item, the preloaded one when it
@@ -145,8 +153,7 @@ extension Player {
     func stopEngine() {
         guard let engine else { return }
         let position = engine.currentSeconds
-        engine.stop()
-        resources.release(engine)
+        resources.loop.send(.stopPlaying)
         self.engine = nil
         timebase.engine = nil
         timebase.frozen = position

@@ -47,9 +47,7 @@ extension Player {
             let nextEngine = makeEngine(for: next, active: false)
         else { return }
         preloaded = Preloaded(item: next, engine: nextEngine)
-        nextEngine.start(at: next.startSeconds)
-        nextEngine.setRate(Double(storedRate))
-        audioRenderer?.enqueue(nextEngine)
+        resources.loop.send(.preload(nextEngine, at: next.startSeconds))
     }
 
     /// What a preloaded engine reports before its item is current: the item learns its duration and tracks, and
@@ -80,10 +78,9 @@ extension Player {
     /// sample was followed by its first), the renderer gives the output back to the current engine, which ends at
     /// once.
     func discardPreloaded() {
-        guard let p = preloaded else { return }
+        guard preloaded != nil else { return }
         preloaded = nil
-        p.engine.stop()
-        resources.release(p.engine)
+        resources.loop.send(.discardNext)
     }
 
     /// Makes the preloaded item current, keeping its engine (which is already playing after a gapless hand-off,
@@ -91,10 +88,8 @@ extension Player {
     func promotePreloaded() {
         guard let p = preloaded else { return }
         preloaded = nil
-        if let old = engine {
-            old.stop()
-            resources.release(old)
-        }
+        // The loop stops the engine that played, gives the output to this one and lets it present.
+        resources.loop.send(.promote)
         cancelPendingSeeks()
         currentItem?.player = nil
         currentItem = p.item
@@ -105,15 +100,13 @@ extension Player {
         stalled = false
         error = nil
         status = p.ready ? .readyToPlay : .unknown
-        audioRenderer?.play(p.engine)
-        p.engine.activate()
         startBufferMonitor()
         if let failure = p.failure { fail(failure) }
         updateTimeControlStatus()
         if p.ended && p.failure == nil {
             // Its end was reported while it waited: the item is over as soon as it is current.
             let now = MonotonicClock.now() - MonotonicClock.processStart
-            Task { @MainActor [weak self] in self?.handle(.ended, timestamp: now, item: p.item) }
+            resources.eventSink.yield(EngineDelivery(event: .ended, timestamp: now, item: p.item))
         }
     }
 }

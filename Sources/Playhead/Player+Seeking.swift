@@ -58,7 +58,7 @@ extension Player {
 
     @discardableResult
     private func startSeek(to time: MediaTime, exact: Bool, handler: (@Sendable (Bool) -> Void)?) -> Int? {
-        guard let engine, time.isValid, !time.isIndefinite else {
+        guard engine != nil, time.isValid, !time.isIndefinite else {
             handler?(false)
             return nil
         }
@@ -84,7 +84,7 @@ extension Player {
         nextSeekID += 1
         currentItem?.seekInFlight = (id, seconds)
         if let handler { seekHandlers[id] = handler }
-        engine.seek(to: seconds, exact: exact, id: id)
+        resources.loop.send(.seek(to: seconds, exact: exact, id: id))
         // The next item may already be playing in the output after this one's last sample: it must go, and the
         // output returns to this item's engine. After the seek is asked, never before: given the output back
         // without a seek pending, the engine would report its end at once and the queue would move on.

@@ -147,7 +147,10 @@ public class Player {
     nonisolated let videoRenderer = VideoRenderer(outputs: [])
 
     /// A player with no item.
-    public init() { prewarmSoundServerSoon() }
+    public init() {
+        prewarmSoundServerSoon()
+        Self.deliverEngineEvents(resources.events, to: self)
+    }
 
     /// A player for an item made from `url`.
     public convenience init(url: URL) { self.init(playerItem: PlayerItem(url: url)) }
@@ -155,6 +158,7 @@ public class Player {
     /// A player for `item`.
     public init(playerItem item: PlayerItem?) {
         prewarmSoundServerSoon()
+        Self.deliverEngineEvents(resources.events, to: self)
         if let item { replaceCurrentItem(with: item) }
     }
 
@@ -195,10 +199,9 @@ public class Player {
         currentItem = nil
         updateTimeControlStatus()
         detachAudioSession()
-        audioRenderer?.shutDown()
-        audioRenderer?.output.stop()
+        // The loop stops what is left, closes the sound and ends its thread, off the main actor.
+        resources.loop.send(.close)
         audioRenderer = nil
-        resources.setAudio(nil)
         for c in eventContinuations.values { c.finish() }
         eventContinuations.removeAll()
     }
@@ -227,8 +230,7 @@ public class Player {
     func advance(after item: PlayerItem) { rate = 0 }
 
     func applyVolume() {
-        engine?.setVolume(max(0, min(1, volume)), muted: isMuted)
-        preloaded?.engine.setVolume(max(0, min(1, volume)), muted: isMuted)
+        resources.loop.send(.setVolume(volume.isFinite ? max(0, min(1, volume)) : 1, muted: isMuted))
     }
 
     func emit(_ event: PlayerEvent) {
@@ -241,8 +243,7 @@ public class Player {
         let wasPaused = storedRate == 0
         storedRate = r
         if wasPaused { startBufferMonitor() }
-        engine?.setRate(Double(r))
-        preloaded?.engine.setRate(Double(r))
+        resources.loop.send(.setRate(Double(r)))
         emit(PlayerEvent(.rateChanged(r)))
         updateTimeControlStatus()
         observers.rateChanged(r, player: self)

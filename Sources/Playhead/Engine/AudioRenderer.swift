@@ -45,9 +45,13 @@ final class AudioRenderer: @unchecked Sendable {
     private let condition = PriorityInheritingCondition()
     private var state = State()
 
-    /// A renderer for a started output; its thread starts at once and ends with `shutDown()`.
+    /// A renderer for an output (started, or whose stream is being asked for); its thread starts with `start()`.
     init(output: any AudioOutput) {
         self.output = output
+    }
+
+    /// Starts the renderer's thread, which ends with `shutDown()`. Once, on the player's playback loop.
+    func start() {
         PlaybackThreads.start("playhead.audio") { [self] in run() }
     }
 

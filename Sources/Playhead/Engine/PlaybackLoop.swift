@@ -1,0 +1,97 @@
+import Foundation
+import PlayheadAudio
+import PlayheadCore
+
+/// A player's playback loop: one thread (`playhead.loop`) that carries out, in the order the player sent them, every
+/// command that reaches its periods, its audio renderer or the sound server. The player (main actor) only posts to
+/// the mailbox and returns: starting an engine's threads, corking and uncorking the stream, interrupting a write,
+/// asking for the stream and closing it all happen here, so the main actor never waits for a thread to start or for
+/// the lock of the sound server's connection.
+///
+/// The loop owns the player's `PlaybackTimeline` (which period plays, which follows, the rate and volume they get)
+/// and does what its pure `apply` decides. It sleeps while the mailbox is empty (nothing polls), starts with the
+/// first message and ends once a `close` is carried out (a later message starts it again). It holds no reference to
+/// the player: a player nobody holds sends `close` from its resources' `deinit`, and the thread ends after it.
+///
+/// Threads: `send` from any thread (the main actor, a deinit); everything else on the loop's thread.
+final class PlaybackLoop: @unchecked Sendable {
+    /// What the mailbox carries.
+    enum Message {
+        /// A command for the timeline.
+        case timeline(PlaybackTimeline<PlaybackEngine>.Command)
+        /// The player's sound from now on: its renderer's thread starts and, for the sound server, its stream is
+        /// asked for (made on the connection's queue, not waited for).
+        case openSound(AudioRenderer, requestStream: Bool)
+    }
+
+    private let condition = PriorityInheritingCondition()
+    /// Guarded by `condition`.
+    private var mailbox: [Message] = []
+    /// Whether the loop's thread runs; guarded by `condition`.
+    private var running = false
+    /// The loop thread's own state.
+    private var timeline = PlaybackTimeline<PlaybackEngine>()
+    private var renderer: AudioRenderer?
+
+    /// Posts `message`; returns at once. Any thread.
+    func send(_ message: Message) {
+        condition.lock()
+        mailbox.append(message)
+        let start = !running
+        running = true
+        condition.signal()
+        condition.unlock()
+        if start { PlaybackThreads.start("playhead.loop") { [self] in run() } }
+    }
+
+    /// Posts a timeline command. Any thread.
+    func send(_ command: PlaybackTimeline<PlaybackEngine>.Command) { send(.timeline(command)) }
+
+    /// The loop's thread: takes messages in order until a `close` has been carried out and nothing more came.
+    private func run() {
+        while let message = take() {
+            switch message {
+            case .openSound(let r, let requestStream):
+                renderer = r
+                r.start()
+                if requestStream, let pulse = r.output as? PulseAudioOutput {
+                    pulse.requestStream(format: AudioFormat())
+                }
+            case .timeline(let command):
+                for effect in timeline.apply(command) { perform(effect) }
+            }
+        }
+    }
+
+    /// The next message, sleeping while there is none; nil (and the thread ends) when the timeline is closed and
+    /// the mailbox empty.
+    private func take() -> Message? {
+        condition.lock()
+        defer { condition.unlock() }
+        while mailbox.isEmpty {
+            if timeline.closed || (timeline.periods.isEmpty && renderer == nil) {
+                running = false
+                return nil
+            }
+            condition.wait()
+        }
+        return mailbox.removeFirst()
+    }
+
+    private func perform(_ effect: PlaybackTimeline<PlaybackEngine>.Effect) {
+        switch effect {
+        case .play(let p): renderer?.play(p)
+        case .enqueue(let p): renderer?.enqueue(p)
+        case .start(let p, let at): p.start(at: at)
+        case .activate(let p): p.activate()
+        case .setRate(let p, let rate): p.setRate(rate)
+        case .setVolume(let p, let volume, let muted): p.setVolume(volume, muted: muted)
+        case .seek(let p, let seconds, let exact, let id): p.seek(to: seconds, exact: exact, id: id)
+        case .stop(let p): p.stop()
+        case .closeOutput:
+            renderer?.shutDown()
+            renderer?.output.stop()
+            renderer = nil
+        }
+    }
+}
