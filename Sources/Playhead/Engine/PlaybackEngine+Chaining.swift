@@ -25,12 +25,7 @@ extension PlaybackEngine {
     /// Lets a preloaded engine present from now on, applying its cork state to the output it now owns. Called by
     /// the renderer at a hand-off and by the player when it promotes the engine. Any thread.
     func activate() {
-        let corked = control.withLock { c -> Bool? in
-            guard !c.active else { return nil }
-            c.active = true
-            return c.rate == 0 || c.buffering
-        }
-        if let corked { applyCork(corked) }
+        if let corked = control.withLock({ $0.activate() }) { applyCork(corked) }
         wake()
     }
 
@@ -42,7 +37,7 @@ extension PlaybackEngine {
             defer { c.boundary = nil }
             // A boundary of an earlier generation is stale: a seek came since, and its sound is what plays now.
             let waiting = c.boundary.map { $0.generation == c.generation && c.pendingSeek == nil } ?? false
-            return (c.rate == 0 || c.buffering, waiting)
+            return (c.corked, waiting)
         }
         applyCork(corked)
         if wasWaiting {

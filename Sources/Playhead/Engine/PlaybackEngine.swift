@@ -25,51 +25,6 @@ final class PlaybackEngine: @unchecked Sendable {
         var generation: Int
     }
 
-    /// State shared by the engine's threads and its commands; guarded by `control`'s lock.
-    struct Control {
-        var rate: Double = 0
-        var volume: Float = 1
-        var muted = false
-        var generation = 0
-        var pendingSeek: SeekRequest?
-        /// The audio track to switch to in place (`switchAudio(to:)`), for the demux thread.
-        var pendingAudioSwitch: Int?
-        /// The text track to show instead (`.some(nil)`: none), for the demux thread (`switchText(to:)`).
-        var pendingTextSwitch: Int??
-        /// The seek the decode threads are completing.
-        var activeSeek: SeekRequest?
-        /// The exact seek target of the current generation (frames before it are not shown); kept until the next
-        /// seek, whoever completes the seek first.
-        var exactTarget: Double?
-        var stopping = false
-        /// The demux thread sleeps until the decoders make room in the queues (`noteTaken` wakes it).
-        var demuxWaitsForRoom = false
-        var buffering = true
-        /// Buffering after a seek: cleared without stall or resume events.
-        var seekBuffering = false
-        var readyPosted = false
-        var audioEnded = false
-        var videoEnded = false
-        var endedPosted = false
-        /// The error the item fails with at its end instead of `.ended` (the source could load no more:
-        /// `SourceHost.failAtEnd`); cleared by a seek.
-        var endFailure: PlaybackError?
-        /// Whether any audio or video frame came out of a decoder, and whether a seek or the end time may have
-        /// cut the input short: read from its start to its end without one frame, an input is not media.
-        var decodedAny = false
-        var cutShort = false
-        var failed = false
-        /// Whether the engine's period is presented: its pictures and subtitles shown, its clock followed. A
-        /// preloaded engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
-        /// Whether it may touch the audio output is the player's `AudioRenderer`'s to say (`ownsOutput`).
-        var active = true
-        /// Handed over to the next period: the end is reported once this boundary is heard (`watchBoundary`).
-        var boundary: Boundary?
-        /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
-        var peakBitRate: Double = 0
-        var maximumResolution = Size.zero
-    }
-
     let config: EngineConfiguration
     let sink: @Sendable (EngineEvent) -> Void
     let control = Locked(Control())
@@ -146,7 +101,7 @@ final class PlaybackEngine: @unchecked Sendable {
     func setRate(_ rate: Double) {
         let corked = control.withLock { c -> Bool in
             c.rate = rate
-            return rate == 0 || c.buffering
+            return c.corked
         }
         applyCork(corked)
         // A drain in progress must notice the pause.
@@ -156,12 +111,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
     /// Starts a seek; a seek already waiting is superseded (reported as not finished).
     func seek(to seconds: Double, exact: Bool, id: Int) {
-        let superseded = control.withLock { c -> SeekRequest? in
-            let old = c.pendingSeek ?? c.activeSeek
-            c.pendingSeek = SeekRequest(id: id, seconds: seconds, exact: exact)
-            c.activeSeek = nil
-            return old
-        }
+        let superseded = control.withLock { $0.requestSeek(SeekRequest(id: id, seconds: seconds, exact: exact)) }
         if let old = superseded, old.id >= 0 {
             sink(.seekDone(id: old.id, position: clock.seconds, finished: false))
         }
@@ -277,16 +227,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
     /// Marks the engine as buffering (a stall) or not, corking the output and reporting the change.
     func setBuffering(_ buffering: Bool) {
-        let change = control.withLock { c -> (announce: Bool, corked: Bool, firstReady: Bool)? in
-            guard c.buffering != buffering, !c.stopping else { return nil }
-            c.buffering = buffering
-            let first = !buffering && !c.readyPosted
-            if first { c.readyPosted = true }
-            let silent = c.seekBuffering && !first
-            if !buffering { c.seekBuffering = false }
-            return (!silent, buffering || c.rate == 0, first)
-        }
-        guard let change else { return }
+        guard let change = control.withLock({ $0.setBuffering(buffering) }) else { return }
         applyCork(change.corked)
         wake()
         if change.firstReady { config.audio?.nextChanged(self) }
@@ -299,11 +240,7 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     func fail(_ error: PlaybackError) {
-        let first = control.withLock { c -> Bool in
-            defer { c.failed = true }
-            return !c.failed && !c.stopping
-        }
-        if first {
+        if control.withLock({ $0.markFailed() }) {
             sink(.failed(error))
             config.audio?.nextChanged(self)
         }
@@ -313,22 +250,13 @@ final class PlaybackEngine: @unchecked Sendable {
     func checkEnded() {
         wake()
         let media = info
-        let post = control.withLock { c -> (ended: Bool, decoded: Bool, failure: PlaybackError?) in
-            let audioDone = c.audioEnded || media?.audioStream == nil || !config.decodeAudio
-            let videoDone = c.videoEnded || media?.videoStream == nil || !config.decodeVideo
-            guard audioDone, videoDone, !c.endedPosted, !c.stopping, c.pendingSeek == nil else {
-                return (false, true, nil)
-            }
-            c.endedPosted = true
-            return (true, c.decodedAny || c.cutShort, c.endFailure)
-        }
-        guard post.ended else { return }
-        if let failure = post.failure {
-            // What was buffered has played: now the error that ended loading.
-            fail(failure)
-        } else if post.decoded {
-            sink(.ended)
-        } else {
+        let playsAudio = media?.audioStream != nil && config.decodeAudio
+        let playsVideo = media?.videoStream != nil && config.decodeVideo
+        switch control.withLock({ $0.takeEnd(playsAudio: playsAudio, playsVideo: playsVideo) }) {
+        case nil: return
+        case .failed(let failure): fail(failure)
+        case .ended: sink(.ended)
+        case .notMedia:
             let reason = source?.undecodableReason ?? "not a media file (nothing could be decoded)"
             fail(PlaybackError(.parsing, source: config.location, reason: reason))
         }

@@ -1,0 +1,115 @@
+import PlayheadCore
+import PlayheadVideo
+
+extension PlaybackEngine {
+    /// State shared by the engine's threads and its commands; guarded by `control`'s lock. Its decisions (what a
+    /// buffering change, a seek, a failure or a stream's end mean for the period) are pure methods below, made
+    /// under the lock and carried out by the caller after it: the threads share the state, not the reasoning.
+    struct Control {
+        var rate: Double = 0
+        var volume: Float = 1
+        var muted = false
+        var generation = 0
+        var pendingSeek: SeekRequest?
+        /// The audio track to switch to in place (`switchAudio(to:)`), for the demux thread.
+        var pendingAudioSwitch: Int?
+        /// The text track to show instead (`.some(nil)`: none), for the demux thread (`switchText(to:)`).
+        var pendingTextSwitch: Int??
+        /// The seek the decode threads are completing.
+        var activeSeek: SeekRequest?
+        /// The exact seek target of the current generation (frames before it are not shown); kept until the next
+        /// seek, whoever completes the seek first.
+        var exactTarget: Double?
+        var stopping = false
+        /// The demux thread sleeps until the decoders make room in the queues (`noteTaken` wakes it).
+        var demuxWaitsForRoom = false
+        var buffering = true
+        /// Buffering after a seek: cleared without stall or resume events.
+        var seekBuffering = false
+        var readyPosted = false
+        var audioEnded = false
+        var videoEnded = false
+        var endedPosted = false
+        /// The error the item fails with at its end instead of `.ended` (the source could load no more:
+        /// `SourceHost.failAtEnd`); cleared by a seek.
+        var endFailure: PlaybackError?
+        /// Whether any audio or video frame came out of a decoder, and whether a seek or the end time may have
+        /// cut the input short: read from its start to its end without one frame, an input is not media.
+        var decodedAny = false
+        var cutShort = false
+        var failed = false
+        /// Whether the engine's period is presented: its pictures and subtitles shown, its clock followed. A
+        /// preloaded engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
+        /// Whether it may touch the audio output is the player's `AudioRenderer`'s to say (`ownsOutput`).
+        var active = true
+        /// Handed over to the next period: the end is reported once this boundary is heard (`watchBoundary`).
+        var boundary: Boundary?
+        /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
+        var peakBitRate: Double = 0
+        var maximumResolution = Size.zero
+
+        /// Whether the output is corked and the clock stands: paused or buffering.
+        var corked: Bool { rate == 0 || buffering }
+
+        /// What a change of buffering means: announce it (a stall or a resumption; silent after a seek, whose end
+        /// the seek reports), cork or uncork, and whether it is the first time the period is ready.
+        struct BufferingChange: Equatable {
+            var announce: Bool
+            var corked: Bool
+            var firstReady: Bool
+        }
+
+        /// Buffering starts (true) or ends; nil when nothing changes (already so, or stopping).
+        mutating func setBuffering(_ newValue: Bool) -> BufferingChange? {
+            guard buffering != newValue, !stopping else { return nil }
+            buffering = newValue
+            let first = !newValue && !readyPosted
+            if first { readyPosted = true }
+            let silent = seekBuffering && !first
+            if !newValue { seekBuffering = false }
+            return BufferingChange(announce: !silent, corked: corked, firstReady: first)
+        }
+
+        /// A new seek replaces the one waiting or being completed, which is returned (it finishes unfinished).
+        mutating func requestSeek(_ seek: SeekRequest) -> SeekRequest? {
+            let old = pendingSeek ?? activeSeek
+            pendingSeek = seek
+            activeSeek = nil
+            return old
+        }
+
+        /// The period fails; true the first time (reported), false when it failed before or is stopping.
+        mutating func markFailed() -> Bool {
+            defer { failed = true }
+            return !failed && !stopping
+        }
+
+        /// How a period ends once its streams have.
+        enum End: Equatable {
+            /// Played to its end.
+            case ended
+            /// What was buffered played; now the error that ended loading.
+            case failed(PlaybackError)
+            /// Read from start to end without one decoded frame: not media.
+            case notMedia
+        }
+
+        /// The period's end, once: when every stream it plays (`playsAudio`, `playsVideo`) has ended, unless a seek
+        /// waits or it is stopping; nil otherwise.
+        mutating func takeEnd(playsAudio: Bool, playsVideo: Bool) -> End? {
+            guard !playsAudio || audioEnded, !playsVideo || videoEnded, !endedPosted, !stopping, pendingSeek == nil
+            else { return nil }
+            endedPosted = true
+            if let endFailure { return .failed(endFailure) }
+            return decodedAny || cutShort ? .ended : .notMedia
+        }
+
+        /// An inactive (preloaded) period presents from now on; whether its output is then corked, nil when it was
+        /// active already.
+        mutating func activate() -> Bool? {
+            guard !active else { return nil }
+            active = true
+            return corked
+        }
+    }
+}

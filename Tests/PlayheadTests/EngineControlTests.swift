@@ -1,0 +1,134 @@
+import PlayheadCore
+import Testing
+
+@testable import Playhead
+
+/// A period's decisions alone (`PlaybackEngine.Control`): what becoming ready, a stall, a seek, a failure and the
+/// end of its streams mean, as the engine's threads act on them. Each is what a user sees: one ready, a stall and
+/// its resumption announced, the silence of a seek's own buffering, one end or one error.
+@Suite struct EngineControlTests {
+    typealias Control = PlaybackEngine.Control
+
+    @Test func theFirstEndOfBufferingIsReadyAndLaterOnesAreStallsAndResumptions() {
+        var c = Control()
+        c.rate = 1
+        let r1 = c.setBuffering(true)
+        #expect(r1 == nil, "a period starts buffering: no change")
+        let r2 = c.setBuffering(false)
+        #expect(r2 == .init(announce: true, corked: false, firstReady: true))
+        let r3 = c.setBuffering(false)
+        #expect(r3 == nil)
+        let r4 = c.setBuffering(true)
+        #expect(r4 == .init(announce: true, corked: true, firstReady: false))
+        let r5 = c.setBuffering(false)
+        #expect(r5 == .init(announce: true, corked: false, firstReady: false))
+    }
+
+    @Test func pausedAPeriodStaysCorkedWhenItsBufferFills() {
+        var c = Control()
+        let r6 = c.setBuffering(false)
+        #expect(r6?.corked == true)
+        c.rate = 0.5
+        #expect(!c.corked)
+    }
+
+    @Test func aSeeksOwnBufferingIsNeitherAStallNorAResumption() {
+        var c = Control()
+        c.rate = 1
+        _ = c.setBuffering(false)
+        c.buffering = true
+        c.seekBuffering = true
+        let r7 = c.setBuffering(false)
+        #expect(r7 == .init(announce: false, corked: false, firstReady: false))
+        // The next stall is announced again.
+        let r8 = c.setBuffering(true)
+        #expect(r8?.announce == true)
+    }
+
+    @Test func nothingChangesWhileStopping() {
+        var c = Control()
+        c.stopping = true
+        let r9 = c.setBuffering(false)
+        #expect(r9 == nil)
+        let r10 = c.markFailed()
+        #expect(!r10)
+        c.audioEnded = true
+        let r11 = c.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(r11 == nil)
+    }
+
+    @Test func aNewSeekSupersedesTheWaitingOneOrTheOneBeingCompleted() {
+        var c = Control()
+        let (a, b, d) = (
+            PlaybackEngine.SeekRequest(id: 1, seconds: 4, exact: false),
+            PlaybackEngine.SeekRequest(id: 2, seconds: 8, exact: true),
+            PlaybackEngine.SeekRequest(id: 3, seconds: 1, exact: false)
+        )
+        let r12 = c.requestSeek(a)
+        #expect(r12 == nil)
+        let r13 = c.requestSeek(b)
+        #expect(r13?.id == 1)
+        // The demux thread took b and the decoders complete it: a newer one supersedes it there.
+        c.activeSeek = c.pendingSeek
+        c.pendingSeek = nil
+        let r14 = c.requestSeek(d)
+        #expect(r14?.id == 2)
+        #expect(c.activeSeek == nil && c.pendingSeek?.id == 3)
+    }
+
+    @Test func aPeriodFailsOnce() {
+        var c = Control()
+        let r15 = c.markFailed()
+        #expect(r15)
+        let r16 = c.markFailed()
+        #expect(!r16)
+    }
+
+    @Test func itEndsOnceEveryStreamItPlaysHasEndedAndNoSeekWaits() {
+        var c = Control()
+        c.decodedAny = true
+        let r17 = c.takeEnd(playsAudio: true, playsVideo: true)
+        #expect(r17 == nil)
+        c.audioEnded = true
+        let r18 = c.takeEnd(playsAudio: true, playsVideo: true)
+        #expect(r18 == nil, "the pictures are still showing")
+        let r19 = c.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(r19 == .ended, "a period without pictures ends")
+        let r20 = c.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(r20 == nil, "ended twice")
+
+        var seeking = Control()
+        (seeking.audioEnded, seeking.decodedAny) = (true, true)
+        seeking.pendingSeek = PlaybackEngine.SeekRequest(id: 1, seconds: 0, exact: false)
+        let r21 = seeking.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(r21 == nil, "a seek back must not end the item")
+    }
+
+    @Test func itFailsAtItsEndWithTheLoadingErrorOrAsNotMediaWhenNothingDecoded() {
+        let error = PlaybackError(.network, source: "https://example.com/a.m3u8", reason: "the server went away")
+        var loading = Control()
+        (loading.audioEnded, loading.decodedAny, loading.endFailure) = (true, true, error)
+        let r22 = loading.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(r22 == .failed(error))
+
+        var empty = Control()
+        empty.audioEnded = true
+        let r23 = empty.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(r23 == .notMedia)
+        var cut = Control()
+        (cut.audioEnded, cut.cutShort) = (true, true)
+        let r24 = cut.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(r24 == .ended, "cut before its first frame: not an error")
+    }
+
+    @Test func aPreloadedPeriodActivatesOnceWithItsCorkState() {
+        var c = Control()
+        c.active = false
+        c.rate = 1
+        c.buffering = false
+        let r25 = c.activate()
+        #expect(r25 == false)
+        let r26 = c.activate()
+        #expect(r26 == nil)
+    }
+}
