@@ -38,7 +38,7 @@ export ASAN_OPTIONS="halt_on_error=0 detect_leaks=0 log_path=$reports/asan"
 suites="PlayerStateTests|QueuePlayerTests|GaplessTests|SeekAndSyncTests|LifecycleTests|VideoOutputAttachTests"
 suites+="|EngineRobustnessTests|IdleTests|AssetTests|SharedOpenTests|HLSPlaybackTests|HLSSeekTests"
 suites+="|HLSSeekDuringDownloadTests|HLSTimelineTests|HLSLiveTests|HLSBadInputTests|NetworkPlaybackTests"
-suites+="|SubtitleOutputTests|PlayerVideoOutputTests|HLSLowLatencyTests"
+suites+="|SubtitleOutputTests|PlayerVideoOutputTests|HLSLowLatencyTests|PlaybackLoopTests|QueueJoinSeekTests"
 echo "== test under the $kind sanitizer"
 log="$root/$build/test.log"
 swift test --skip-build --build-path "$build" --no-parallel --filter "$suites" "$@" >"$log" 2>&1 || true

@@ -29,6 +29,9 @@ final class PlaybackLoop: @unchecked Sendable {
     private var mailbox: [Message] = []
     /// Whether the loop's thread runs; guarded by `condition`.
     private var running = false
+    /// Whether the loop holds nothing (no period, no sound): a `close` then has nothing to do and starts no
+    /// thread (a player that never played goes away without one). Guarded by `condition`.
+    private var holdsNothing = true
     /// The loop thread's own state.
     private var timeline = PlaybackTimeline<PlaybackEngine>()
     private var renderer: AudioRenderer?
@@ -36,6 +39,11 @@ final class PlaybackLoop: @unchecked Sendable {
     /// Posts `message`; returns at once. Any thread.
     func send(_ message: Message) {
         condition.lock()
+        if case .timeline(.close) = message, !running, holdsNothing {
+            condition.unlock()
+            return
+        }
+        holdsNothing = false
         mailbox.append(message)
         let start = !running
         running = true
@@ -71,6 +79,7 @@ final class PlaybackLoop: @unchecked Sendable {
         while mailbox.isEmpty {
             if timeline.closed || (timeline.periods.isEmpty && renderer == nil) {
                 running = false
+                holdsNothing = true
                 return nil
             }
             condition.wait()
