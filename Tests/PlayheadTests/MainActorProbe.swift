@@ -1,7 +1,6 @@
 import Foundation
 import Playhead
 import PlayheadTestSupport
-import Synchronization
 
 extension LifecycleTests {
     /// Measures how late the main actor runs a job queued every 5 ms: the worst delay is how long something held
@@ -57,8 +56,10 @@ extension LifecycleTests {
             var late: Double
         }
 
-        private let samples = Mutex<[Sample]>([])
-        private let stopped = Mutex(false)
+        // `Locked` (a pthread mutex), not `Synchronization.Mutex`: ThreadSanitizer sees the first and reads the
+        // second's raw futex calls as no lock at all (scripts/sanitize.sh reported these samples as races).
+        private let samples = Locked<[Sample]>([])
+        private let stopped = Locked(false)
 
         func start() {
             let thread = Thread { [self] in
