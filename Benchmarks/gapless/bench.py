@@ -6,7 +6,8 @@ own (WAV, FLAC, AAC in MP4, MP3 with its LAME header, Opus), exactly as the test
 Each player plays the three files as one playlist on a PulseAudio null sink whose monitor is recorded. The
 recording is aligned to the uncut master before each join and after it: the difference of the two alignments is
 the number of samples the player inserted (positive: silence or repeated sound) or dropped (negative) at that
-join. Zero is a perfect join.
+join. Zero is a perfect join. With --old-playhead PATH an older playhead build plays the same files too (its
+own column).
 """
 import argparse
 import os
@@ -92,27 +93,52 @@ def joins(rec, master):
     return result
 
 
+FORMATS = ["wav", "flac", "m4a", "mp3", "opus"]
+SINK = "gapless_bench"
+
+
+def load_sink(sink=SINK):
+    """Loads the null sink the joins are recorded from; returns its module index (for unload_sink)."""
+    return subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=%s" % sink, "rate=48000",
+                           "channels=2"], stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+
+
+def unload_sink(module):
+    subprocess.run(["pactl", "unload-module", module], check=False)
+
+
+def playhead_cmd(binary, parts, sink=SINK):
+    return [binary, "--no-mpris", "--vo=null", "--audio-device=%s" % sink] + parts
+
+
+def mpv_cmd(parts, sink=SINK):
+    return ["mpv", "--no-config", "--no-video", "--gapless-audio=yes", "--ao=pulse",
+            "--audio-device=pulse/%s" % sink, "--really-quiet"] + parts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fixtures", required=True)
     ap.add_argument("--playhead", required=True)
+    ap.add_argument("--old-playhead", help="an older playhead build, measured beside the new one")
     args = ap.parse_args()
-    sink = "gapless_bench"
-    module = subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=%s" % sink, "rate=48000",
-                             "channels=2"], stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+    module = load_sink()
     try:
-        print("| format | Playhead: samples inserted at join 1, join 2 | mpv --gapless-audio=yes | target |")
-        print("|---|---|---|---|")
-        for ext in ["wav", "flac", "m4a", "mp3", "opus"]:
+        old_head = " Playhead (old) |" if args.old_playhead else ""
+        print("| format | Playhead: samples inserted at join 1, join 2 |%s mpv --gapless-audio=yes | target |"
+              % old_head)
+        print("|---|---|---|---|" + ("---|" if args.old_playhead else ""))
+        for ext in FORMATS:
             master, parts = fixtures(args.fixtures, ext)
             ref = samples(master)
-            ours = joins(record(sink, [args.playhead, "--no-mpris", "--vo=null", "--audio-device=%s" % sink]
-                                + parts), ref)
-            mpv = joins(record(sink, ["mpv", "--no-config", "--no-video", "--gapless-audio=yes", "--ao=pulse",
-                                      "--audio-device=pulse/%s" % sink, "--really-quiet"] + parts), ref)
-            print("| %s | %s | %s | 0 |" % (ext, fmt(ours), fmt(mpv)))
+            ours = joins(record(SINK, playhead_cmd(args.playhead, parts)), ref)
+            old = ""
+            if args.old_playhead:
+                old = " %s |" % fmt(joins(record(SINK, playhead_cmd(args.old_playhead, parts)), ref))
+            mpv = joins(record(SINK, mpv_cmd(parts)), ref)
+            print("| %s | %s |%s %s | 0 |" % (ext, fmt(ours), old, fmt(mpv)))
     finally:
-        subprocess.run(["pactl", "unload-module", module], check=False)
+        unload_sink(module)
 
 
 def fmt(values):

@@ -3,7 +3,7 @@
 before it (from nginx's access log). Two ladders: 4 variants, 360p to 1080p, 2 s MPEG-TS segments, 20 s, with
 their sound in the variants (`muxed`); and the same pictures without sound in 4 video-only variants naming an
 audio group of two renditions (English, German), each an audio-only MPEG-TS playlist of 4 s segments
-(`renditions`)."""
+(`renditions`). With --old-playhead PATH an older playhead build runs beside the new one, alternating with it."""
 import argparse
 import os
 import statistics
@@ -74,6 +74,20 @@ def make_rendition_ladder(root):
     return "bench-renditions/master.m3u8"
 
 
+def ladder_url(root, port, ladder="muxed"):
+    """The ladder's multivariant playlist on the local nginx (made under root on first use)."""
+    make = make_ladder if ladder == "muxed" else make_rendition_ladder
+    return "http://127.0.0.1:%s/%s" % (port, make(root))
+
+
+def playhead_cmd(binary, url):
+    return [os.path.abspath(binary), "--ao=pulse", "--vo=null", "--really-quiet", url]
+
+
+def mpv_cmd(url):
+    return ["mpv", "--no-config", "--vo=null", "--ao=pulse", "--really-quiet", url]
+
+
 def log_lines(path):
     with open(path) as f:
         return f.read().splitlines()
@@ -107,15 +121,15 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--playhead", required=True)
     ap.add_argument("--ladder", choices=["muxed", "renditions"], default="muxed")
+    ap.add_argument("--old-playhead", help="an older playhead build, measured beside the new one")
     a = ap.parse_args()
-    make = make_ladder if a.ladder == "muxed" else make_rendition_ladder
-    url = "http://127.0.0.1:%s/%s" % (a.port, make(a.root))
+    url = ladder_url(a.root, a.port, a.ladder)
     os.environ["PULSE_SINK"] = "test_sink"
-    players = {
-        "playhead": [os.path.abspath(a.playhead), "--ao=pulse", "--vo=null", "--really-quiet", url],
-        "mpv": ["mpv", "--no-config", "--vo=null", "--ao=pulse", "--really-quiet", url],
-        "ffplay": ["ffplay", "-nodisp", "-autoexit", "-loglevel", "quiet", url],
-    }
+    players = {"playhead": playhead_cmd(a.playhead, url)}
+    if a.old_playhead:
+        players["playhead (old)"] = playhead_cmd(a.old_playhead, url)
+    players["mpv"] = mpv_cmd(url)
+    players["ffplay"] = ["ffplay", "-nodisp", "-autoexit", "-loglevel", "quiet", url]
     os.environ["SDL_AUDIODRIVER"] = "pulseaudio"
     rec = Recorder("test_sink", "/tmp/playhead-hls-bench.raw")
     times = {k: [] for k in players}
@@ -133,7 +147,7 @@ def main():
     base = statistics.median(times["mpv"]) if times["mpv"] else None
     for name in players:
         if not times[name]:
-            print("  %-9s no sound recorded" % name)
+            print("  %-14s no sound recorded" % name)
             continue
         med = statistics.median(times[name])
         # Requests in the 2.5 s window: playlists, segments outside variant 0 (and, with renditions, of the
@@ -143,7 +157,7 @@ def main():
         playlists = sum(1 for l in last if ".m3u8" in l)
         other = sum(1 for l in last if ".ts" in l and "/v0/" not in l and "/a-en/" not in l)
         ratio = " (%.2f x mpv)" % (med / base) if base else ""
-        print("  %-9s first sound %4.0f ms%s; %g requests before it; in its first 2.5 s: %d playlist requests, "
+        print("  %-14s first sound %4.0f ms%s; %g requests before it; in its first 2.5 s: %d playlist requests, "
               "%d segments of other variants or renditions" % (name, med * 1000, ratio, early, playlists, other))
 
 

@@ -69,6 +69,17 @@ def measure_mpv(clip, seconds, run):
         p.wait()
 
 
+def fixture(folder):
+    """The 60 s 720p30 H.264 + AAC clip (made on first use)."""
+    clip = os.path.join(folder, "bench-720p-60s.mp4")
+    if not os.path.exists(clip):
+        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                        "testsrc2=s=1280x720:r=30:d=60", "-f", "lavfi", "-i", "sine=frequency=440:duration=60",
+                        "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", clip],
+                       check=True)
+    return clip
+
+
 def main():
     a = argparse.ArgumentParser()
     a.add_argument("--seconds", type=float, default=10)
@@ -76,12 +87,7 @@ def main():
     a.add_argument("--playhead", required=True)
     a.add_argument("--old-playhead")
     args = a.parse_args()
-    clip = os.path.join(args.fixtures, "bench-720p-60s.mp4")
-    if not os.path.exists(clip):
-        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
-                        "testsrc2=s=1280x720:r=30:d=60", "-f", "lavfi", "-i", "sine=frequency=440:duration=60",
-                        "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", clip],
-                       check=True)
+    clip = fixture(args.fixtures)
     run = os.environ.get("PLAYHEAD_RUN", "/tmp")
     rows = [("playhead", measure_playhead(args.playhead, clip, args.seconds))]
     if args.old_playhead:

@@ -3,6 +3,7 @@
 # OLD_PLAYHEAD=path, an older playhead build), each playing 720p H.264 + AAC to PulseAudio and paused after 2 s.
 # Usage: Benchmarks/paused/run.sh [SECONDS]
 set -euo pipefail
+if [ -n "${OLD_PLAYHEAD:-}" ]; then OLD_PLAYHEAD=$(realpath "$OLD_PLAYHEAD"); fi
 cd "$(dirname "$0")/../.."
 source Benchmarks/setup.sh
 bench_setup
