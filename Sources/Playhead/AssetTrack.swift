@@ -31,7 +31,8 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     public var sampleRate: Int
     /// Channels of audio.
     public var channelCount: Int
-    /// The language tag, when given.
+    /// The language tag, when the media names one: ISO 639-2 `und` (undetermined, what MP4 and Matroska write
+    /// for a track whose language nobody set) counts as none, as `AVAssetTrack.languageCode` is nil for it.
     public var languageCode: String?
     /// The track's duration, `.invalid` when the container does not say.
     public var duration: MediaTime
@@ -57,7 +58,7 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
         estimatedDataRate = Float(s.bitRate)
         sampleRate = s.sampleRate
         channelCount = s.channels
-        languageCode = s.language
+        languageCode = s.language == "und" ? nil : s.language
         duration = s.duration
         name = s.title
         group = s.group

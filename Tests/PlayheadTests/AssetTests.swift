@@ -24,6 +24,18 @@ struct AssetTests {
         }
     }
 
+    /// A track whose language nobody set (MP4's `und`, as ffmpeg writes it) has none: its option is named by its
+    /// number, not "Unknown language" (and naming it loads no locale data).
+    @Test func anUndeterminedLanguageIsNone() async throws {
+        let asset = URLAsset(url: try Fixtures.tone(seconds: 1))
+        let tracks = try await asset.load(.tracks)
+        let sound = try #require(tracks.first { $0.mediaType == .audio })
+        #expect(sound.languageCode == nil)
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        #expect(group.options.map(\.displayName) == ["Track 1"])
+        #expect(group.options.first?.extendedLanguageTag == nil)
+    }
+
     @Test func loadsTagsAndArtwork() async throws {
         let cover = try Fixtures.make("cover.png", ["-f", "lavfi", "-i", "color=c=red:s=64x64:d=1", "-frames:v", "1"])
         let tagged = try Fixtures.make(
