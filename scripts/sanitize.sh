@@ -39,6 +39,7 @@ suites="PlayerStateTests|QueuePlayerTests|GaplessTests|SeekAndSyncTests|Lifecycl
 suites+="|EngineRobustnessTests|IdleTests|AssetTests|SharedOpenTests|HLSPlaybackTests|HLSSeekTests"
 suites+="|HLSSeekDuringDownloadTests|HLSTimelineTests|HLSLiveTests|HLSBadInputTests|NetworkPlaybackTests"
 suites+="|SubtitleOutputTests|PlayerVideoOutputTests|HLSLowLatencyTests|PlaybackLoopTests|QueueJoinSeekTests"
+suites+="|PresenterThreadTests"
 echo "== test under the $kind sanitizer"
 log="$root/$build/test.log"
 swift test --skip-build --build-path "$build" --no-parallel --filter "$suites" "$@" >"$log" 2>&1 || true

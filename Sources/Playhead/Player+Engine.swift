@@ -73,6 +73,8 @@ extension Player {
         config.textOutputs = item.legibleOutputs
         config.trackSelection = item.effectiveTrackSelection
         config.playerVideo = decodesVideo ? videoRenderer : nil
+        config.videoPresenter = decodesVideo ? resources.videoPresenter : nil
+        config.textPresenter = resources.textPresenter
         config.forwardBufferSeconds = item.preferredForwardBufferDuration
         config.decodeAudio = audio != nil
         config.decodeVideo = decodesVideo

@@ -9,7 +9,11 @@ import PlayheadCore
 /// once and the loop's thread ends after it. Any thread.
 final class PlayerResources: Sendable {
     /// The player's playback loop: every command to its periods and its sound goes through it.
-    let loop = PlaybackLoop()
+    let loop: PlaybackLoop
+    /// The player's video thread: shows its periods' pictures in turn.
+    let videoPresenter = PeriodPresenter(kind: .video)
+    /// The player's text thread: shows its periods' subtitles in turn.
+    let textPresenter = PeriodPresenter(kind: .text)
     /// The player's engine events, in order, to its one consumer on the main actor.
     let events: AsyncStream<EngineDelivery>
     let eventSink: AsyncStream<EngineDelivery>.Continuation
@@ -17,6 +21,7 @@ final class PlayerResources: Sendable {
 
     init() {
         (events, eventSink) = AsyncStream<EngineDelivery>.makeStream()
+        loop = PlaybackLoop(presenters: [videoPresenter, textPresenter])
     }
 
     /// The player's observer of `AudioSession.shared`, removed with the player.
@@ -24,6 +29,10 @@ final class PlayerResources: Sendable {
 
     deinit {
         loop.send(.close)
+        // A loop that holds nothing carries out no `close`: the presenters' threads end here too (a message the
+        // loop has still to carry out cannot start them again, as `close` is the last).
+        videoPresenter.shutDown()
+        textPresenter.shutDown()
         eventSink.finish()
         if let token = audioSessionObserver.current {
             DispatchQueue.global(qos: .userInitiated).async { AudioSession.shared.removeObserver(token) }

@@ -29,6 +29,11 @@ extension PlaybackEngine {
         var readyPosted = false
         var audioEnded = false
         var videoEnded = false
+        /// The period's pictures are decoded (shown in its turns on the player's video thread).
+        var presentsVideo = false
+        /// The period's input has a text track, closed captions included (shown in its turns on the player's text
+        /// thread).
+        var presentsText = false
         var endedPosted = false
         /// The error the item fails with at its end instead of `.ended` (the source could load no more:
         /// `SourceHost.failAtEnd`); cleared by a seek.

@@ -151,6 +151,10 @@ struct EngineConfiguration: Sendable {
     var textOutputs: [any LegibleOutput] = []
     /// The player's own video outputs, which show every item it plays (its `PlayerLayer`s).
     var playerVideo: VideoRenderer?
+    /// The player's video thread, which shows its periods' pictures in turn.
+    var videoPresenter: PeriodPresenter?
+    /// The player's text thread, which shows its periods' subtitles in turn.
+    var textPresenter: PeriodPresenter?
     /// The item's track selection.
     var trackSelection: any TrackSelectionPolicy = DefaultTrackSelection()
     /// Seconds of media to read ahead; 0 picks the default.

@@ -13,6 +13,8 @@ final class FrameQueue: @unchecked Sendable {
     private var items: [Item] = []
     private var aborted = false
     private var kicks = 0
+    /// Counts `kickTaker()` calls (a taker whose turn may be over looks again).
+    private var takerKicks = 0
     let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
@@ -29,13 +31,23 @@ final class FrameQueue: @unchecked Sendable {
         return true
     }
 
-    /// Removes the first item, waiting while the queue is empty; nil when aborted, or kicked (a seek) while
-    /// waiting.
-    func take() -> Item? {
+    /// The count of `kickTaker()` calls so far: read it before looking at what decides whether to take, then pass it
+    /// to `take(since:)`, so a kick between the look and the wait is not lost.
+    func takeToken() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return takerKicks
+    }
+
+    /// Removes the first item, waiting while the queue is empty; nil when aborted, kicked (a seek) while waiting,
+    /// or, with a `token`, when `kickTaker()` was called after it was read.
+    func take(since token: Int? = nil) -> Item? {
         condition.lock()
         defer { condition.unlock() }
         let kick = kicks
-        while items.isEmpty && !aborted && kicks == kick { condition.wait() }
+        while items.isEmpty && !aborted && kicks == kick && (token.map { $0 == takerKicks } ?? true) {
+            condition.wait()
+        }
         if aborted || items.isEmpty { return nil }
         condition.broadcast()
         return items.removeFirst()
@@ -60,6 +72,14 @@ final class FrameQueue: @unchecked Sendable {
     func wakeAll() {
         condition.lock()
         kicks += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Ends a taker's wait without disturbing producers (its presenter's choice changed).
+    func kickTaker() {
+        condition.lock()
+        takerKicks &+= 1
         condition.broadcast()
         condition.unlock()
     }

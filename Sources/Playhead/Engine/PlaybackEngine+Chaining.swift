@@ -27,6 +27,7 @@ extension PlaybackEngine {
     func activate() {
         if let corked = control.withLock({ $0.activate() }) { applyCork(corked) }
         wake()
+        presentersChanged()
     }
 
     /// The renderer gave the output back after the period this engine handed it to was stopped: this engine owns

@@ -77,7 +77,8 @@ extension PlaybackEngine {
             do {
                 let decoder = try source.makeDecoder(track: v.id, threads: 2)
                 spawn("playhead.video-decode") { $0.runVideoDecode(decoder, track: v) }
-                spawn("playhead.video") { $0.runVideoPresent() }
+                // Its pictures are shown in its turns on the player's video thread.
+                control.withLock { $0.presentsVideo = true }
             } catch {
                 fail(PlaybackError(decoding: source.name, stream: v.stream, error: error))
                 return
@@ -85,8 +86,9 @@ extension PlaybackEngine {
         }
         // Subtitles may be turned on later in place when there are any (closed captions included).
         if media.text != nil || media.tracks.contains(where: { $0.kind == .text && ClosedCaptions.plays($0.stream) }) {
-            spawn("playhead.text") { $0.runText() }
+            control.withLock { $0.presentsText = true }
         }
+        presentersChanged()
         readLoop(source, media)
     }
 
@@ -128,6 +130,8 @@ extension PlaybackEngine {
                 if ownsOutput { config.audioOutput?.interruptWrite() }
                 frameQueue.wakeAll()
                 wake()
+                // Its pictures, ended before the seek, may be shown again.
+                presentersChanged()
                 control.withLock { $0.cutShort = true }
                 performSeek(seek, source: source)
                 state.atEnd = false

@@ -23,20 +23,16 @@ extension PlaybackEngine {
         if added { wake() }
     }
 
-    /// The text thread: shows the cues active at the clock's time on the text outputs, sleeping until the active
-    /// set next changes while time moves, and until a command (play, seek, activation) or a new cue while it
-    /// stands.
-    func runText() {
+    /// This period's turn on the player's text thread: shows the cues active at the clock's time on the text
+    /// outputs, sleeping until the active set next changes while time moves, and until a command (play, seek,
+    /// activation) or a new cue while it stands; until the turn passes (`PeriodPresenter.isTurn`: the queued
+    /// period became active, or this one stops).
+    func presentTextTurn(_ presenter: PeriodPresenter) {
         while !isStopping {
             let token = wakeToken()
-            let (active, running, rate) = control.withLock { c in
-                (c.active, c.rate != 0 && !c.buffering, c.rate)
-            }
-            // A preloaded item shows nothing before it plays.
-            guard active else {
-                waitForWake(since: token)
-                continue
-            }
+            let (running, rate) = control.withLock { c in (c.rate != 0 && !c.buffering, c.rate) }
+            // A preloaded item shows nothing before it plays: its turn comes once it is active.
+            guard presenter.isTurn(of: self) else { return }
             let now = clock.seconds
             let next = text.update(at: now)
             if running, let next {

@@ -67,6 +67,8 @@ final class PlaybackEngine: @unchecked Sendable {
         set { attachedAudio.withLock { $0 = newValue } }
     }
     private let attachedAudio = Locked<AudioWork?>(nil)
+    /// Where this period's pictures are between its turns on the player's video thread; that thread only.
+    var videoProgress = VideoProgress()
 
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration

@@ -35,6 +35,11 @@ final class PlaybackLoop: @unchecked Sendable {
     /// The loop thread's own state.
     private var timeline = PlaybackTimeline<PlaybackEngine>()
     private var renderer: AudioRenderer?
+    /// The player's presentation threads (pictures, subtitles), shut down with the player's sound.
+    private let presenters: [PeriodPresenter]
+
+    /// A loop for a player whose periods are presented by `presenters`.
+    init(presenters: [PeriodPresenter] = []) { self.presenters = presenters }
 
     /// Posts `message`; returns at once. Any thread.
     func send(_ message: Message) {
@@ -89,18 +94,28 @@ final class PlaybackLoop: @unchecked Sendable {
 
     private func perform(_ effect: PlaybackTimeline<PlaybackEngine>.Effect) {
         switch effect {
-        case .play(let p): renderer?.play(p)
-        case .enqueue(let p): renderer?.enqueue(p)
+        case .play(let p):
+            renderer?.play(p)
+            p.config.videoPresenter?.play(p)
+            p.config.textPresenter?.play(p)
+        case .enqueue(let p):
+            renderer?.enqueue(p)
+            p.config.videoPresenter?.enqueue(p)
+            p.config.textPresenter?.enqueue(p)
         case .start(let p, let at): p.start(at: at)
         case .activate(let p): p.activate()
         case .setRate(let p, let rate): p.setRate(rate)
         case .setVolume(let p, let volume, let muted): p.setVolume(volume, muted: muted)
         case .seek(let p, let seconds, let exact, let id): p.seek(to: seconds, exact: exact, id: id)
-        case .stop(let p): p.stop()
+        case .stop(let p):
+            p.stop()
+            p.config.videoPresenter?.remove(p)
+            p.config.textPresenter?.remove(p)
         case .closeOutput:
             renderer?.shutDown()
             renderer?.output.stop()
             renderer = nil
+            for presenter in presenters { presenter.shutDown() }
         }
     }
 }
