@@ -46,7 +46,7 @@ public struct VideoFrame: Sendable {
 /// One player may feed several outputs.
 ///
 /// Threads: `present` and `flush` are called one at a time, in presentation order, at the time each frame should
-/// be seen: on the engine's video thread, except the first picture of an output attached while an item shows one,
+/// be seen: on the player's video thread, except the first picture of an output attached while an item shows one,
 /// which comes at once on the thread that attached it. An output must return quickly (copy or upload, never wait
 /// for vsync for long).
 public protocol VideoOutput: AnyObject, Sendable {

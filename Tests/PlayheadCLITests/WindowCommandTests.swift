@@ -24,11 +24,20 @@ import Testing
         return !p.isRunning
     }
 
-    /// Types `keys` into the window titled `title` (focused first, as a click would).
+    /// Types `keys` into the window titled `title` (focused first, as a click would). The window is looked for
+    /// for up to 5 s, as `TestDisplay.waitForWindow` does: once, in a fresh-machine run, `xdotool search` found no
+    /// window just after `xwininfo` had found it viewable (while the window manager was still moving windows about).
     static func type(_ keys: [String], into title: String, on display: String? = nil) throws {
         let pattern = "^\(NSRegularExpression.escapedPattern(for: title))$"
-        let found = try TestDisplay.xdotool(["search", "--name", pattern], on: display)
-        let id = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(title)")
+        var found = try TestDisplay.xdotool(["search", "--name", pattern], on: display)
+        let deadline = Date().addingTimeInterval(5)
+        while found.stdout.isEmpty, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            found = try TestDisplay.xdotool(["search", "--name", pattern], on: display)
+        }
+        let id = try #require(
+            found.stdout.split(separator: "\n").first.map(String.init),
+            "no window \(title) (xdotool exit \(found.status): \(found.stderr))")
         try TestDisplay.xdotool(["windowfocus", "--sync", id], on: display)
         try TestDisplay.xdotool(["key", "--delay", "50"] + keys, on: display)
     }

@@ -110,6 +110,8 @@ import Testing
             wasBright = bright
         }
         #expect(onsets.count == 5, "flashes seen at \(onsets.map(\.time))")
+        let worst = onsets.map { abs($0.clock - $0.time) }.max() ?? 0
+        print("videoFramesFollowTheAudioClock: flashes shown at most \(Int(worst * 1000)) ms off the audio clock")
         for o in onsets {
             #expect(abs(o.clock - o.time) < 0.040, "frame at \(o.time) s shown when the audio clock read \(o.clock) s")
         }
