@@ -236,9 +236,9 @@ extension Player {
             itemDidEnd(item)
         case .failed(let error):
             fail(error)
-        case .droppedFrame:
+        case .droppedFrame(let position, let late):
             item.accessLogUpdate { $0.numberOfDroppedVideoFrames += 1 }
-            emit(PlayerEvent(.droppedFrame, timestamp: timestamp))
+            emit(PlayerEvent(.droppedFrame(position: position, late: late), timestamp: timestamp))
         case .variantSwitch(let choice):
             let pathwayBefore = item.accessLog.last?.pathwayID
             item.accessLogDidSwitch(to: choice)

@@ -30,8 +30,9 @@ public struct PlayerEvent: Sendable {
         case currentItemChanged
         /// The item failed.
         case error(PlaybackError)
-        /// A late video frame was dropped.
-        case droppedFrame
+        /// A video frame was dropped: the picture of `position` seconds (item time) came `late` seconds after its
+        /// time with a later one ready (the decoder or the video thread fell behind; it catches up).
+        case droppedFrame(position: Double, late: Double)
         /// HLS moved to another variant (its `BANDWIDTH` and resolution), from the next segment on.
         case variantSwitch(bitRate: Int, width: Int, height: Int)
         /// HLS moved to another content steering pathway (`PATHWAY-ID`s; "." for variants without one), from the

@@ -55,6 +55,9 @@ final class EventLog {
         case .timeJumped(let from, let to):
             object["from"] = from
             object["to"] = to
+        case .droppedFrame(let position, let late):
+            object["position"] = position
+            object["late"] = late
         case .error(let e):
             object["message"] = e.description
             object["category"] = e.category.rawValue

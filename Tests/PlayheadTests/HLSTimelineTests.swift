@@ -5,17 +5,25 @@ import Testing
 
 /// The item's timeline stays continuous across `EXT-X-DISCONTINUITY` and `EXT-X-GAP`.
 @MainActor @Suite(.serialized) struct HLSTimelineTests {
-    func play(_ path: String) async throws -> (samples: [Float], frames: [CaptureVideoOutput.Capture], item: PlayerItem)
-    {
+    func play(_ path: String) async throws -> (
+        samples: [Float], frames: [CaptureVideoOutput.Capture], dropped: [Double], item: PlayerItem
+    ) {
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let capture = CaptureVideoOutput()
         let item = PlayerItem(url: try HLSFixtures.url(path))
         item.add(capture)
         let stalls = Locked(0)
+        let dropped = Locked([Double]())
         let events = player.events()
         Task { @MainActor in
-            for await e in events { if case .stalled = e.kind { stalls.withLock { $0 += 1 } } }
+            for await e in events {
+                switch e.kind {
+                case .stalled: stalls.withLock { $0 += 1 }
+                case .droppedFrame(let position, _): dropped.withLock { $0.append(position) }
+                default: break
+                }
+            }
         }
         player.replaceCurrentItem(with: item)
         player.play()
@@ -23,16 +31,21 @@ import Testing
         #expect(await eventually(timeout: 40) { player.timeControlStatus == .paused }, "did not end")
         #expect(item.error == nil, "\(String(describing: item.error))")
         #expect(stalls.current == 0, "stalled")
-        return (sink.stopRecording(), capture.frames, item)
+        return (sink.stopRecording(), capture.frames, dropped.current, item)
     }
 
-    /// Frame times rise steadily (25 fps) from the start to `end`, with no jump and no step back.
-    func expectContinuous(_ frames: [CaptureVideoOutput.Capture], to end: Double) {
+    /// Frame times rise steadily (25 fps) from the start to `end`, one frame at a time, with no jump and no step
+    /// back. A picture the player reported dropped (`droppedFrame`: late with a later one ready, as when the machine
+    /// holds its threads back) is on the timeline, not shown; at most 2 % may be dropped.
+    func expectContinuous(_ frames: [CaptureVideoOutput.Capture], dropped: [Double], to end: Double) {
         let times = frames.map(\.time.seconds)
-        let steps = zip(times.dropFirst(), times).map { $0 - $1 }
+        let timeline = (times + dropped).sorted()
+        let steps = zip(timeline.dropFirst(), timeline).map { $0 - $1 }
         #expect(
-            steps.allSatisfy { $0 > 0 && $0 < 0.13 },
-            "jumps: \(steps.enumerated().filter { $0.1 <= 0 || $0.1 >= 0.13 })")
+            steps.allSatisfy { $0 > 0 && $0 < 0.06 },
+            "jumps: \(steps.enumerated().filter { $0.1 <= 0 || $0.1 >= 0.06 }), dropped: \(dropped)")
+        #expect(Double(dropped.count) <= end * 25 * 0.02, "dropped: \(dropped)")
+        if !dropped.isEmpty { print("\(dropped.count) pictures dropped late, at \(dropped)") }
         #expect(abs((times.last ?? 0) - (end - 0.04)) < 0.1, "last frame at \(times.last ?? -1)")
         #expect(times.count > Int(end * 25) - 10, "\(times.count) frames")
     }
@@ -40,7 +53,7 @@ import Testing
     @Test func aDiscontinuityKeepsTheTimelineContinuous() async throws {
         let run = try await play(try HLSFixtures.discontinuityStream())
         #expect(abs(run.item.duration.seconds - 8) < 0.1, "\(run.item.duration)")
-        expectContinuous(run.frames, to: 8)
+        expectContinuous(run.frames, dropped: run.dropped, to: 8)
         #expect(
             abs(AudioAnalysis.audibleSeconds(run.samples) - 8) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
         #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
@@ -76,7 +89,7 @@ import Testing
         let run = try await play(path)
         // The gap is cut out: 6 s of the 8.
         #expect(abs(run.item.duration.seconds - 6) < 0.1, "\(run.item.duration)")
-        expectContinuous(run.frames, to: 6)
+        expectContinuous(run.frames, dropped: run.dropped, to: 6)
         #expect(
             abs(AudioAnalysis.audibleSeconds(run.samples) - 6) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
         #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
@@ -93,10 +106,15 @@ import Testing
         let item = PlayerItem(url: origin.url(master))
         item.add(capture)
         let switches = Locked([Int]())
+        let dropped = Locked([Double]())
         let events = player.events()
         Task { @MainActor in
             for await e in events {
-                if case .variantSwitch(let bitRate, _, _) = e.kind { switches.withLock { $0.append(bitRate) } }
+                switch e.kind {
+                case .variantSwitch(let bitRate, _, _): switches.withLock { $0.append(bitRate) }
+                case .droppedFrame(let position, _): dropped.withLock { $0.append(position) }
+                default: break
+                }
             }
         }
         player.replaceCurrentItem(with: item)
@@ -112,7 +130,7 @@ import Testing
         // The pictures grow at the switch; time runs on without a jump; the sound changes tone without a gap.
         let heights = capture.frames.map(\.value)
         #expect(heights.first == 360 && (heights.last ?? 0) > 360, "\(Set(heights))")
-        expectContinuous(capture.frames, to: 20)
+        expectContinuous(capture.frames, dropped: dropped.current, to: 20)
         let span = try #require(AudioAnalysis.soundSpan(samples))
         #expect(abs(AudioAnalysis.frequency(Array(samples[span].prefix(48_000))) - 400) < 4)
         #expect(AudioAnalysis.frequency(Array(samples[span].suffix(48_000))) > 450, "still on 360p at the end")

@@ -22,7 +22,8 @@ enum EngineEvent: Sendable {
     case resumed
     case ended
     case failed(PlaybackError)
-    case droppedFrame
+    /// A picture of `position` seconds, `late` seconds behind the clock, was not shown.
+    case droppedFrame(position: Double, late: Double)
     case variantSwitch(VariantChoice)
     case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
     /// HLS window, time jump and error-log reports (`Player+HLS.swift`).

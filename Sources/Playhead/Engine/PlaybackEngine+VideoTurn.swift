@@ -88,8 +88,9 @@ extension PlaybackEngine {
                         continue
                     }
                     // Late by more than a frame and a newer frame is ready: drop this one.
-                    if clock.mediaSeconds - t > max(frameDuration, 0.04), case .frame? = frameQueue.peek() {
-                        sink(.droppedFrame)
+                    let late = clock.mediaSeconds - t
+                    if late > max(frameDuration, 0.04), case .frame? = frameQueue.peek() {
+                        sink(.droppedFrame(position: t, late: late))
                         continue
                     }
                 }
