@@ -35,7 +35,8 @@ import Testing
             while PlayerItemVideoOutput.currentHostTime < end {
                 let due = output.itemTime(forHostTime: PlayerItemVideoOutput.currentHostTime + 0.016)
                 var previous: Double?
-                while output.hasNewPixelBuffer(forItemTime: due), let buffer = output.copyPixelBuffer(forItemTime: due) {
+                while output.hasNewPixelBuffer(forItemTime: due), let buffer = output.copyPixelBuffer(forItemTime: due)
+                {
                     copies += 1
                     let time = buffer.presentationTime.seconds
                     if let previous, time <= previous {
