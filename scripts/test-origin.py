@@ -76,11 +76,16 @@ class Link:
             if self.start is None:
                 self.start = time.monotonic()
 
+    # A sender that comes back this soon after the link fell free was busy sending (a sleep's overshoot, the write):
+    # its next bytes follow the last ones on the link, as on a real link, instead of adding that delay each time
+    # (2 % slower than the trace over a 110 KB segment of 4 KB writes).
+    BACKLOG = 0.02
+
     def send(self, n):
         """Waits until n bytes have crossed the link."""
         with self.lock:
             now = time.monotonic()
-            begin = max(now, self.free_at)
+            begin = self.free_at if now - self.free_at < self.BACKLOG else now
             self.free_at = begin + n / self.rate(begin)
             until = self.free_at
         delay = until - time.monotonic()

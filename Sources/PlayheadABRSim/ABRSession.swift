@@ -55,6 +55,10 @@ public struct ABRSession: Sendable {
     /// Requests made before the first segment's, each taking its period's latency (0; an HLS player fetches the
     /// multivariant and the media playlist first: 2).
     public var requestsBeforeFirstSegment = 0
+    /// Whether the first segment of each rung waits for a request for that rung's media playlist (its period's
+    /// latency), as an HLS player loads a variant's playlist when it first switches to it (false: Sabre's model, a
+    /// DASH manifest that lists every rung). The first segment's rung is the one `requestsBeforeFirstSegment` loaded.
+    public var fetchesVariantPlaylists = false
 
     /// A session of `movie` over `trace` with a buffer of `maximumBuffer` seconds.
     public init(movie: ABRMovie, trace: ABRTrace, maximumBuffer: Double = 25) {
@@ -76,6 +80,7 @@ public struct ABRSession: Sendable {
                 isPlaying: clock.playing, maximumBuffer: maximumBuffer)
         }
         for _ in 0..<requestsBeforeFirstSegment { clock.advance(trace.period(at: clock.time).latency) }
+        var playlistsLoaded = Set<Int>()
         for segment in 0..<movie.segmentCount {
             let room = maximumBuffer - d
             if clock.buffer > room { clock.advance(clock.buffer - room) }
@@ -85,6 +90,9 @@ public struct ABRSession: Sendable {
             run.buffers.append(clock.buffer)
             run.requestTimes.append(clock.time)
             while true {
+                if fetchesVariantPlaylists, playlistsLoaded.insert(rung).inserted, segment > 0 {
+                    clock.advance(trace.period(at: clock.time).latency)
+                }
                 let size = movie.segmentSizes[segment][rung]
                 let start = clock.time
                 let firstBit = start + trace.period(at: start).latency

@@ -95,6 +95,32 @@ struct ABRModelTests {
         #expect(trace.period(at: 5.5).bandwidth == 0)
     }
 
+    /// Rungs chosen in turn: 0, 1, 0, 1 (2 s segments of 1 and 2 Mbit/s over 4 Mbit/s with 100 ms of latency).
+    /// An HLS player loads a variant's media playlist when it first switches to it: with `fetchesVariantPlaylists`
+    /// segment 1 (the first on rung 1) starts one latency later and everything after it too; rung 0's playlist
+    /// came before the first segment and rung 1's is kept, so nothing later waits again.
+    @Test("a variant's playlist is fetched once, before its first segment, when the session models HLS playlists")
+    func variantPlaylistsCostALatencyOnce() throws {
+        struct Scripted: ABRController {
+            let rungs: [Int]
+            func decide(_ context: ABRContext) -> ABRDecision { ABRDecision(rung: rungs[context.segment]) }
+            func didDownload(_ transfer: ABRTransfer, context: ABRContext) {}
+        }
+        let movie = try flatMovie(kbps: [1000, 2000], duration: 2, count: 4)
+        let trace = try ABRTrace(name: "t", periods: [.init(duration: 100, bandwidth: 4e6, latency: 0.1)])
+        var session = ABRSession(movie: movie, trace: trace)
+        session.requestsBeforeFirstSegment = 2
+        let dash = session.run(Scripted(rungs: [0, 1, 0, 1]))
+        session.fetchesVariantPlaylists = true
+        let hls = session.run(Scripted(rungs: [0, 1, 0, 1]))
+        #expect(hls.rungs == [0, 1, 0, 1] && hls.rebufferSeconds == 0)
+        #expect(abs(hls.startup - dash.startup) < 1e-9, "\(hls.startup) \(dash.startup)")
+        // Segment 1 is asked for at the same time; it arrives 0.1 s later, so segments 2 and 3 are asked for later.
+        let shifts = zip(hls.requestTimes, dash.requestTimes).map { $0 - $1 }
+        #expect(shifts.count == 4 && abs(shifts[0]) < 1e-9 && abs(shifts[1]) < 1e-9, "\(shifts)")
+        #expect(abs(shifts[2] - 0.1) < 1e-9 && abs(shifts[3] - 0.1) < 1e-9, "\(shifts)")
+    }
+
     /// 2 s segments of 0.5 and 1 Mbit/s (1 and 2 Mbit) over 2 Mbit/s with 500 ms of latency: the first segment's
     /// request takes 0.5 s of wait and 0.5 s of transfer. The player's loader measures from the response
     /// (`TransferMeter`), so after it the player's estimator holds 2 Mbit/s; measured from the request it would

@@ -11,7 +11,8 @@ import Testing
 /// simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no segment sizes before
 /// fetching, so the simulated policy plans over sizes estimated from the bit rates, as the player does
 /// (`PlayheadController`'s default); it fetches two playlists before the first segment, so the simulated session
-/// makes two requests first (`requestsBeforeFirstSegment`).
+/// makes two requests first (`requestsBeforeFirstSegment`), and a variant's playlist when it first switches to it
+/// (`fetchesVariantPlaylists`).
 @Suite(.serialized) struct ABRRealPlayerTests {
     struct Comparison {
         var player: ABRMetrics
@@ -56,6 +57,7 @@ import Testing
         let controller = PlayheadController()
         var session = ABRSession(movie: exact, trace: trace, maximumBuffer: 33)
         session.requestsBeforeFirstSegment = 2
+        session.fetchesVariantPlaylists = true
         let simulatedRun = session.run(controller)
         return Comparison(
             player: ABRMetrics(playerRun, movie: exact), simulated: ABRMetrics(simulatedRun, movie: exact),
