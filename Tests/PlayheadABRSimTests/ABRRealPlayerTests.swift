@@ -79,7 +79,7 @@ import Testing
     }
 
     /// The comparison on traces of every set (`PLAYHEAD_ABR_COMPARE=1`: about ten minutes of real playback): at
-    /// least 5 of them within 10 %, from at least 3 sets. Each comparison is printed. On 2026-12-02 it passed: 5
+    /// least 5 of them within 10 %, from at least 3 sets. Each comparison is printed. On 2026-12-03 it passed: 7
     /// traces within 10 % from 3 sets (3G, 4G, hd_fs); the sd_fs ones are not (BENCHMARKS.md says why).
     @Test(
         "the simulator predicts the real player's QoE within 10 % on traces of several sets",
