@@ -128,6 +128,9 @@ public enum GaplessFixtures {
         public var mismatches: [Int]
         /// Whether the 0.1 s after the reference's end are silent in the recording.
         public var silentAfter: Bool
+        /// How many samples differ (`mismatches.count`): what a test checks, so that a failure prints a number, not
+        /// every index.
+        public var differingSamples: Int { mismatches.count }
     }
 
     /// Compares `recording` with `reference` after aligning them; nil when they cannot be aligned or the
@@ -144,5 +147,16 @@ public enum GaplessFixtures {
         return Match(
             offset: offset, missingStart: missing, mismatches: mismatches,
             silentAfter: after.allSatisfy { abs($0) < 0.001 })
+    }
+}
+
+extension GaplessFixtures.Match: CustomStringConvertible {
+    /// A line for a failure message: the alignment, the count and span of differing samples, and the tail's silence.
+    public var description: String {
+        let differ =
+            mismatches.isEmpty
+            ? "no sample differs"
+            : "\(mismatches.count) samples differ, from \(mismatches[0]) to \(mismatches[mismatches.count - 1])"
+        return "offset \(offset), \(missingStart) missing at the start, \(differ), silent after: \(silentAfter)"
     }
 }
