@@ -21,7 +21,9 @@ extension AdaptiveBitratePolicy {
     /// every sequence of allowed rungs is played against a constant throughput of `estimate`, scored by the bit
     /// rate it brings (in units of the top allowed rung), minus `stallPenalty` per second the buffer would stand
     /// below `reserveBuffer` before a segment arrives, minus the size of each change (same units), minus
-    /// `shortfallPenalty` per second the buffer ends short of `targetBuffer`; the first rung of the best sequence is
+    /// `shortfallPenalty` per second the buffer ends short of `targetBuffer`, minus the change from its last rung to
+    /// the highest one `estimate` sustains (the switch that the plans after it will make: a plan that ends below it
+    /// pays for the climb back, one that ends above it for its way down); the first rung of the best sequence is
     /// returned. Sizes are `upcoming`'s when given, else bit rate × duration. The reserve is at most 40 % of
     /// `lowBuffer` and the target at most 80 % of `bufferToRideOutDrop`, which the player fits to its reach.
     /// The search is exhaustive, pruned by a bound no sequence can beat.
@@ -41,6 +43,8 @@ extension AdaptiveBitratePolicy {
             }
             return rungs[allowed[i]].bitRate * segmentDuration
         }
+        // Where the plans after this one will go back to: the highest rung the throughput sustains.
+        let sustained = rates[allowed.lastIndex { rungs[$0].bitRate <= estimate } ?? 0]
         var best = -Double.infinity
         var bestFirst = 0
         var first = 0
@@ -49,7 +53,7 @@ extension AdaptiveBitratePolicy {
         let reserve = min(c.reserveBuffer, 0.4 * c.lowBuffer)
         func search(_ k: Int, _ buffer: Double, _ last: Double, _ score: Double) {
             if k == steps {
-                let final = score - c.shortfallPenalty * max(target - buffer, 0)
+                let final = score - c.shortfallPenalty * max(target - buffer, 0) - abs(last - sustained)
                 if final > best { (best, bestFirst) = (final, first) }
                 return
             }

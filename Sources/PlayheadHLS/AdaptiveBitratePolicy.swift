@@ -26,12 +26,14 @@ import Foundation
 /// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate) × the link's
 /// `availability` (the share of time it carried data: on a link with outages, what it delivers over minutes, so
 /// that the buffer is kept fuller for the next one) and scored by its bit rate,
-/// its switches, the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
-/// `targetBuffer` (see `plan`). Its up-switches go no higher than the recent throughput sustains unless the current
-/// rung is higher already (BOLA-E's BOLA-O), so that a full buffer is not spent on a rung the link cannot carry and
-/// then given back. The plan's model of the buffer is what keeps it from climbing too early: it is not also held
-/// until `minimumBufferForUpSwitch`, a margin that costs bit rate for stalls the buffer model already avoids
-/// (measured in `BENCHMARKS.md`).
+/// its switches (with the switch back to the rung the throughput sustains that a plan ending elsewhere leaves to
+/// the plans after it), the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
+/// `targetBuffer` (see `plan`). The plan's model of the buffer is what keeps it from climbing too early: it is not
+/// also held until `minimumBufferForUpSwitch`, a margin that costs bit rate for stalls the buffer model already
+/// avoids. Its up-switches go no higher than the recent throughput sustains (BOLA-E's BOLA-O) only on a link with
+/// outages (`outageAvailability`), where the buffer a full one would spend is what the next outage needs; elsewhere
+/// the switch back, costed at the plan's end, does that cap's work (until 2026-12-03 the cap held on every link, and
+/// cost bit rate on every trace set: `BENCHMARKS.md`).
 ///
 /// A value type with no clock and no I/O: safe on any thread.
 public struct AdaptiveBitratePolicy: Sendable, Hashable {
@@ -116,6 +118,10 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         public var targetBuffer: Double = 20
         /// The cost of each second the plan ends short of `targetBuffer`, in top-rung units (0.05).
         public var shortfallPenalty: Double = 0.05
+        /// The link's availability below which it counts as a link with outages (0.9: down a tenth of its recent
+        /// download time): the plan's up-switches then go no higher than the recent throughput sustains (BOLA-E's
+        /// BOLA-O), so that the buffer the next outage needs is not spent on a rung the link cannot carry.
+        public var outageAvailability: Double = 0.9
 
         /// The defaults described on each property.
         public init() {}
@@ -191,9 +197,8 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,
                 segmentDuration: segmentDuration, upcoming: upcoming)
-            guard rungs[pick].bitRate > rungs[current].bitRate else { return pick }
-            // BOLA-O: an up-switch goes no higher than the recent throughput sustains (the buffer pays for dips, not
-            // for a rung the link cannot carry), else the plan climbs on a full buffer and falls back as it drains.
+            guard share < c.outageAvailability, rungs[pick].bitRate > rungs[current].bitRate else { return pick }
+            // BOLA-O on a link with outages: an up-switch goes no higher than the recent throughput sustains.
             let sustained = highest(in: allowed, within: recent) ?? allowed[0]
             let ceiling = rungs[sustained].bitRate > rungs[current].bitRate ? sustained : current
             return rungs[pick].bitRate <= rungs[ceiling].bitRate ? pick : ceiling

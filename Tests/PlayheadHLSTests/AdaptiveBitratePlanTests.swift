@@ -66,6 +66,32 @@ struct AdaptiveBitratePlanTests {
         #expect(pick(1.0 / 3) == 0)
     }
 
+    /// One segment ahead, from rung 0 with 10 s of buffer at 3 Mbit/s (2.7 planned, which sustains rung 1): rung 1
+    /// scores 1 − 0.5 switch − 0.05 × (20 − 10.519) = 0.026, rung 0 scores 0.5 − 0.05 × (20 − 11.259) = 0.063 but
+    /// ends half a unit below the rung the link sustains, the climb the next plans will make: 0.063 − 0.5. Without
+    /// that cost the plan would stay on rung 0 forever one segment at a time.
+    @Test("a plan that ends below the rung the throughput sustains pays for the climb back")
+    func switchBack() {
+        let one = AdaptiveBitratePolicy.UpcomingSegments(estimatedFrom: policy.rungs, durations: [2])
+        #expect(policy.nextRung(current: 0, estimate: 3e6, buffer: 10, segmentDuration: 2, upcoming: one) == 1)
+    }
+
+    /// From rung 0 with 20 s of buffer and a recent throughput of 1.8 Mbit/s, the plan climbs to rung 1 (2 Mbit/s)
+    /// on a link without outages: at 1.62 Mbit/s five segments drain 2.3 s of a full buffer (5 − 0.5 − 0.12 − 0.5
+    /// back down = 3.88 against rung 0's 2.5). Down 15 % of the time (availability 0.85, planned at 1.38 Mbit/s:
+    /// 3.78 against 2.5) the plan still climbs, but on a link with outages an up-switch goes no higher than the
+    /// recent throughput sustains (1.8 Mbit/s: rung 0), so the buffer stays for the next outage.
+    @Test("on a link with outages, up-switches go no higher than the recent throughput sustains")
+    func outageCap() {
+        func pick(_ availability: Double) -> Int? {
+            policy.nextRung(
+                current: 0, estimate: 1.8e6, buffer: 20, segmentDuration: 2, upcoming: ahead, recentEstimate: 1.8e6,
+                availability: availability)
+        }
+        #expect(pick(1) == 1)
+        #expect(pick(0.85) == 0)
+    }
+
     /// 10 % of a 4 s segment of 5 Mbit/s in 1.5 s, 5 s of buffer: it would be abandoned after 2 s
     /// (`AdaptiveBitratePolicyTests.abandon`), but 1.5 s is less than half the segment: too early to judge.
     @Test("a download is judged only after half its segment's duration")
