@@ -57,13 +57,8 @@ struct AdaptiveBitratePlanTests {
     /// that never stops (above).
     @Test("the plan expects the recent throughput times the link's availability")
     func availability() {
-        func pick(_ availability: Double) -> Int? {
-            policy.nextRung(
-                current: 0, estimate: 3e6, buffer: 6, segmentDuration: 2, upcoming: ahead, recentEstimate: 3e6,
-                availability: availability)
-        }
-        #expect(pick(1) == 1)
-        #expect(pick(1.0 / 3) == 0)
+        #expect(pickFromRungZero(throughput: 3e6, buffer: 6, availability: 1) == 1)
+        #expect(pickFromRungZero(throughput: 3e6, buffer: 6, availability: 1.0 / 3) == 0)
     }
 
     /// One segment ahead, from rung 0 with 10 s of buffer at 3 Mbit/s (2.7 planned, which sustains rung 1): rung 1
@@ -83,13 +78,16 @@ struct AdaptiveBitratePlanTests {
     /// recent throughput sustains (1.8 Mbit/s: rung 0), so the buffer stays for the next outage.
     @Test("on a link with outages, up-switches go no higher than the recent throughput sustains")
     func outageCap() {
-        func pick(_ availability: Double) -> Int? {
-            policy.nextRung(
-                current: 0, estimate: 1.8e6, buffer: 20, segmentDuration: 2, upcoming: ahead, recentEstimate: 1.8e6,
-                availability: availability)
-        }
-        #expect(pick(1) == 1)
-        #expect(pick(0.85) == 0)
+        #expect(pickFromRungZero(throughput: 1.8e6, buffer: 20, availability: 1) == 1)
+        #expect(pickFromRungZero(throughput: 1.8e6, buffer: 20, availability: 0.85) == 0)
+    }
+
+    /// The plan's pick from rung 0 with five 2 s segments ahead, the estimate and the recent estimate both
+    /// `throughput`.
+    func pickFromRungZero(throughput: Double, buffer: Double, availability: Double) -> Int? {
+        policy.nextRung(
+            current: 0, estimate: throughput, buffer: buffer, segmentDuration: 2, upcoming: ahead,
+            recentEstimate: throughput, availability: availability)
     }
 
     /// 10 % of a 4 s segment of 5 Mbit/s in 1.5 s, 5 s of buffer: it would be abandoned after 2 s
