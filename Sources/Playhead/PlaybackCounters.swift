@@ -17,4 +17,7 @@ public enum PlaybackCounters {
     /// Times a PulseAudio stream ran dry so far (`AudioCounters.underflows`): a gap in the middle of a recording
     /// with none here was not the player's.
     public static var audioUnderflows: Int { AudioCounters.underflows }
+    /// For each of the last 32 underflows, the seconds since the player last wrote sound
+    /// (`AudioCounters.secondsSinceWriteAtUnderflows`): whether the writer was held back or had nothing to write.
+    public static var secondsSinceWriteAtUnderflows: [Double] { AudioCounters.secondsSinceWriteAtUnderflows }
 }

@@ -122,6 +122,7 @@ extension PulseAudioOutput {
             }
             done += n
             written += Int64(n)
+            AudioCounters.wrote()
         }
         return done
     }
