@@ -76,6 +76,6 @@ import Testing
         let tones = AudioAnalysis.toneSequence(samples)
         #expect(tones.allSatisfy { [400, 500, 600, 700].contains($0) }, "\(tones)")
         #expect(tones.first == 400 && (tones.max() ?? 0) > 500 && tones.last ?? 0 < tones.max() ?? 0, "\(tones)")
-        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) < 0.05, gapMessage(samples))
     }
 }

@@ -47,7 +47,7 @@ struct HLSOutageTests {
         #expect(abs(heard - 14) < 0.3, "\(heard) s of sound")
         let stalls = item.accessLog.reduce(0) { $0 + $1.numberOfStalls }
         #expect(stalls <= 1, "\(stalls) stalls")
-        #expect(AudioAnalysis.longestGap(samples) < 2, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) < 2, gapMessage(samples))
         let failovers = item.errorLog.filter { $0.failoverTarget != nil }
         #expect(
             failovers.first.map {
@@ -96,7 +96,7 @@ struct HLSOutageTests {
 
         #expect(item.error == nil, "\(String(describing: item.error))")
         #expect(item.accessLog.allSatisfy { $0.numberOfStalls == 0 }, "stalled")
-        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) < 0.05, gapMessage(samples))
         #expect(AudioAnalysis.audibleSeconds(samples) > 5, "\(AudioAnalysis.audibleSeconds(samples)) s of sound")
         let failover = item.errorLog.first { $0.failoverTarget != nil }
         #expect(
@@ -143,7 +143,7 @@ struct HLSOutageTests {
 
         #expect(item.error == nil, "\(String(describing: item.error))")
         #expect(item.accessLog.allSatisfy { $0.numberOfStalls == 0 }, "stalled")
-        #expect(AudioAnalysis.longestGap(samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) < 0.05, gapMessage(samples))
         #expect(AudioAnalysis.audibleSeconds(samples) > 6.5, "\(AudioAnalysis.audibleSeconds(samples)) s of sound")
         let failures = item.errorLog.filter {
             $0.uri.hasSuffix("/live-outage/index.m3u8") == true && $0.errorStatusCode == 503

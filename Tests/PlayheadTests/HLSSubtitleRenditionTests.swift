@@ -128,7 +128,7 @@ import Testing
         #expect(shown.map { abs($0.1 - (Double(next) + 0.1)) < 0.15 } == true, "\(english1), switched at \(switchedAt)")
         #expect(!changes.contains { c in c.texts.contains { $0.hasPrefix("de ") } && c.heard > Double(next) })
         #expect(PlaybackCounters.mediaOpens == opens, "the media was opened again")
-        #expect(AudioAnalysis.longestGap(heard) < 0.05, "a gap of \(AudioAnalysis.longestGap(heard)) s")
+        #expect(AudioAnalysis.longestGap(heard) < 0.05, gapMessage(heard))
         let requests = try HLSFixtures.requests(since: before)
         #expect(requests.first { $0.contains("/s-en-en/seg") }?.hasSuffix("seg1.vtt") == true, "\(requests)")
         #expect(!requests.contains { $0.contains("/s-de-de/") || $0.contains("/v0/") }, "\(requests)")

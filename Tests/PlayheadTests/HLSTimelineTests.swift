@@ -135,6 +135,6 @@ import Testing
         #expect(abs(AudioAnalysis.frequency(Array(samples[span].prefix(48_000))) - 400) < 4)
         #expect(AudioAnalysis.frequency(Array(samples[span].suffix(48_000))) > 450, "still on 360p at the end")
         #expect(abs(AudioAnalysis.audibleSeconds(samples) - 20) < 0.3)
-        #expect(AudioAnalysis.longestGap(samples) < 0.01, "a gap of \(AudioAnalysis.longestGap(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) < 0.01, gapMessage(samples))
     }
 }

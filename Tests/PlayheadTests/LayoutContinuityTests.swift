@@ -80,7 +80,7 @@ import Testing
             let played = player.currentTime().seconds
             try await Task.sleep(for: .milliseconds(500))
             let heard = sink.stopRecording()
-            #expect(AudioAnalysis.longestGap(heard) < 0.005, "a gap of \(AudioAnalysis.longestGap(heard)) s")
+            #expect(AudioAnalysis.longestGap(heard) < 0.005, gapMessage(heard))
             // All of it heard, from the start to where it paused (the server's buffer plays out after the pause).
             let seconds = AudioAnalysis.soundSeconds(heard)
             #expect(abs(seconds - played) < 0.35, "\(seconds) s heard for \(played) s played")

@@ -1,6 +1,7 @@
 import Foundation
 import Playhead
 import PlayheadTestSupport
+import Testing
 
 /// Waits on the main actor until `condition` holds or `timeout` seconds pass; returns whether it held.
 @MainActor
@@ -105,4 +106,14 @@ func endedFlag(_ player: Player) -> Flag {
         }
     }
     return flag
+}
+
+/// A gap's failure message: its length, and how long after the player's last write the last three underflows of
+/// this process came (`PlaybackCounters.secondsSinceWriteAtUnderflows`): near zero, the writer kept writing and the
+/// server ran dry anyway (nothing decoded, or the machine stood still); near the output's buffer latency (0.3 s) or
+/// more, the writer was held back.
+func gapMessage(_ samples: [Float]) -> Comment {
+    let since = PlaybackCounters.secondsSinceWriteAtUnderflows.suffix(3).map { ($0 * 1000).rounded() / 1000 }
+    return Comment(
+        rawValue: "a gap of \(AudioAnalysis.longestGap(samples)) s (the last underflows \(since) s after a write)")
 }
