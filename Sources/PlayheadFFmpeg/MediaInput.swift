@@ -253,7 +253,16 @@ public final class MediaInput: @unchecked Sendable {
     public func setStartSeconds(_ seconds: Double) { startSeconds = seconds }
 
     /// Allows blocking calls again after `interrupt()`.
-    public func resume() { interruptFlag.reset() }
+    public func resume() {
+        interruptFlag.reset()
+        // A read the interruption ended leaves FFmpeg's byte reader at "end of file" with the interruption as its
+        // error, so every later read would fail at once the same way (the demux thread spun on it, a hang): clear
+        // both, so the next read goes on where this one stopped.
+        if let pb = context?.pointee.pb, pb.pointee.error == FFmpegError.exit {
+            pb.pointee.error = 0
+            pb.pointee.eof_reached = 0
+        }
+    }
 
     /// The custom byte source this input reads, if any.
     public var byteSource: (any ByteSource)? { bridge?.source }
