@@ -91,6 +91,9 @@ def main():
         status = open(status_path).read().strip() if os.path.exists(status_path) else "?"
         if status != "0" and not run_ended:
             print(f"[{group}] the test run ended without a result (exit status {status}): a crash or a hang")
+            for test in started:
+                if test not in ended and "/" in test:
+                    print(f"[{group}] ✘ {test} started and never ended")
             hard = True
         elif status != "0" and not issues:
             print(f"[{group}] the test run failed (exit status {status}) without a recorded issue")

@@ -40,7 +40,8 @@ run_group() {
     daemons_start
     export PLAYHEAD_FIXTURES="$fixtures/$name"
     nginx_start "$PLAYHEAD_FIXTURES/www"
-    "$bundle" --testing-library swift-testing --no-parallel "$@"
+    # A hang must not hold the machine (CI's limit is 90 minutes): a group gets 45 at most, the suite needs ~20.
+    timeout --kill-after=30 45m "$bundle" --testing-library swift-testing --no-parallel "$@"
   )
 }
 
