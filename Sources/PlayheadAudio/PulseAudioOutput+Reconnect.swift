@@ -7,6 +7,7 @@ extension PulseAudioOutput {
     /// and starts rebuilding the stream (an output whose first stream is still being made just goes on waiting).
     func connectionLost() {
         guard !closed, openError == nil else { return }
+        _ = positionLocked()  // where the sound stopped: what follows is played again on the next stream
         if !opening { post(.serverLost) }
         startRebuild()
     }
@@ -62,9 +63,10 @@ extension PulseAudioOutput {
     }
 
     /// One attempt (lock held): waits for the shared connection (made afresh if it failed), then a stream whose
-    /// frame 0 is the next frame of the output's timeline. After a loss, frames written but not heard count as
-    /// heard (they are gone), so the clock jumps over at most the buffered latency, and a sink that is gone is
-    /// replaced by the default one; the first stream must be on the device asked for.
+    /// frame 0 is the first frame not heard. After a loss, the frames written and not heard are written again
+    /// (`replay`) before the writer's next ones, so the listener misses nothing and the clock goes on from where
+    /// the sound stopped (were they no longer held, they would count as heard: the clock would jump over them);
+    /// a sink that is gone is replaced by the default one. The first stream must be on the device asked for.
     private func rebuildLocked(first: Bool) throws(PlaybackError) {
         dropStreamLocked()
         guard connection.readyLocked(timeout: first ? connectTimeout : 1) else {
@@ -72,8 +74,14 @@ extension PulseAudioOutput {
         }
         guard wantsStream else { return }
         if first { return try makeStreamLocked(device: targetDevice) }
-        timelineBase = written
-        heard = written
+        if written > heard, replay.holds(heard..<written) {
+            timelineBase = heard
+            replayFrom = heard
+        } else {
+            timelineBase = written
+            heard = written
+            replayFrom = nil
+        }
         do {
             try makeStreamLocked(device: targetDevice)
         } catch {
@@ -81,6 +89,22 @@ extension PulseAudioOutput {
             guard targetDevice != nil else { throw error }
             try makeStreamLocked(device: nil)
         }
+    }
+
+    /// Writes to the rebuilt stream `s` (lock held) as much of what it must play again as `room` frames take.
+    func writeReplayLocked(_ s: OpaquePointer, room: Int) throws(PlaybackError) {
+        guard let from = replayFrom else { return }
+        guard replay.holds(from..<written) else {
+            replayFrom = nil
+            return
+        }
+        let (bytesPerFrame, channels) = (format.bytesPerFrame, format.channels)
+        let status = replay.withFrames(from: from, limit: room) { samples in
+            let n = samples.count / channels
+            return pa_stream_write(s, samples.baseAddress, n * bytesPerFrame, nil, 0, PA_SEEK_RELATIVE) < 0 ? -1 : n
+        }
+        if status < 0 { throw serverError("writing to the sound server failed") }
+        replayFrom = from + Int64(status) < written ? from + Int64(status) : nil
     }
 
     /// Corks the stream for an interruption without waiting (mainloop thread, lock held). The server sends

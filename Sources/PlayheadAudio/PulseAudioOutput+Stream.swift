@@ -26,6 +26,8 @@ extension PulseAudioOutput {
         written = 0
         heard = 0
         timelineBase = 0
+        replay.reset(channels: format.channels, frames: Int(Double(format.sampleRate) * replayCapacity))
+        replayFrom = nil
         corked = true
         openError = nil
         wantsStream = true
@@ -115,11 +117,16 @@ extension PulseAudioOutput {
                 pa_threaded_mainloop_wait(mainloop)
                 continue
             }
+            if replayFrom != nil {
+                try writeReplayLocked(s, room: room)
+                continue
+            }
             let n = min(room, total - done)
             let base = samples.baseAddress! + done * format.channels
             if pa_stream_write(s, base, n * frameBytes, nil, 0, PA_SEEK_RELATIVE) < 0 {
                 throw serverError("writing to the sound server failed")
             }
+            replay.record(base, frames: n, at: written)
             done += n
             written += Int64(n)
             AudioCounters.wrote()
@@ -162,6 +169,7 @@ extension PulseAudioOutput {
     public func flush() {
         lock()
         defer { unlock() }
+        replayFrom = nil
         guard let s = stream, !reconnecting else {
             written = heard
             return
@@ -190,6 +198,16 @@ extension PulseAudioOutput {
             return false
         }
         guard let s = stream else { return true }
+        // What a rebuilt stream still has to play again is written first, as `write` would.
+        while replayFrom != nil, !interrupted, stream == s, ph_pa_stream_is_good(pa_stream_get_state(s)) != 0 {
+            let room = pa_stream_writable_size(s) / format.bytesPerFrame
+            if room == 0 {
+                pa_threaded_mainloop_wait(mainloop)
+            } else if (try? writeReplayLocked(s, room: room)) == nil {
+                return false
+            }
+        }
+        if replayFrom != nil { return false }
         return wait(pa_stream_drain(s, PulseCallbacks.success, selfPointer), interruptible: true)
     }
 

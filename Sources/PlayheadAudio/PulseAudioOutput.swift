@@ -25,6 +25,11 @@ public final class PulseAudioOutput: AudioOutput, PulseConnectionClient, @unchec
     var heard: Int64 = 0
     /// Where the current stream's frame 0 is on the output's timeline (non-zero after a rebuild).
     var timelineBase: Int64 = 0
+    /// The last frames written (`replayCapacity`), to play again on a rebuilt stream what the lost one had not.
+    var replay = ReplayRing()
+    /// The next frame of `replay` a rebuilt stream still has to get before the writer's new frames (up to
+    /// `written`), or nil.
+    var replayFrom: Int64?
     var corked = true
     /// When `setPaused` last changed the cork (the system clock, as timing information is stamped): timing older
     /// than this is not extrapolated.
@@ -67,6 +72,8 @@ public final class PulseAudioOutput: AudioOutput, PulseConnectionClient, @unchec
     /// long the writing threads may be held back (a busy machine) before the listener hears a gap. Volume and
     /// speed changes, applied before writing, are heard this much later; pause, seek and stop act at once.
     public let targetLatency: Double
+    /// How many seconds of written sound `replay` keeps: more than the server may hold unplayed.
+    var replayCapacity: Double { max(1, 3 * targetLatency) }
 
     /// Makes the output at once, without waiting for the sound server (at `PULSE_SERVER` or the default): the
     /// process's shared connection is made on a background queue if it is not already, and `start(format:)` opens
