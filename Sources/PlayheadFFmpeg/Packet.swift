@@ -55,7 +55,8 @@ public final class Packet: @unchecked Sendable {
 public final class Frame: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVFrame>
 
-    init() throws(FFmpegError) {
+    /// An empty frame (for decoders, and for tests that need a frame's identity, not its pixels). Any thread.
+    package init() throws(FFmpegError) {
         guard let f = av_frame_alloc() else { throw FFmpegError(code: ph_averror(ENOMEM), function: "av_frame_alloc") }
         pointer = f
     }

@@ -14,6 +14,8 @@ final class VideoRenderer: @unchecked Sendable {
     private var current: VideoFrame?
     /// The next picture, decoded and waiting for its time on the video thread (nil when none waits).
     private var upcoming: VideoFrame?
+    /// Whether `frame(dueAt:)` handed `upcoming` out (a window may be showing it).
+    private var upcomingHandedOut = false
 
     /// A renderer showing its pictures on `outputs`.
     init(outputs: [any VideoOutput]) { self.outputs = outputs }
@@ -23,16 +25,27 @@ final class VideoRenderer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         current = frame
-        if upcoming?.time == frame.time { upcoming = nil }
+        if upcoming?.time == frame.time {
+            upcoming = nil
+            upcomingHandedOut = false
+        }
         for output in outputs { output.present(frame) }
     }
 
-    /// `frame` is the next picture, waiting for its time (nil: none waits any more, after a seek or a drop).
-    /// Video thread.
+    /// `frame` is the next picture, waiting for its time (nil: none waits any more, after a seek or a stop).
+    /// When a later picture takes the place of one that was handed out as due and then dropped (late), the dropped
+    /// one becomes the picture on screen: a window that drew it must not be handed the one before it again (the
+    /// picture would step back). Video thread.
     func setUpcoming(_ frame: VideoFrame?) {
         lock.lock()
         defer { lock.unlock() }
+        if let dropped = upcoming, upcomingHandedOut, let frame, frame.time > dropped.time,
+            current.map({ dropped.time > $0.time }) ?? true
+        {
+            current = dropped
+        }
         upcoming = frame
+        upcomingHandedOut = false
     }
 
     /// The picture due at media time `seconds`: the waiting one when it is due by then, else the one on screen.
@@ -44,6 +57,7 @@ final class VideoRenderer: @unchecked Sendable {
         if let next = upcoming, next.time.seconds <= seconds,
             current.map({ next.time.seconds > $0.time.seconds }) ?? true
         {
+            upcomingHandedOut = true
             return next
         }
         return current
