@@ -7,7 +7,8 @@ import CFFmpeg
 public final class Packet: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    init() throws(FFmpegError) {
+    /// An empty packet (for demuxers, and for tests that need a packet's identity, not its data). Any thread.
+    package init() throws(FFmpegError) {
         guard let p = av_packet_alloc() else {
             throw FFmpegError(code: ph_averror(ENOMEM), function: "av_packet_alloc")
         }

@@ -142,18 +142,22 @@ public enum AudioAnalysis {
 
     /// The longest run of silence (seconds) strictly inside the loud span: a gap a listener hears.
     public static func longestGap(_ s: [Float], threshold: Float = 0.01) -> Double {
-        guard let span = soundSpan(s, threshold: threshold) else { return 0 }
-        var longest = 0
-        var run = 0
+        Double(longestGapRange(s, threshold: threshold)?.count ?? 0) / 48_000
+    }
+
+    /// The samples of the longest run of silence strictly inside the loud span, nil when there is none.
+    public static func longestGapRange(_ s: [Float], threshold: Float = 0.01) -> Range<Int>? {
+        guard let span = soundSpan(s, threshold: threshold) else { return nil }
+        var longest: Range<Int>?
+        var start = span.lowerBound
         for i in span {
-            if abs(s[i]) <= threshold {
-                run += 1
-                longest = max(longest, run)
-            } else {
-                run = 0
+            if abs(s[i]) > threshold {
+                start = i + 1
+            } else if i + 1 - start > longest?.count ?? 0 {
+                longest = start..<(i + 1)
             }
         }
-        return Double(longest) / 48_000
+        return longest
     }
 
     /// Start times (seconds from the recording's start) of bursts of sound separated by at least `minGap` s.

@@ -114,6 +114,8 @@ func endedFlag(_ player: Player) -> Flag {
 /// more, the writer was held back.
 func gapMessage(_ samples: [Float]) -> Comment {
     let since = PlaybackCounters.secondsSinceWriteAtUnderflows.suffix(3).map { ($0 * 1000).rounded() / 1000 }
+    let at = AudioAnalysis.longestGapRange(samples).map { String(format: "%.3f", Double($0.lowerBound) / 48_000) }
     return Comment(
-        rawValue: "a gap of \(AudioAnalysis.longestGap(samples)) s (the last underflows \(since) s after a write)")
+        rawValue: "a gap of \(AudioAnalysis.longestGap(samples)) s at \(at ?? "-") s of \(samples.count / 48_000) s"
+            + " (the last underflows \(since) s after a write)")
 }

@@ -27,6 +27,14 @@ extension PlaybackEngine {
             if old > 0 { list.removeFirst(old) }
             packets[sample.track] = list
         }
+
+        /// The packets of `track` a decoder starting at `seconds` needs: from the last one stamped at or before it
+        /// (all when none is). Packets without a time stamp (MPEG-TS stamps only the first AAC frame of each PES
+        /// packet) go with the stamped one before them.
+        func packets(of track: Int, from seconds: Double) -> ArraySlice<(packet: Packet, seconds: Double?)> {
+            let kept = packets[track] ?? []
+            return kept[(kept.lastIndex { ($0.seconds ?? .infinity) <= seconds } ?? 0)...]
+        }
     }
 
     /// Switches the sound to audio track `id` in place, when its packets are at hand (a track of the same file
@@ -43,16 +51,23 @@ extension PlaybackEngine {
         return true
     }
 
-    /// The demux thread carries out a pending switch: the new track's decoder and its kept packets from half a
-    /// second before the play head replace the old track's queued packets, which are kept in turn.
+    /// How far before the play head a switch starts decoding the new track (seconds): the pre-roll a decoder
+    /// needs before its first whole sample (AAC two frames, Opus 80 ms, MP3 its bit reservoir). What lies
+    /// between the play head and what the output holds is decoded too, and dropped; nothing more, so that the
+    /// first new sample is written before the output runs dry on a busy machine.
+    static var switchPreroll: Double { 0.2 }
+
+    /// The demux thread carries out a pending switch: the new track's decoder and its kept packets from just
+    /// before the play head (`switchPreroll`) replace the old track's queued packets, which are kept in turn.
     func performAudioSwitch(
         to id: Int, source: any MediaSource, media: inout MediaInfo, alternates: inout AlternateAudio
     ) {
         guard let old = media.audio, id != old.id, let track = source.track(id), track.kind == .audio,
             let decoder = try? source.makeDecoder(track: id, threads: 1)
         else { return }
-        let from = clock.seconds - 0.5
-        let held = (alternates.packets[id] ?? []).filter { ($0.seconds ?? .infinity) >= from }
+        // What the output holds and what is heard now, less a decoder's pre-roll, is before anything the old track
+        // left to write.
+        let held = alternates.packets(of: id, from: clock.seconds + outputAhead - Self.switchPreroll)
         let generation = control.withLock { $0.generation }
         let items =
             [PacketQueue.Item.switchAudio(AudioSwitch(decoder: decoder, track: track))]
@@ -67,6 +82,15 @@ extension PlaybackEngine {
             $0.insert(old.id)
         }
         sink(.audioTrackChanged(id))
+    }
+
+    /// Media seconds the output holds beyond what is heard now (written, not played yet): at most what the writer
+    /// wrote by the time it reads the new track. 0 when this period does not write to the output. Any thread.
+    private var outputAhead: Double {
+        guard ownsOutput, let output = config.audioOutput else { return 0 }
+        let frames = max(0, output.writePosition - output.playPosition)
+        let rate = Double(control.withLock { $0.rate })
+        return Double(frames) / Double(config.format.sampleRate) * min(1, max(0, rate))
     }
 
     /// The demux thread switches to rendition `id`, started for the switch, whose sound now reaches ahead of the
