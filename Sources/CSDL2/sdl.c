@@ -380,9 +380,13 @@ static int gl_without_gpu(void) {
 
 int ph_window_scales_on_cpu(const ph_window *window) { return strcmp(window->renderer_name, "software") == 0; }
 
-ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden) {
+ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden,
+                            int borderless) {
     Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
     if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+    /* Without decorations from its first mapping: taking them off later lets a window manager move it (Openbox
+     * kept the frame's place and the window landed 20 pixels off the corner asked for). */
+    if (borderless) flags |= SDL_WINDOW_BORDERLESS;
     if (on_top) flags |= SDL_WINDOW_ALWAYS_ON_TOP;
     int px = x == INT32_MIN ? (int)SDL_WINDOWPOS_UNDEFINED : x;
     int py = y == INT32_MIN ? (int)SDL_WINDOWPOS_UNDEFINED : y;

@@ -26,12 +26,11 @@ extension PictureInPictureController {
         do {
             floating = try await PlayerWindow.open(
                 player: nil, title: "\(playerWindow.title) (Picture in Picture)", width: width, height: height,
-                position: (max(0, x), max(0, y)), onTop: true)
+                position: (max(0, x), max(0, y)), onTop: true, floating: true)
         } catch {
             transitioning = false
             return failToStart("Picture in Picture: \(error)")
         }
-        floating.window.makeFloating()
         floating.isFloating = true
         Self.keepButtonsClickable(floating, size: floating.size)
         floating.closeHandler = { [weak self] in self?.stop(restoring: false) }

@@ -94,17 +94,20 @@ public final class PlayerWindow {
 
     /// Opens a window showing `player`, titled `title`, sized `width` x `height` (nil: the current item's picture
     /// size, else 640 x 360; scaled down to fit the screen), at `position` (nil: where the window manager puts it),
-    /// fullscreen or above other windows when asked. Throws when no window can be opened (no display).
+    /// fullscreen or above other windows when asked, without decorations from the start when `floating` (moved by
+    /// a drag anywhere, resized from its edges: Picture in Picture's window). Throws when no window can be opened
+    /// (no display).
     public static func open(
         player: Player?, title: String = "Playhead", width: Int? = nil, height: Int? = nil,
-        position: (x: Int, y: Int)? = nil, fullscreen: Bool = false, onTop: Bool = false
+        position: (x: Int, y: Int)? = nil, fullscreen: Bool = false, onTop: Bool = false, floating: Bool = false
     ) async throws(DisplayError) -> PlayerWindow {
         let size = player?.currentItem?.presentationSize ?? .zero
         let hasSize = size.width >= 1 && size.height >= 1
         let w = width ?? (hasSize ? Int(size.width.rounded()) : 640)
         let h = height ?? (hasSize ? Int(size.height.rounded()) : 360)
         let window = try await VideoWindow.open(
-            title: title, width: w, height: h, position: position, fullscreen: fullscreen, onTop: onTop)
+            title: title, width: w, height: h, position: position, fullscreen: fullscreen, onTop: onTop,
+            floating: floating)
         let made = PlayerWindow(window: window, layer: PlayerLayer(player: player), title: title)
         made.start()
         return made

@@ -69,9 +69,13 @@ extension VideoWindow {
     /// Minimizes the window (to the taskbar or the window manager's list). Any thread.
     public func minimize() { onDisplay { ph_window_minimize($0) } }
 
+    /// The width in pixels of a floating window's resizing edges (`makeFloating`'s default, and a window opened
+    /// `floating`). Any thread.
+    public static let floatingEdge = 8
+
     /// Takes the window's decorations off: it is moved by dragging anywhere in it and resized from its edges
     /// (`edge` pixels wide). Any thread.
-    public func makeFloating(edge: Int = 8) {
+    public func makeFloating(edge: Int = VideoWindow.floatingEdge) {
         let e = Int32(clamping: max(1, edge))
         onDisplay { _ = ph_window_make_floating($0, e) }
     }

@@ -71,10 +71,11 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
     /// window manager puts it), in desktop fullscreen when `fullscreen`, above other windows when `onTop`. Waits
     /// for the display thread to open it, without blocking the caller's thread. Throws when there is no display or
     /// SDL cannot open a window there. With `fitScreen`, a size larger than 90 % of the screen's usable area is
-    /// scaled down to it, the aspect ratio kept. Any thread or actor.
+    /// scaled down to it, the aspect ratio kept. A `floating` window has no decorations from the start and is moved
+    /// and resized as `makeFloating()` says. Any thread or actor.
     public static func open(
         title: String, width: Int, height: Int, position: (x: Int, y: Int)? = nil, fullscreen: Bool = false,
-        onTop: Bool = false, fitScreen: Bool = true
+        onTop: Bool = false, fitScreen: Bool = true, floating: Bool = false
     ) async throws(DisplayError) -> VideoWindow {
         let x = position.map { Int32(clamping: $0.x) } ?? Int32.min
         let y = position.map { Int32(clamping: $0.y) } ?? Int32.min
@@ -96,13 +97,17 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
                 let size = VideoGeometry.windowSize(
                     for: CGSize(width: max(1, min(width, 16384)), height: max(1, min(height, 16384))), within: limit)
                 let (w, h) = (Int32(size.width), Int32(size.height))
-                guard let handle = ph_window_create(title, x, y, w, h, fullscreen ? 1 : 0, onTop ? 1 : 0, 0) else {
+                guard
+                    let handle = ph_window_create(
+                        title, x, y, w, h, fullscreen ? 1 : 0, onTop ? 1 : 0, 0, floating ? 1 : 0)
+                else {
                     let why = String(cString: ph_sdl_error())
                     continuation.resume(
                         returning: .failure(
                             DisplayError(description: "cannot open a window (\(DisplayThread.displayNames)): \(why)")))
                     return
                 }
+                if floating { _ = ph_window_make_floating(handle, Int32(Self.floatingEdge)) }
                 var dw: Int32 = 0
                 var dh: Int32 = 0
                 ph_window_drawable_size(handle, &dw, &dh)

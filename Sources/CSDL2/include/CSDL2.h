@@ -83,7 +83,8 @@ enum { PH_PICTURE_I420 = 0, PH_PICTURE_NV12, PH_PICTURE_BGRA };
 enum { PH_MATRIX_BT601 = 0, PH_MATRIX_BT709, PH_MATRIX_JPEG };
 
 /* Opens a window of w x h (x, y: its position, or INT32_MIN to let the window manager place it); NULL on failure. */
-ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden);
+ph_window *ph_window_create(const char *title, int x, int y, int w, int h, int fullscreen, int on_top, int hidden,
+                            int borderless);
 void ph_window_destroy(ph_window *window);
 uint32_t ph_window_id(const ph_window *window);
 /* The renderer's name ("opengl", "software"...). */
