@@ -41,4 +41,17 @@ import Testing
         renderer.setUpcoming(nil)
         #expect(renderer.frame(dueAt: 5)?.time.seconds == 0.36)
     }
+
+    /// The video thread stops announcing a picture once its time comes, a moment before it shows it: a refresh in
+    /// that moment keeps the picture it was handed.
+    @Test func aDrawnPictureWhoseTimeCameStaysUntilItIsShown() throws {
+        let renderer = VideoRenderer(outputs: [])
+        renderer.present(try Self.picture(0.04))
+        renderer.setUpcoming(try Self.picture(0.08))
+        #expect(renderer.frame(dueAt: 0.09)?.time.seconds == 0.08)
+        renderer.setUpcoming(nil)
+        #expect(renderer.frame(dueAt: 0.09)?.time.seconds == 0.08, "the picture stepped back")
+        renderer.present(try Self.picture(0.08))
+        #expect(renderer.frame(dueAt: 0.09)?.time.seconds == 0.08)
+    }
 }

@@ -32,17 +32,17 @@ final class VideoRenderer: @unchecked Sendable {
         for output in outputs { output.present(frame) }
     }
 
-    /// `frame` is the next picture, waiting for its time (nil: none waits any more, after a seek or a stop).
-    /// When a later picture takes the place of one that was handed out as due and then dropped (late), the dropped
-    /// one becomes the picture on screen: a window that drew it must not be handed the one before it again (the
-    /// picture would step back). Video thread.
+    /// `frame` is the next picture, waiting for its time (nil: none waits any more: its time came, or a seek or a
+    /// stop). A waiting picture that was handed out as due (`frame(dueAt:)`) becomes the picture on screen when it
+    /// stops waiting, whether it is shown next, dropped as late or left by a seek: a window that drew it must not
+    /// be handed the one before it again (the picture would step back). Video thread.
     func setUpcoming(_ frame: VideoFrame?) {
         lock.lock()
         defer { lock.unlock() }
-        if let dropped = upcoming, upcomingHandedOut, let frame, frame.time > dropped.time,
-            current.map({ dropped.time > $0.time }) ?? true
+        if let waiting = upcoming, upcomingHandedOut, waiting.time != frame?.time,
+            current.map({ waiting.time > $0.time }) ?? true
         {
-            current = dropped
+            current = waiting
         }
         upcoming = frame
         upcomingHandedOut = false
