@@ -74,6 +74,10 @@ extension PlaybackEngine {
             }
         }
         if let v = media.video {
+            // FFmpeg's frame threads, started as the decoder opens, take the name of the thread that opens it:
+            // named for what they do, they are told apart from the demux loop (`top -H`, the tests' wake counts).
+            ThreadName.set("playhead.vdec")
+            defer { ThreadName.set("playhead.demux") }
             do {
                 let decoder = try source.makeDecoder(track: v.id, threads: 2)
                 spawn("playhead.video-decode") { $0.runVideoDecode(decoder, track: v) }
