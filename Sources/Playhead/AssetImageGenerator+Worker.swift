@@ -150,6 +150,7 @@ final class ImageGeneratorWorker: Sendable {
     /// A source host for pictures: nothing plays, nothing jumps; failures end the read that meets them.
     private static let host = SourceHost(
         position: { 0 }, caps: { AdaptiveBitratePolicy.Caps() }, isPlaying: { false }, mayJump: { false },
-        seekPending: { false }, requestJump: { _ in }, post: { _ in }, fail: { _ in }, failAtEnd: { _ in },
+        seekPending: { false }, requestJump: { _ in }, jumpWaits: {}, post: { _ in }, fail: { _ in },
+        failAtEnd: { _ in },
         forwardBufferSeconds: 0)
 }

@@ -24,6 +24,9 @@ extension PlaybackEngine {
         /// The demux thread sleeps until the decoders make room in the queues (`noteTaken` wakes it).
         var demuxWaitsForRoom = false
         var buffering = true
+        /// A live jump waits for the item to play (`SourceHost.jumpWaits`): the output stays corked until the seek
+        /// it becomes has begun, so a resume is not heard from the old place first. Cleared by that seek.
+        var jumpWaiting = false
         /// Buffering after a seek: cleared without stall or resume events.
         var seekBuffering = false
         var readyPosted = false
@@ -53,8 +56,8 @@ extension PlaybackEngine {
         var peakBitRate: Double = 0
         var maximumResolution = Size.zero
 
-        /// Whether the output is corked and the clock stands: paused or buffering.
-        var corked: Bool { rate == 0 || buffering }
+        /// Whether the output is corked and the clock stands: paused, buffering, or about to jump.
+        var corked: Bool { rate == 0 || buffering || jumpWaiting }
 
         /// What a change of buffering means: announce it (a stall or a resumption; silent after a seek, whose end
         /// the seek reports), cork or uncork, and whether it is the first time the period is ready.

@@ -90,6 +90,9 @@ struct SourceHost: Sendable {
     var seekPending: @Sendable () -> Bool
     /// Asks the engine to restart reading at an item time (the play head fell out of a live window).
     var requestJump: @Sendable (Double) -> Void
+    /// Tells the engine a jump was found that waits for the item to play (`mayJump`): what it buffered before is
+    /// not to be heard when it resumes; the seek the jump becomes ends the wait.
+    var jumpWaits: @Sendable () -> Void
     /// Reports an event (variant switches, segments, HLS notices).
     var post: @Sendable (EngineEvent) -> Void
     /// Ends the item with the source's own error (an HTTP status, a bad playlist).

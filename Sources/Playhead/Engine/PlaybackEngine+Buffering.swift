@@ -51,13 +51,19 @@ extension PlaybackEngine {
         } catch {
             if isStopping { return }
             // Unseekable inputs keep playing from where they are.
-            control.withLock { $0.activeSeek = nil }
+            let corked = control.withLock { c -> Bool in
+                c.activeSeek = nil
+                c.jumpWaiting = false
+                return c.corked
+            }
+            applyCork(corked)
             if seek.id >= 0 { sink(.seekDone(id: seek.id, position: clock.seconds, finished: false)) }
             return
         }
         control.withLock {
             $0.buffering = true
             $0.seekBuffering = true
+            $0.jumpWaiting = false
         }
         applyCork(true)
     }
@@ -77,6 +83,7 @@ extension PlaybackEngine {
                     if c.pendingSeek == nil { c.pendingSeek = SeekRequest(id: -2, seconds: seconds, exact: false) }
                 }
             },
+            jumpWaits: { [weak self] in self?.control.withLock { $0.jumpWaiting = true } },
             post: { [weak self] event in self?.sink(event) },
             fail: { [weak self] error in self?.fail(error) },
             failAtEnd: { [weak self] error in

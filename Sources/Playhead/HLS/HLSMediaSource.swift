@@ -61,6 +61,7 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
         if let v = hls.variant { host.post(Self.switchEvent(v)) }
         hls.onSwitch = { v in host.post(Self.switchEvent(v)) }
         hls.onJump = host.requestJump
+        hls.onJumpWaits = host.jumpWaits
         hls.onNotice = { notice in
             switch notice {
             case .segment(let bytes, let seconds, let estimate):

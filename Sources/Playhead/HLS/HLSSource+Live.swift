@@ -150,6 +150,7 @@ extension HLSSource {
             partCursor = 0
             partsTime = 0
             jumpPending = (from, nextStart)
+            onJumpWaits?()
         } else {
             next = nextSequence - fresh.firstListedMediaSequence
         }

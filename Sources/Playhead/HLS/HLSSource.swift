@@ -65,6 +65,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// Called on the demux thread when playback fell out of the live window: the engine should restart reading at
     /// this item time (it interrupts the read in progress). Without it, reading simply continues there.
     var onJump: (@Sendable (Double) -> Void)?
+    /// Called on the demux thread when a reload found a jump that `onJump` has not been given yet (the engine
+    /// keeps what it buffered from being heard until it takes the jump).
+    var onJumpWaits: (@Sendable () -> Void)?
     /// A jump found by a reload (from the next segment's item time to the live start point), not yet handed to
     /// `onJump`.
     var jumpPending: (from: Double, to: Double)?
