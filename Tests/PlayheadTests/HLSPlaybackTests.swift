@@ -1,5 +1,6 @@
 import Foundation
 import Playhead
+import PlayheadCore
 import PlayheadTestSupport
 import Testing
 
@@ -21,7 +22,12 @@ import Testing
                 if case .segmentLoaded = e.kind { loaded.withLock { $0 += 1 } }
                 if case .opened = e.kind { segmentsBeforeOpened.withLock { $0 = $0 ?? loaded.current } }
                 if case .firstAudio = e.kind {
-                    requestsAtFirstAudio.withLock { $0 = (try? HLSFixtures.requests(since: before)) ?? [] }
+                    // The requests nginx logged up to the moment the engine stamped the event (this task may
+                    // see it later, while loading goes on), on the epoch clock nginx logs by.
+                    let lag = MonotonicClock.now() - MonotonicClock.processStart - e.timestamp
+                    let stamped = Date().timeIntervalSince1970 - lag
+                    let logged = (try? HLSFixtures.loggedRequests(since: before)) ?? []
+                    requestsAtFirstAudio.withLock { $0 = logged.filter { $0.time <= stamped }.map(\.path) }
                     firstAudio.value = true
                 }
             }

@@ -101,21 +101,26 @@ import Testing
                 (2.5, "the top line", 0...639, 0...90),
                 (4.0, "the middle", 0...639, 135...225),
                 (5.5, "the region", 352...608, 40...126),
-            ], player: player, title: title)
+            ], player: player, window: window, title: title)
     }
 
     /// Where text is expected at a time: `xs` and `ys` bound every text pixel of the window.
     typealias Placement = (seconds: Double, what: String, xs: ClosedRange<Int>, ys: ClosedRange<Int>)
 
     /// Shows each time of `checks` in the paused window titled `title` and expects its text inside its bounds.
-    static func expectPlaced(_ checks: [Placement], player: Player, title: String) async {
+    static func expectPlaced(_ checks: [Placement], player: Player, window: PlayerWindow, title: String) async {
         for check in checks {
             await Self.show(player, at: check.seconds)
             guard let points = try? Self.textPoints(title) else {
                 Issue.record("\(check.what): no window titled \(title)")
                 continue
             }
-            #expect(points.count > 40, "\(check.what): \(points.count) text pixels")
+            // Whether the layer had the cue (a drawing problem) or not (a delivery problem), when none is seen.
+            let held = window.playerLayer.displayedSubtitles.map(\.text)
+            #expect(
+                points.count > 40,
+                "\(check.what): \(points.count) text pixels at \(player.currentTime().seconds) s; the layer holds \(held)"
+            )
             let outside = points.filter { !check.xs.contains($0.x) || !check.ys.contains($0.y) }
             let xs = points.map(\.x)
             let ys = points.map(\.y)
@@ -149,7 +154,7 @@ import Testing
                 (2.5, "the top line", 0...639, 0...90),
                 (4.0, "the middle", 0...639, 135...225),
                 (5.5, "no settings: the bottom", 0...639, 270...359),
-            ], player: player, title: title)
+            ], player: player, window: window, title: title)
         let cues = told.cues
         let left = cues.first { $0.text == "Left box" }
         #expect(left?.id == "left" && left?.settings.position == 10 && left?.settings.size == 30, "\(cues)")
