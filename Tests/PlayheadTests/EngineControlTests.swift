@@ -32,6 +32,24 @@ import Testing
         #expect(!c.corked)
     }
 
+    /// A live jump found while paused keeps the output corked when the item plays again, until the seek it becomes
+    /// begins; a jump whose source went away before handing it over ends the wait instead of corking for ever.
+    @Test func aWaitingLiveJumpCorksUntilItIsTakenOrGone() {
+        var c = Control()
+        _ = c.setBuffering(false)
+        c.jumpWaiting = true
+        #expect(c.releaseJumpWait() == nil, "paused: the jump waits for play")
+        c.rate = 1
+        #expect(c.corked, "playing with a jump waiting: the old place is not heard")
+        c.pendingSeek = PlaybackEngine.SeekRequest(id: -2, seconds: 30, exact: false)
+        #expect(c.releaseJumpWait() == nil, "the jump became a seek: the seek ends the wait")
+        #expect(c.corked)
+        c.pendingSeek = nil
+        #expect(c.releaseJumpWait() == false, "nothing was handed over: playing on, uncorked")
+        #expect(!c.jumpWaiting && !c.corked)
+        #expect(c.releaseJumpWait() == nil, "released once")
+    }
+
     @Test func aSeeksOwnBufferingIsNeitherAStallNorAResumption() {
         var c = Control()
         c.rate = 1

@@ -78,6 +78,14 @@ extension PlaybackEngine {
             return BufferingChange(announce: !silent, corked: corked, firstReady: first)
         }
 
+        /// The item plays, the source was asked for its pending jump and no seek came of it: the jump is gone and
+        /// the wait ends. Whether the output is then corked, nil when nothing changes.
+        mutating func releaseJumpWait() -> Bool? {
+            guard jumpWaiting, rate != 0, pendingSeek == nil else { return nil }
+            jumpWaiting = false
+            return corked
+        }
+
         /// A new seek replaces the one waiting or being completed, which is returned (it finishes unfinished).
         mutating func requestSeek(_ seek: SeekRequest) -> SeekRequest? {
             let old = pendingSeek ?? activeSeek

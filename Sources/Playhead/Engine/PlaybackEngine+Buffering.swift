@@ -68,6 +68,13 @@ extension PlaybackEngine {
         applyCork(true)
     }
 
+    /// Demux thread, after the source was asked to hand over a pending jump: the item plays and no seek came of
+    /// it, so the jump the output was kept corked for is gone (its source was closed: a rendition switched away);
+    /// the output plays on from where it is rather than stay corked.
+    func releaseJumpWait() {
+        if let corked = control.withLock({ $0.releaseJumpWait() }) { applyCork(corked) }
+    }
+
     /// What the source may ask of this engine and how it reports (demux thread, before the first read).
     func makeHost() -> SourceHost {
         SourceHost(
