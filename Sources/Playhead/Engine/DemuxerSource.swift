@@ -125,7 +125,7 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     /// Everything is open already: the chosen tracks that are this input's.
     func select(_ chosen: Set<Int>) -> Set<Int> { chosen.intersection(tracks.map(\.id)) }
 
-    func deliverPendingJump() {}
+    func deliverPendingJump() -> Bool { false }
 
     func read() throws(PlaybackError) -> SourceRead {
         try readFed() ?? .end

@@ -78,8 +78,8 @@ extension PlaybackEngine {
             return BufferingChange(announce: !silent, corked: corked, firstReady: first)
         }
 
-        /// The item plays, the source was asked for its pending jump and no seek came of it: the jump is gone and
-        /// the wait ends. Whether the output is then corked, nil when nothing changes.
+        /// The item plays, its source holds no pending jump and no seek came of one: the jump is gone and the wait
+        /// ends. Whether the output is then corked, nil when nothing changes.
         mutating func releaseJumpWait() -> Bool? {
             guard jumpWaiting, rate != 0, pendingSeek == nil else { return nil }
             jumpWaiting = false

@@ -130,8 +130,9 @@ protocol MediaSource: AnyObject, Sendable {
     /// host), and its `tracks` are then final (a track opened now has its real codec and time base).
     func select(_ chosen: Set<Int>) -> Set<Int>
     /// Before the engine looks at its commands: a jump the source found while idle (the play head fell out of a
-    /// live window while paused) becomes a seek request through the host once the host allows it.
-    func deliverPendingJump()
+    /// live window while paused) becomes a seek request through the host once the host allows it. Returns whether
+    /// a jump still waits in the source (not handed over yet).
+    func deliverPendingJump() -> Bool
     /// Reads the next sample of any track, blocking while data is loaded. Throws the error that ended reading.
     func read() throws(PlaybackError) -> SourceRead
     /// Restarts reading at the item time `seconds` (a file at the keyframe before it, HLS at the segment that

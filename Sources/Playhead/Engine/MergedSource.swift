@@ -132,8 +132,9 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         pending[k] = nil
     }
 
-    func deliverPendingJump() {
-        for part in parts { part.deliverPendingJump() }
+    func deliverPendingJump() -> Bool {
+        // Every part is asked, whatever the others answer.
+        parts.reduce(false) { waits, part in part.deliverPendingJump() || waits }
     }
 
     func read() throws(PlaybackError) -> SourceRead {

@@ -68,9 +68,9 @@ extension PlaybackEngine {
         applyCork(true)
     }
 
-    /// Demux thread, after the source was asked to hand over a pending jump: the item plays and no seek came of
-    /// it, so the jump the output was kept corked for is gone (its source was closed: a rendition switched away);
-    /// the output plays on from where it is rather than stay corked.
+    /// Demux thread, when the source holds no pending jump: if the item plays and no seek came of one, the jump the
+    /// output was kept corked for is gone (its source was closed: a rendition switched away), and the output plays
+    /// on from where it is rather than stay corked.
     func releaseJumpWait() {
         if let corked = control.withLock({ $0.releaseJumpWait() }) { applyCork(corked) }
     }

@@ -103,8 +103,7 @@ extension PlaybackEngine {
         while true {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
-            source.deliverPendingJump()
-            releaseJumpWait()
+            if !source.deliverPendingJump() { releaseJumpWait() }
             if control.withLock({ $0.pendingSeek != nil }) {
                 // Empty the queues before the generation changes: a decode thread that adopts the new generation
                 // must not find packets of the old one.

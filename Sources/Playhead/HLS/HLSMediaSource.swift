@@ -99,9 +99,11 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
         }
     }
 
-    override func deliverPendingJump() {
-        guard hls.jumpPending != nil, jumpAllowed() else { return }
+    override func deliverPendingJump() -> Bool {
+        guard hls.jumpPending != nil else { return false }
+        guard jumpAllowed() else { return true }
         _ = hls.handOverPendingJump()
+        return hls.jumpPending != nil
     }
 
     override func read() throws(PlaybackError) -> SourceRead {

@@ -83,7 +83,7 @@ final class HLSRenditionSource: HLSRenditionPart, MediaSource, @unchecked Sendab
         }
     }
 
-    func deliverPendingJump() { opened.current?.source.deliverPendingJump() }
+    func deliverPendingJump() -> Bool { opened.current?.source.deliverPendingJump() ?? false }
 
     func read() throws(PlaybackError) -> SourceRead {
         guard let (source, own) = opened.current else { return .end }

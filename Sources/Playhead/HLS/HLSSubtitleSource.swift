@@ -83,7 +83,7 @@ final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendabl
         }
     }
 
-    func deliverPendingJump() {}
+    func deliverPendingJump() -> Bool { false }
 
     /// The cues of the next segment, on the item's timeline; `.end` after the last (or once the segments could
     /// not be had).
