@@ -151,7 +151,7 @@ public enum TestDisplay {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let r = try Run.command("wmctrl", ["-m"], environment: ["DISPLAY": display], timeout: 5)
-            if r.status == 0, r.stdout.contains("Openbox") {
+            if r.status == 0, r.stdout.contains("Openbox"), try managesAWindow(on: display, before: deadline) {
                 return PrivateServer(server: server, windowManager: wm, display: display)
             }
             Thread.sleep(forTimeInterval: 0.05)
@@ -159,6 +159,29 @@ public enum TestDisplay {
         Run.kill(wm)
         Run.kill(server)
         throw TestSupportError("openbox did not take the screen of \(display)")
+    }
+
+    /// Whether the window manager on `display` manages a window mapped now: a probe window (`xmessage`) is shown
+    /// until it is listed in `_NET_CLIENT_LIST`, a new one each second, until `deadline`. openbox names itself on
+    /// the screen before it handles requests, and a window mapped in that moment was never shown: SDL waited for
+    /// it for ever (an 11-minute hang of a Picture-in-Picture test, ended by mapping the window by hand).
+    private static func managesAWindow(on display: String, before deadline: Date) throws -> Bool {
+        let title = "playhead-wm-probe"
+        while Date() < deadline {
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: try Run.which("xmessage"))
+            probe.arguments = ["-title", title, "probe"]
+            probe.environment = environment(display: display)
+            try Run.start(probe)
+            defer { Run.kill(probe) }
+            let tryUntil = min(deadline, Date().addingTimeInterval(1))
+            while Date() < tryUntil {
+                let listed = try Run.command("wmctrl", ["-l"], environment: ["DISPLAY": display], timeout: 5)
+                if listed.status == 0, listed.stdout.contains(title) { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        return false
     }
 
     /// Starts an X server of the test's own (Xvfb on a free display number, 640x480), for a test that ends it;
