@@ -9,18 +9,30 @@ package enum PlaybackThreads {
     private static let running = DispatchGroup()
 
     /// Starts `body` on a new thread named `name` (in the kernel too: `/proc/self/task/*/comm`, `top -H`), with a
-    /// 1 MiB stack, counted until `body` returns.
+    /// 1 MiB stack, at normal priority whatever its creator's, counted until `body` returns.
     package static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
         running.enter()
         let thread = Thread {
             // Foundation does not pass the name on to the kernel.
             ThreadName.set(name)
+            dropRealtimePriority()
             body()
             running.leave()
         }
         thread.name = name
         thread.stackSize = 1 << 20
         thread.start()
+    }
+
+    /// A thread inherits its creator's scheduling: one started by a real-time thread (the audio writer, the loop
+    /// watching a join) would decode or load at real-time priority, able to starve the machine. Threads that should
+    /// run in real time ask for it themselves (`AudioOutput.prepareWriterThread`). On the new thread.
+    private static func dropRealtimePriority() {
+        var policy: Int32 = 0
+        var param = sched_param()
+        guard pthread_getschedparam(pthread_self(), &policy, &param) == 0, policy != SCHED_OTHER else { return }
+        param.sched_priority = 0
+        pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
     }
 
     /// Resumes once no counted thread runs, or after `seconds`; true when none runs. Never blocks a thread.

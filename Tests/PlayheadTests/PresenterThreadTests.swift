@@ -5,7 +5,8 @@ import Testing
 
 /// A player shows its items' pictures on one video thread and their subtitles on one text thread, for its whole life:
 /// a queue's next item, opened and read ahead while the current one plays, adds no presentation thread of its own,
-/// and the same threads go on with it at the join.
+/// and the same threads go on with it at the join. Its joins are watched by its playback loop: a period is only its
+/// loader and decoders.
 @MainActor @Suite(.serialized) struct PresenterThreadTests {
     /// The threads named `name` this process has now (`/proc/self/task`), by id.
     nonisolated static func threads(named name: String) -> Set<Int> {
@@ -77,5 +78,36 @@ import Testing
             shownFirst.all.contains { $0.texts == ["Three"] }, "the first item's cues: \(shownFirst.all.map(\.texts))")
         #expect(watched.seen.count == 1, "text threads seen: \(watched.seen)")
         #expect(watched.most == 1, "at most one text thread at once, not \(watched.most)")
+    }
+
+    /// The threads started during a gapless queue of three items: the player's loop and sound (one each), and one
+    /// demux thread (loading and decoding) per item; nothing lives only around a join (before, each join had a
+    /// thread of its own waiting for the boundary to be heard).
+    @Test func aQueueJoinsItsItemsWithoutAThreadOfItsOwn() async throws {
+        let sink = try TestSink()
+        let parts = try GaplessFixtures.parts("wav")
+        let before = Set(ThreadActivity.sample().keys)
+        let player = QueuePlayer(items: parts.map { PlayerItem(url: $0) })
+        player.audioOutputChoice = .pulse(device: sink.name)
+        var seen: [Int: String] = [:]
+        var changes = 0
+        var shown = player.currentItem
+        player.play()
+        let start = MonotonicClock.now()
+        while player.currentItem != nil, MonotonicClock.now() - start < 20 {
+            for (id, thread) in ThreadActivity.sample() where !before.contains(id) { seen[id] = thread.name }
+            if player.currentItem !== shown {
+                changes += 1
+                shown = player.currentItem
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let finished = player.currentItem == nil
+        player.close()
+        _ = sink.stopRecording()
+        #expect(finished && changes == parts.count - 1, "the queue moved on \(changes) times, finished: \(finished)")
+        var byName: [String: Int] = [:]
+        for name in seen.values where name.hasPrefix("playhead.") { byName[name, default: 0] += 1 }
+        #expect(byName == ["playhead.loop": 1, "playhead.audio": 1, "playhead.demux": parts.count], "\(byName)")
     }
 }

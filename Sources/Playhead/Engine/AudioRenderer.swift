@@ -11,9 +11,9 @@ import PlayheadCore
 /// A queue's next period (a preloaded engine) opens, reads ahead and attaches its audio decoder while it waits; at
 /// the playing period's last sample the output passes to it (`handOff`) and the same thread goes on with the next
 /// period's first sample, in the same stream. The period that handed over only waits for its boundary to be
-/// heard. Who owns the output is decided here and nowhere else: the engines ask (`owns`), the player sets the
-/// order (`play`, `enqueue`), a stopping engine retires and then leaves (`retire`, `remove`), and every change
-/// wakes the engines and the thread it concerns.
+/// heard, which the player's playback loop watches (`watchJoins`). Who owns the output is decided here and nowhere
+/// else: the engines ask (`owns`), the player sets the order (`play`, `enqueue`), a stopping engine retires and then
+/// leaves (`retire`, `remove`), and every change wakes the engines and the thread it concerns.
 ///
 /// Threads: the player calls from the main actor (or, for `retire` and `remove`, any thread that stops an
 /// engine); engine threads call `owns`, `attach` and `handOff`. One lock guards the state, and no call into an
@@ -38,6 +38,8 @@ final class AudioRenderer: @unchecked Sendable {
         /// Whether the playing period wants the output corked; an uncork waits for a pending flush.
         var wantsCorked = true
         var shutDown = false
+        /// Told of each hand-off: the player's loop, which watches the join (`PlaybackEngine.joinWait`).
+        var joinWatcher: (@Sendable (PlaybackEngine) -> Void)?
     }
 
     /// The output, started, owned by the player for its whole life.
@@ -59,6 +61,12 @@ final class AudioRenderer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return body(&state)
+    }
+
+    /// Who watches the joins from now on: `watcher` is told of each period that handed the output over, after the
+    /// hand-off. Playback loop, before `start()`.
+    func watchJoins(_ watcher: @escaping @Sendable (PlaybackEngine) -> Void) {
+        withState { $0.joinWatcher = watcher }
     }
 
     /// Ends the renderer's thread (the player closes or goes away; its engines are stopped). Any thread.
@@ -223,16 +231,18 @@ final class AudioRenderer: @unchecked Sendable {
     /// Passes the output from `engine` (playing, at the end of its audio) to the queued period `next`; returns the
     /// output frame where `next`'s first sample plays, or nil when the order changed meanwhile. On the renderer's
     /// thread, in `engine`'s turn: it is the only writer, so the write position is the boundary, and the thread
-    /// goes on with `next` once `engine`'s turn returns.
+    /// goes on with `next` once `engine`'s turn returns. The join watcher then watches `engine`'s boundary.
     func handOff(from engine: PlaybackEngine, to next: PlaybackEngine) -> Int64? {
-        let boundary = withState { s -> Int64? in
-            guard s.playing === engine, s.next === next else { return nil }
+        let (boundary, watcher) = withState { s -> (Int64?, (@Sendable (PlaybackEngine) -> Void)?) in
+            guard s.playing === engine, s.next === next else { return (nil, nil) }
             s.playing = next
             s.next = nil
             s.handedFrom = engine
-            return output.writePosition
+            return (output.writePosition, s.joinWatcher)
         }
-        if boundary != nil { next.activate() }
+        guard boundary != nil else { return nil }
+        next.activate()
+        watcher?(engine)
         return boundary
     }
 }

@@ -50,7 +50,7 @@ extension PlaybackEngine {
         /// preloaded engine (the next item of a queue) opens, reads ahead and primes its decoders while inactive.
         /// Whether it may touch the audio output is the player's `AudioRenderer`'s to say (`ownsOutput`).
         var active = true
-        /// Handed over to the next period: the end is reported once this boundary is heard (`watchBoundary`).
+        /// Handed over to the next period: the end is reported once this boundary is heard (`joinWait`).
         var boundary: Boundary?
         /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
         var peakBitRate: Double = 0

@@ -60,8 +60,8 @@ extension PlaybackEngine {
 
     /// At the end of this period's audio, in its turn on the renderer's thread: hands the output to the next
     /// period when it is ready before the output runs dry, and reports the end once the boundary is heard
-    /// (`watchBoundary`), while the renderer's thread goes on with the next period. Returns false when there is no usable
-    /// next period (the caller plays out and ends as usual).
+    /// (the player's loop watches it: `joinWait`), while the renderer's thread goes on with the next period. Returns
+    /// false when there is no usable next period (the caller plays out and ends as usual).
     func handOff(_ output: any AudioOutput, generation: Int) -> Bool {
         guard let renderer = config.audio else { return false }
         let rate = config.format.sampleRate
@@ -89,38 +89,42 @@ extension PlaybackEngine {
         guard let next, control.withLock({ $0.generation == generation && !$0.stopping }) else { return false }
         // Armed before the hand-off: the output may come back (the next period stopped) at any moment after it.
         control.withLock { $0.boundary = Boundary(frame: output.writePosition, generation: generation) }
+        // The renderer has the player's loop watch the boundary from now on (`joinWait`).
         guard renderer.handOff(from: self, to: next) != nil else {
             control.withLock { $0.boundary = nil }
             return false
         }
-        spawn("playhead.join") { $0.watchBoundary() }
         return true
     }
 
-    /// A short-lived thread of this engine, from its hand-off until its boundary (the next period's first sample)
-    /// is heard: then it reports this period's end, so the player changes item at that sample. It sleeps until the
-    /// boundary is due (output frames pass in real time at any speed), paused until a command; a seek, a stop or
-    /// the output coming back (`outputReturned`, which ends the period itself) ends it. Scheduled like the writer
-    /// (real time where allowed): a join's end is as punctual as its sound.
-    func watchBoundary() {
-        guard let output = config.audioOutput else { return }
-        output.prepareWriterThread()
+    /// Where this period's join stands after its hand-off, for the player's playback loop, which watches it.
+    enum JoinWait: Equatable {
+        /// The boundary was heard (this period's end is reported now, so the player changes item at that sample),
+        /// or no longer applies (a seek, a stop, the output coming back: `outputReturned` ends the period itself).
+        case over
+        /// Paused: nothing is heard until a command changes the rate.
+        case paused
+        /// The boundary is due in about this many seconds (output frames pass in real time at any speed).
+        case due(Double)
+    }
+
+    /// Looks once at this period's join (armed by `handOff`): reports the end when the boundary has been heard.
+    /// On the playback loop's thread, which sleeps until the time this returns (or a command) and looks again.
+    func joinWait() -> JoinWait {
+        guard let output = config.audioOutput else { return .over }
         let rate = Double(config.format.sampleRate)
-        while true {
-            let token = wakeToken()
-            let played = output.playPosition
-            let step = control.withLock { c -> (done: Bool, wait: Double?) in
-                guard let b = c.boundary, !c.stopping, b.generation == c.generation else { return (true, nil) }
-                if played >= b.frame {
-                    c.boundary = nil
-                    c.audioEnded = true
-                    return (true, nil)
-                }
-                return (false, c.rate != 0 ? Double(b.frame - played) / rate : nil)
+        let played = output.playPosition
+        let step = control.withLock { c -> JoinWait? in
+            guard let b = c.boundary, !c.stopping, b.generation == c.generation else { return nil }
+            if played >= b.frame {
+                c.boundary = nil
+                c.audioEnded = true
+                return nil
             }
-            if step.done { break }
-            waitForWake(since: token, seconds: step.wait.map { max($0, 0.001) })
+            return c.rate != 0 ? .due(max(Double(b.frame - played) / rate, 0.001)) : .paused
         }
+        if let step { return step }
         checkEnded()
+        return .over
     }
 }

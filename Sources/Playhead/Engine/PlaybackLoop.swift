@@ -9,7 +9,11 @@ import PlayheadCore
 /// the lock of the sound server's connection.
 ///
 /// The loop owns the player's `PlaybackTimeline` (which period plays, which follows, the rate and volume they get)
-/// and does what its pure `apply` decides. It sleeps while the mailbox is empty (nothing polls), starts with the
+/// and does what its pure `apply` decides. It also watches the gapless joins: a period that handed the output to
+/// the next one (`AudioRenderer.handOff`) reports its end when the next one's first sample is heard, and the loop
+/// sleeps until that is due (`PlaybackEngine.joinWait`), at the writer's real-time priority from the first join on
+/// (under load a normal thread woke 128 ms late, and the item changed that long after the sound did). It sleeps while
+/// the mailbox is empty and no join is due (nothing polls), starts with the
 /// first message and ends once a `close` is carried out (a later message starts it again). It holds no reference to
 /// the player: a player nobody holds sends `close` from its resources' `deinit`, and the thread ends after it.
 ///
@@ -32,6 +36,11 @@ final class PlaybackLoop: @unchecked Sendable {
     /// Whether the loop holds nothing (no period, no sound): a `close` then has nothing to do and starts no
     /// thread (a player that never played goes away without one). Guarded by `condition`.
     private var holdsNothing = true
+    /// Periods that handed the output over since the loop last looked (`watchJoin`). Guarded by `condition`.
+    private var handedOver: [PlaybackEngine] = []
+    /// The periods whose joins the loop watches: each until its boundary is heard or no longer applies. The loop
+    /// thread's own.
+    private var joins: [PlaybackEngine] = []
     /// The loop thread's own state.
     private var timeline = PlaybackTimeline<PlaybackEngine>()
     private var renderer: AudioRenderer?
@@ -66,6 +75,7 @@ final class PlaybackLoop: @unchecked Sendable {
             switch message {
             case .openSound(let r, let requestStream):
                 renderer = r
+                r.watchJoins { [weak self] period in self?.watchJoin(of: period) }
                 r.start()
                 if requestStream, let pulse = r.output as? PulseAudioOutput {
                     pulse.requestStream(format: AudioFormat())
@@ -76,20 +86,61 @@ final class PlaybackLoop: @unchecked Sendable {
         }
     }
 
-    /// The next message, sleeping while there is none; nil (and the thread ends) when the timeline is closed and
-    /// the mailbox empty.
-    private func take() -> Message? {
+    /// `period` handed the output over: the loop watches its join from now on. The renderer's thread.
+    private func watchJoin(of period: PlaybackEngine) {
         condition.lock()
         defer { condition.unlock() }
-        while mailbox.isEmpty {
+        // A loop that ended holds no sound: nothing it started can hand over.
+        guard running else { return }
+        handedOver.append(period)
+        condition.signal()
+    }
+
+    /// The next message, sleeping while there is none (until the earliest join is due, if any); nil (and the thread
+    /// ends) when the timeline is closed and the mailbox empty.
+    private func take() -> Message? {
+        while true {
+            // Looked at without the loop's lock: a join's check takes the engine's lock and the output's.
+            let wait = lookAtJoins()
+            condition.lock()
+            defer { condition.unlock() }
+            if !mailbox.isEmpty { return mailbox.removeFirst() }
+            if !handedOver.isEmpty {
+                joins += handedOver
+                handedOver.removeAll()
+                continue
+            }
             if timeline.closed || (timeline.periods.isEmpty && renderer == nil) {
                 running = false
                 holdsNothing = true
+                joins.removeAll()
                 return nil
             }
-            condition.wait()
+            if let wait {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
+            } else {
+                condition.wait()
+            }
         }
-        return mailbox.removeFirst()
+    }
+
+    /// Reports the end of each watched period whose boundary was heard, and stops watching those; the seconds until
+    /// the next join is due, nil when none is (none watched, or all paused).
+    private func lookAtJoins() -> Double? {
+        guard !joins.isEmpty else { return nil }
+        // Scheduled like the writer (real time where allowed): a join's end is as punctual as its sound.
+        renderer?.output.prepareWriterThread()
+        var earliest: Double?
+        joins.removeAll { period in
+            switch period.joinWait() {
+            case .over: return true
+            case .paused: return false
+            case .due(let seconds):
+                earliest = min(earliest ?? seconds, seconds)
+                return false
+            }
+        }
+        return earliest
     }
 
     private func perform(_ effect: PlaybackTimeline<PlaybackEngine>.Effect) {
