@@ -149,4 +149,34 @@ import Testing
         let r26 = c.activate()
         #expect(r26 == nil)
     }
+
+    /// After a hand-off the join is due when the output has played up to the boundary, in real time; paused it
+    /// waits for a command; once heard the audio has ended, once; a seek or a stop since ends the wait without it.
+    @Test func aJoinIsOverWhenItsBoundaryIsHeardOrNoLongerApplies() {
+        var c = Control()
+        c.rate = 2
+        c.boundary = .init(frame: 48_000, generation: 0)
+        #expect(c.joinWait(played: 24_000, sampleRate: 48_000) == .due(0.5), "frames pass in real time at any speed")
+        c.rate = 0
+        #expect(c.joinWait(played: 24_000, sampleRate: 48_000) == .paused)
+        c.rate = 1
+        #expect(c.joinWait(played: 47_999, sampleRate: 48_000) == .due(0.001))
+        #expect(!c.audioEnded)
+        #expect(c.joinWait(played: 48_000, sampleRate: 48_000) == .over)
+        #expect(c.audioEnded && c.boundary == nil)
+
+        var sought = Control()
+        sought.rate = 1
+        sought.boundary = .init(frame: 48_000, generation: 0)
+        sought.generation = 1
+        #expect(sought.joinWait(played: 0, sampleRate: 48_000) == .over)
+        #expect(!sought.audioEnded, "a seek since: the period has not ended")
+
+        var stopping = Control()
+        stopping.rate = 1
+        stopping.boundary = .init(frame: 48_000, generation: 0)
+        stopping.stopping = true
+        #expect(stopping.joinWait(played: 48_000, sampleRate: 48_000) == .over)
+        #expect(!stopping.audioEnded)
+    }
 }

@@ -120,6 +120,19 @@ extension PlaybackEngine {
             return decodedAny || cutShort ? .ended : .notMedia
         }
 
+        /// Where the join stands when the output has played `played` frames at `sampleRate`: once the boundary is
+        /// heard the audio has ended (recorded) and the join is over, as it is when no boundary applies any more (a
+        /// seek came since, or the period stops); else the seconds until it is due, or paused.
+        mutating func joinWait(played: Int64, sampleRate: Int) -> JoinWait {
+            guard let b = boundary, !stopping, b.generation == generation else { return .over }
+            if played >= b.frame {
+                boundary = nil
+                audioEnded = true
+                return .over
+            }
+            return rate != 0 ? .due(max(Double(b.frame - played) / Double(sampleRate), 0.001)) : .paused
+        }
+
         /// An inactive (preloaded) period presents from now on; whether its output is then corked, nil when it was
         /// active already.
         mutating func activate() -> Bool? {

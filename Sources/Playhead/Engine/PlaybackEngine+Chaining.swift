@@ -108,23 +108,14 @@ extension PlaybackEngine {
         case due(Double)
     }
 
-    /// Looks once at this period's join (armed by `handOff`): reports the end when the boundary has been heard.
-    /// On the playback loop's thread, which sleeps until the time this returns (or a command) and looks again.
+    /// Looks once at this period's join (armed by `handOff`), and reports the end when it is over (the boundary
+    /// heard, or a seek or stop came since: `takeEnd` decides what, if anything, ends). On the playback loop's
+    /// thread, which sleeps until the time this returns (or a command) and looks again.
     func joinWait() -> JoinWait {
         guard let output = config.audioOutput else { return .over }
-        let rate = Double(config.format.sampleRate)
         let played = output.playPosition
-        let step = control.withLock { c -> JoinWait? in
-            guard let b = c.boundary, !c.stopping, b.generation == c.generation else { return nil }
-            if played >= b.frame {
-                c.boundary = nil
-                c.audioEnded = true
-                return nil
-            }
-            return c.rate != 0 ? .due(max(Double(b.frame - played) / rate, 0.001)) : .paused
-        }
-        if let step { return step }
-        checkEnded()
-        return .over
+        let wait = control.withLock { $0.joinWait(played: played, sampleRate: config.format.sampleRate) }
+        if wait == .over { checkEnded() }
+        return wait
     }
 }
