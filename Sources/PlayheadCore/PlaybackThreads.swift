@@ -24,9 +24,11 @@ package enum PlaybackThreads {
         thread.start()
     }
 
-    /// A thread inherits its creator's scheduling: one started by a real-time thread (the audio writer, the loop
-    /// watching a join) would decode or load at real-time priority, able to starve the machine. Threads that should
-    /// run in real time ask for it themselves (`AudioOutput.prepareWriterThread`). On the new thread.
+    /// A thread inherits its creator's scheduling. The player's real-time threads (the audio writer, the loop
+    /// watching a join) ask for `SCHED_RESET_ON_FORK` too, which gives their new threads normal priority, but where
+    /// the kernel refuses that flag they run without it, and a thread of an app's own may be real time: a decoder or
+    /// loader started from one would run at real-time priority, able to starve the machine. Threads that should run
+    /// in real time ask for it themselves (`AudioOutput.prepareWriterThread`). On the new thread.
     private static func dropRealtimePriority() {
         var policy: Int32 = 0
         var param = sched_param()

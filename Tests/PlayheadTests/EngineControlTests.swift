@@ -150,8 +150,8 @@ import Testing
         #expect(r26 == nil)
     }
 
-    /// After a hand-off the join is due when the output has played up to the boundary, in real time; paused it
-    /// waits for a command; once heard the audio has ended, once; a seek or a stop since ends the wait without it.
+    /// After a hand-off the join is due when the output has played up to the boundary, in real time; paused or
+    /// corked it waits for a command or an uncork (no timed look); once heard the audio has ended, once; a seek or a stop since ends the wait without it.
     @Test func aJoinIsOverWhenItsBoundaryIsHeardOrNoLongerApplies() {
         var c = Control()
         c.rate = 2
@@ -160,6 +160,9 @@ import Testing
         c.rate = 0
         #expect(c.joinWait(played: 24_000, sampleRate: 48_000) == .paused)
         c.rate = 1
+        #expect(
+            c.joinWait(played: 47_999, sampleRate: 48_000, outputCorked: true) == .paused,
+            "a stall of the period playing in the output: nothing passes until it is uncorked")
         #expect(c.joinWait(played: 47_999, sampleRate: 48_000) == .due(0.001))
         #expect(!c.audioEnded)
         #expect(c.joinWait(played: 48_000, sampleRate: 48_000) == .over)

@@ -63,7 +63,7 @@ import Testing
         #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 64) < 0.5)
         #expect(
             AudioAnalysis.longestGap(run.samples) < 0.05,
-            "a gap of \(AudioAnalysis.longestGap(run.samples)) s; the stream ran dry \(run.underflows) times")
+            "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
         // Never more than one variant's segments at a time: each segment was downloaded whole once, and one fetched
         // twice is one whose first download the player abandoned (cut) for a lower variant during the drop.
         func name(_ line: String) -> String { String(line.split(separator: " ")[1].split(separator: "/").last!) }
@@ -96,6 +96,6 @@ import Testing
         #expect(run.stalls == 0, "stalled \(run.stalls) times")
         #expect(
             AudioAnalysis.longestGap(run.samples) < 0.05,
-            "a gap of \(AudioAnalysis.longestGap(run.samples)) s; the stream ran dry \(run.underflows) times")
+            "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
     }
 }

@@ -36,4 +36,51 @@ import Testing
         #expect(abs(heard - 5.4) < 0.15, "heard \(heard) s, not 1.9 + 1.5 + 2 s")
         player.close()
     }
+
+    /// A pause in the last moment of an item, after the output was handed to the next one: nothing more is heard,
+    /// so the item does not change while paused (however long) and the loop watching the join sleeps; after play
+    /// it changes when the next item's first sample is heard, which starts at its beginning.
+    @Test func aPauseJustBeforeTheJoinHoldsTheItemChangeUntilItIsHeard() async throws {
+        let sink = try TestSink()
+        let items = try [440, 660].map { PlayerItem(url: try Fixtures.tone(seconds: 2, frequency: $0, ext: "wav")) }
+        let player = QueuePlayer()
+        player.audioOutputChoice = .pulse(device: sink.name)
+        for item in items { player.insert(item, after: nil) }
+        let paused = Locked(false)
+        let token = player.addBoundaryTimeObserver(forTimes: [MediaTime(seconds: 1.85, preferredTimescale: 600)]) {
+            MainActor.assumeIsolated {
+                guard !paused.withLock({ $0 }), player.currentItem === items[0] else { return }
+                paused.withLock { $0 = true }
+                player.pause()
+            }
+        }
+        player.play()
+        #expect(await eventually(timeout: 5) { paused.withLock { $0 } }, "the boundary observer never fired")
+        try await Task.sleep(for: .seconds(0.2))
+        let before = ThreadActivity.sample()
+        try await Task.sleep(for: .seconds(1.5))
+        // The loop watching the join sleeps while paused: it does not look again and again.
+        let loopWakeups =
+            ThreadActivity.difference(before, ThreadActivity.sample())
+            .filter { $0.thread.hasPrefix("playhead.loop#") }.map(\.wakeups).max() ?? 0
+        let stillFirst = player.currentItem === items[0]
+        let heldAt = player.currentTime().seconds
+        player.play()
+        #expect(await eventually(timeout: 2) { player.currentItem === items[1] }, "the queue did not go on")
+        let startedAt = player.currentTime().seconds
+        #expect(await eventually(timeout: 5) { player.currentItem == nil })
+        player.removeTimeObserver(token)
+        let samples = sink.stopRecording()
+        player.close()
+        #expect(stillFirst, "the item changed while paused")
+        #expect(loopWakeups <= 3, "the playback loop woke \(loopWakeups) times in 1.5 s paused")
+        #expect(heldAt > 1.8 && heldAt < 2.0, "paused at \(heldAt) s of the first item")
+        #expect(startedAt < 0.1, "the second item's time was \(startedAt) s when it became current")
+        // The pause is silence between the tones (0); the sound of both items is heard whole, once.
+        let tones = AudioAnalysis.toneSequence(samples).filter { $0 != 0 }
+        let distinct = tones.enumerated().filter { $0.offset == 0 || tones[$0.offset - 1] != $0.element }.map(\.element)
+        #expect(distinct == [440, 660], "\(AudioAnalysis.toneSequence(samples))")
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 4) < 0.15, "heard \(heard) s, not 2 + 2 s")
+    }
 }

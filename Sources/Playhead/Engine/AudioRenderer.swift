@@ -64,7 +64,7 @@ final class AudioRenderer: @unchecked Sendable {
     }
 
     /// Who watches the joins from now on: `watcher` is told of each period that handed the output over, after the
-    /// hand-off. Playback loop, before `start()`.
+    /// hand-off, and again when the output is uncorked while it waits. Playback loop, before `start()`.
     func watchJoins(_ watcher: @escaping @Sendable (PlaybackEngine) -> Void) {
         withState { $0.joinWatcher = watcher }
     }
@@ -129,12 +129,20 @@ final class AudioRenderer: @unchecked Sendable {
     /// Corks (true) or uncorks the output for the playing period, at once; an uncork while a stopped period's sound
     /// waits to be flushed is made after the flush. Any thread; returns at once (the server is not waited for, and
     /// the renderer's lock is held only around sending the request, so requests reach the server in order).
+    /// An uncork while a period waits for its join to be heard has the join watcher look again (it sleeps while
+    /// the output is corked).
     func setCorked(_ corked: Bool) {
         condition.lock()
-        defer { condition.unlock() }
         state.wantsCorked = corked
         if corked || !(state.flushPending || state.flushing) { output.setPaused(corked) }
+        let (watcher, waiting) = corked ? (nil, nil) : (state.joinWatcher, state.handedFrom)
+        condition.unlock()
+        if let watcher, let waiting { watcher(waiting) }
     }
+
+    /// Whether the output is corked for the playing period (paused, or stalled): nothing more is heard until it is
+    /// uncorked. Any thread.
+    var isCorked: Bool { withState { $0.wantsCorked } }
 
     /// Whether `engine` is the period that writes, corks and flushes now. Any thread.
     func owns(_ engine: PlaybackEngine) -> Bool { withState { $0.playing === engine } }

@@ -120,17 +120,20 @@ extension PlaybackEngine {
             return decodedAny || cutShort ? .ended : .notMedia
         }
 
-        /// Where the join stands when the output has played `played` frames at `sampleRate`: once the boundary is
-        /// heard the audio has ended (recorded) and the join is over, as it is when no boundary applies any more (a
-        /// seek came since, or the period stops); else the seconds until it is due, or paused.
-        mutating func joinWait(played: Int64, sampleRate: Int) -> JoinWait {
+        /// Where the join stands when the output has played `played` frames at `sampleRate` and is corked or not
+        /// (`outputCorked`, for the period playing in it): once the boundary is heard the audio has ended (recorded)
+        /// and the join is over, as it is when no boundary applies any more (a seek came since, or the period
+        /// stops); else the seconds until it is due, or paused (this period paused, or the output corked: nothing
+        /// is heard until a command or an uncork).
+        mutating func joinWait(played: Int64, sampleRate: Int, outputCorked: Bool = false) -> JoinWait {
             guard let b = boundary, !stopping, b.generation == generation else { return .over }
             if played >= b.frame {
                 boundary = nil
                 audioEnded = true
                 return .over
             }
-            return rate != 0 ? .due(max(Double(b.frame - played) / Double(sampleRate), 0.001)) : .paused
+            guard rate != 0, !outputCorked else { return .paused }
+            return .due(max(Double(b.frame - played) / Double(sampleRate), 0.001))
         }
 
         /// An inactive (preloaded) period presents from now on; whether its output is then corked, nil when it was

@@ -102,7 +102,7 @@ extension PlaybackEngine {
         /// The boundary was heard (this period's end is reported now, so the player changes item at that sample),
         /// or no longer applies (a seek, a stop, the output coming back: `outputReturned` ends the period itself).
         case over
-        /// Paused: nothing is heard until a command changes the rate.
+        /// Paused, or the output corked (the next period stalled): nothing is heard until a command or an uncork.
         case paused
         /// The boundary is due in about this many seconds (output frames pass in real time at any speed).
         case due(Double)
@@ -114,7 +114,10 @@ extension PlaybackEngine {
     func joinWait() -> JoinWait {
         guard let output = config.audioOutput else { return .over }
         let played = output.playPosition
-        let wait = control.withLock { $0.joinWait(played: played, sampleRate: config.format.sampleRate) }
+        let corked = config.audio?.isCorked ?? false
+        let wait = control.withLock {
+            $0.joinWait(played: played, sampleRate: config.format.sampleRate, outputCorked: corked)
+        }
         if wait == .over { checkEnded() }
         return wait
     }

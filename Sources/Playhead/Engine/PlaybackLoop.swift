@@ -86,7 +86,8 @@ final class PlaybackLoop: @unchecked Sendable {
         }
     }
 
-    /// `period` handed the output over: the loop watches its join from now on. The renderer's thread.
+    /// `period` handed the output over (or the output was uncorked while it waits): the loop watches its join from
+    /// now on, or looks at it again. The renderer's thread, or the thread that uncorks.
     private func watchJoin(of period: PlaybackEngine) {
         condition.lock()
         defer { condition.unlock() }
@@ -106,7 +107,7 @@ final class PlaybackLoop: @unchecked Sendable {
             defer { condition.unlock() }
             if !mailbox.isEmpty { return mailbox.removeFirst() }
             if !handedOver.isEmpty {
-                joins += handedOver
+                for period in handedOver where !joins.contains(where: { $0 === period }) { joins.append(period) }
                 handedOver.removeAll()
                 continue
             }
