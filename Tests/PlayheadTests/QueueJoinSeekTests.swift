@@ -7,21 +7,36 @@ import Testing
 /// its last one (the output handed over, not yet heard): the next item's sound is taken back, the earlier item
 /// plays on from the seek's target, and the queue then goes on as before.
 @MainActor @Suite(.serialized) struct QueueJoinSeekTests {
-    @Test func aSeekBackJustBeforeTheJoinTakesTheNextItemBack() async throws {
+    /// A queue of two 2 s tones (440 Hz, then 660 Hz) on a fresh sink, which does `act` once when the first item
+    /// reaches `seconds` (its last sample long written: the output holds 0.3 s, so the second item's first samples
+    /// are already in the stream); the observer's token, and whether `act` was done.
+    func twoTones(
+        acting seconds: Double, _ act: @escaping @MainActor @Sendable (QueuePlayer) -> Void
+    ) throws -> (
+        sink: TestSink, items: [PlayerItem], player: QueuePlayer, token: TimeObserverToken, acted: Locked<Bool>
+    ) {
         let sink = try TestSink()
         let items = try [440, 660].map { PlayerItem(url: try Fixtures.tone(seconds: 2, frequency: $0, ext: "wav")) }
         let player = QueuePlayer()
         player.audioOutputChoice = .pulse(device: sink.name)
         for item in items { player.insert(item, after: nil) }
-        // 0.1 s before the join is heard: the first item's last sample has long been written (the output holds
-        // 0.3 s), so the second item's first samples are already in the stream.
-        let seeked = Locked(false)
-        let token = player.addBoundaryTimeObserver(forTimes: [MediaTime(seconds: 1.9, preferredTimescale: 600)]) {
+        let acted = Locked(false)
+        let first = items[0]
+        let token = player.addBoundaryTimeObserver(forTimes: [MediaTime(seconds: seconds, preferredTimescale: 600)]) {
+            [weak player] in
             MainActor.assumeIsolated {
-                guard !seeked.withLock({ $0 }), player.currentItem === items[0] else { return }
-                seeked.withLock { $0 = true }
-                player.seek(to: MediaTime(seconds: 0.5, preferredTimescale: 600))
+                guard let player, !acted.withLock({ $0 }), player.currentItem === first else { return }
+                acted.withLock { $0 = true }
+                act(player)
             }
+        }
+        return (sink, items, player, token, acted)
+    }
+
+    @Test func aSeekBackJustBeforeTheJoinTakesTheNextItemBack() async throws {
+        // 0.1 s before the join is heard.
+        let (sink, items, player, token, seeked) = try twoTones(acting: 1.9) {
+            $0.seek(to: MediaTime(seconds: 0.5, preferredTimescale: 600))
         }
         player.play()
         #expect(await eventually(timeout: 5) { seeked.withLock { $0 } }, "the boundary observer never fired")
@@ -41,19 +56,7 @@ import Testing
     /// so the item does not change while paused (however long) and the loop watching the join sleeps; after play
     /// it changes when the next item's first sample is heard, which starts at its beginning.
     @Test func aPauseJustBeforeTheJoinHoldsTheItemChangeUntilItIsHeard() async throws {
-        let sink = try TestSink()
-        let items = try [440, 660].map { PlayerItem(url: try Fixtures.tone(seconds: 2, frequency: $0, ext: "wav")) }
-        let player = QueuePlayer()
-        player.audioOutputChoice = .pulse(device: sink.name)
-        for item in items { player.insert(item, after: nil) }
-        let paused = Locked(false)
-        let token = player.addBoundaryTimeObserver(forTimes: [MediaTime(seconds: 1.85, preferredTimescale: 600)]) {
-            MainActor.assumeIsolated {
-                guard !paused.withLock({ $0 }), player.currentItem === items[0] else { return }
-                paused.withLock { $0 = true }
-                player.pause()
-            }
-        }
+        let (sink, items, player, token, paused) = try twoTones(acting: 1.85) { $0.pause() }
         player.play()
         #expect(await eventually(timeout: 5) { paused.withLock { $0 } }, "the boundary observer never fired")
         try await Task.sleep(for: .seconds(0.2))
