@@ -13,9 +13,9 @@ import PlayheadCore
 /// the next one (`AudioRenderer.handOff`) reports its end when the next one's first sample is heard, and the loop
 /// sleeps until that is due (`PlaybackEngine.joinWait`), at the writer's real-time priority from the first join on
 /// (under load a normal thread woke 128 ms late, and the item changed that long after the sound did). It sleeps while
-/// the mailbox is empty and no join is due (nothing polls), starts with the
-/// first message and ends once a `close` is carried out (a later message starts it again). It holds no reference to
-/// the player: a player nobody holds sends `close` from its resources' `deinit`, and the thread ends after it.
+/// the mailbox is empty and no join is due (nothing polls), starts with the first message and ends once a `close`
+/// is carried out (a later message starts it again). It holds no reference to the player: a player nobody holds
+/// sends `close` from its resources' `deinit`, and the thread ends after it.
 ///
 /// Threads: `send` from any thread (the main actor, a deinit); everything else on the loop's thread.
 final class PlaybackLoop: @unchecked Sendable {
