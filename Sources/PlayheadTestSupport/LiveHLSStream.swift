@@ -44,9 +44,11 @@ public final class LiveHLSStream: @unchecked Sendable {
         try Run.start(process)
     }
 
-    /// Starts writing a live two-variant ladder: `name/master.m3u8` over `v0/index.m3u8` (320x180, 300 kb/s) and
-    /// `v1/index.m3u8` (640x360, 1.2 Mb/s), 2 s segments, `listSize` in each playlist, the same tone in both.
-    /// `playlist` is the 360p variant's playlist (for `waitForSegments`); `path` the multivariant playlist's.
+    /// Starts writing a live two-variant ladder: `name/master.m3u8` over `v0/index.m3u8` (160x90, 300 kb/s) and
+    /// `v1/index.m3u8` (320x180, 1.2 Mb/s), 2 s segments, `listSize` in each playlist, the same tone in both.
+    /// `playlist` is the upper variant's playlist (for `waitForSegments`); `path` the multivariant playlist's. The
+    /// pictures are small so that the writer leaves the CPU to the player under test (640x360 and 320x180 took 30 %
+    /// of a core, these 18 %); the bit rates are what the tests' adaptation needs.
     public init(ladder name: String, tone: Int, listSize: Int = 6) throws {
         self.name = name
         let dir = try HLSFixtures.root().appendingPathComponent(name)
@@ -60,9 +62,9 @@ public final class LiveHLSStream: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Run.which("ffmpeg"))
         process.arguments = [
-            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=s=640x360:r=25",
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=s=320x180:r=25",
             "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000",
-            "-filter_complex", "[0:v]split=2[a][b];[b]scale=320:180[c]",
+            "-filter_complex", "[0:v]split=2[a][b];[b]scale=160:90[c]",
             "-map", "[c]", "-map", "1:a", "-map", "[a]", "-map", "1:a",
             "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0",
             "-pix_fmt", "yuv420p", "-b:v:0", "300k", "-b:v:1", "1200k", "-c:a", "aac", "-ac", "2", "-b:a", "64k",

@@ -253,7 +253,7 @@ struct HLSLiveTests {
         #expect(numbers == Array((numbers.first ?? 0)..<((numbers.first ?? 0) + numbers.count)), "\(requests)")
         let v0 = requests.lastIndex { $0.contains("/v0/") } ?? 0
         let v1 = requests.firstIndex { $0.contains("/v1/") } ?? 0
-        #expect(v0 < v1, "the 180p variant was still fetched after the switch: \(requests)")
+        #expect(v0 < v1, "the lower variant was still fetched after the switch: \(requests)")
     }
 
     @Test func anEventPlaylistKeepsItsStartSeekableAndStartsNearItsEdge() async throws {
