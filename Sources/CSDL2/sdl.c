@@ -190,6 +190,21 @@ static void x_connection_lost(Display *display, void *data) {
     display_lost = 1;
 }
 
+/* Xlib reports a request that failed (one naming a window destroyed meanwhile: BadWindow, as SDL's handling of a
+ * ConfigureNotify for a window being closed can send) to this handler. Xlib's default one prints and calls exit(1),
+ * and SDL's safety net ends in that default: a race in the window system ended the whole program. A failed request
+ * about a window that is gone is harmless: counted and ignored, as mpv and GTK do. */
+static atomic_int x_request_errors = 0;
+
+static int x_request_error(Display *display, XErrorEvent *event) {
+    (void)display;
+    (void)event;
+    atomic_fetch_add(&x_request_errors, 1);
+    return 0;
+}
+
+int ph_x_request_errors(void) { return atomic_load(&x_request_errors); }
+
 static int x_io_error(Display *display) {
     (void)display;
     display_lost = 1;
@@ -220,6 +235,9 @@ static void survive_connection_loss(SDL_Window *window) {
     int (*number)(Display *) = x11 ? (int (*)(Display *))dlsym(x11, "XConnectionNumber") : NULL;
     XIOErrorHandler (*set_handler)(XIOErrorHandler) =
         x11 ? (XIOErrorHandler(*)(XIOErrorHandler))dlsym(x11, "XSetIOErrorHandler") : NULL;
+    XErrorHandler (*set_error_handler)(XErrorHandler) =
+        x11 ? (XErrorHandler(*)(XErrorHandler))dlsym(x11, "XSetErrorHandler") : NULL;
+    if (set_error_handler) set_error_handler(x_request_error);
     if (set && number && set_handler && wake_fd >= 0) {
         /* Xlib's default I/O error handler prints and calls exit(1) itself; ours returns, so the exit handler
          * below is called next, and returns too. */

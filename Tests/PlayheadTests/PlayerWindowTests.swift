@@ -191,3 +191,36 @@ import Testing
         #expect(await eventually { (try? TestDisplay.window(titled: title)) == nil }, "the window is still on screen")
     }
 }
+
+extension PlayerWindowTests {
+    /// A request the X server refuses (a window destroyed meanwhile: BadWindow) ends the process under Xlib's
+    /// default error handler, and SDL's safety net ends in it: a race in the window system killed a whole test run.
+    /// Once a window has opened, such an error is ignored and the window goes on. Xlib's handler is process-wide,
+    /// so a request of another connection of this process that names no window stands for one.
+    @Test func aRefusedXRequestDoesNotEndTheProgram() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let player = await Self.pausedPlayer(try Fixtures.colourBars())
+        defer { player.close() }
+        let window = try await PlayerWindow.open(player: player, title: "refused", width: 320, height: 240)
+        #expect(await eventually { window.playerLayer.isReadyForDisplay })
+        let x11 = try #require(dlopen("libX11.so.6", RTLD_NOW), "libX11 is not loaded")
+        typealias Open = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+        typealias Map = @convention(c) (OpaquePointer?, UInt) -> Int32
+        typealias Sync = @convention(c) (OpaquePointer?, Int32) -> Int32
+        typealias Close = @convention(c) (OpaquePointer?) -> Int32
+        let open = unsafeBitCast(try #require(dlsym(x11, "XOpenDisplay")), to: Open.self)
+        let map = unsafeBitCast(try #require(dlsym(x11, "XMapWindow")), to: Map.self)
+        let sync = unsafeBitCast(try #require(dlsym(x11, "XSync")), to: Sync.self)
+        let close = unsafeBitCast(try #require(dlsym(x11, "XCloseDisplay")), to: Close.self)
+        let display = try #require(open(try TestDisplay.name()), "cannot open the test display")
+        // No window has this id: the server answers BadWindow.
+        _ = map(display, 0x7fff_fff0)
+        _ = sync(display, 0)
+        _ = close(display)
+        dlclose(x11)
+        // Still here (Xlib's default handler would have ended the process), and the window still on screen.
+        #expect(window.playerLayer.isReadyForDisplay)
+        #expect((try? TestDisplay.window(titled: "refused")) != nil, "the window is gone")
+    }
+}

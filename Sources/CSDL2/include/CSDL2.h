@@ -75,6 +75,10 @@ int ph_sdl_display_lost(void);
 /* Ends a wait with PH_EVENT_WAKE. Any thread. */
 void ph_sdl_wake(void);
 
+/* How many X requests failed (BadWindow and the like, reported by the X server) since the first X11 window opened:
+ * counted and ignored instead of Xlib's default, which ends the process. Any thread. */
+int ph_x_request_errors(void);
+
 typedef struct ph_window ph_window;
 
 /* Pixel layouts a picture may be uploaded in. */
