@@ -182,4 +182,29 @@ import Testing
         #expect(stopping.joinWait(played: 48_000, sampleRate: 48_000) == .over)
         #expect(!stopping.audioEnded)
     }
+
+    /// A play position that stands while the output plays (the sound server went away right before the boundary)
+    /// makes the looks back off once it has stood for a quarter of a second (a moment after an uncork it stands
+    /// too): each wait is then the time it has stood, up to half a second, instead of the time until the boundary
+    /// again and again; the position moving again, or a pause, brings the waits back to the time until it.
+    @Test func aJoinWhosePositionStandsIsLookedAtLessAndLessOften() {
+        var c = Control()
+        c.rate = 1
+        c.boundary = .init(frame: 48_000, generation: 0)
+        // 3000 frames: 0.0625 s before the boundary.
+        func waits(_ n: Int, at played: Int64) -> [Double] {
+            (0..<n).compactMap {
+                _ in if case .due(let w) = c.joinWait(played: played, sampleRate: 48_000) { w } else { nil }
+            }
+        }
+        #expect(waits(7, at: 45_000) == [0.0625, 0.0625, 0.0625, 0.0625, 0.25, 0.5, 0.5])
+        // 1500 frames before it: moving again, the time until the boundary; standing, the same until the grace.
+        #expect(waits(2, at: 46_500) == [0.03125, 0.03125])
+        #expect(waits(8, at: 46_500) == [0.03125, 0.03125, 0.03125, 0.03125, 0.03125, 0.03125, 0.25, 0.5])
+        c.rate = 0
+        #expect(c.joinWait(played: 46_500, sampleRate: 48_000) == .paused)
+        c.rate = 1
+        #expect(waits(1, at: 46_500) == [0.03125], "after a pause the position stood for a reason")
+        #expect(c.joinWait(played: 48_000, sampleRate: 48_000) == .over)
+    }
 }

@@ -124,17 +124,36 @@ extension PlaybackEngine {
         /// (`outputCorked`, for the period playing in it): once the boundary is heard the audio has ended (recorded)
         /// and the join is over, as it is when no boundary applies any more (a seek came since, or the period
         /// stops); else the seconds until it is due, or paused (this period paused, or the output corked: nothing
-        /// is heard until a command or an uncork).
+        /// is heard until a command or an uncork). When the play position has stood for `standingGrace` though the
+        /// output plays (the sound server went away, or stopped the stream without a cork of ours), the wait is at
+        /// least the time it has stood, up to `standingWaitLimit`: nothing is heard, so looking again every
+        /// millisecond would spin, and once the server plays again the change comes at most that late. (A position
+        /// also stands for a moment after an uncork, until the server reports the stream playing: the grace.)
         mutating func joinWait(played: Int64, sampleRate: Int, outputCorked: Bool = false) -> JoinWait {
-            guard let b = boundary, !stopping, b.generation == generation else { return .over }
+            guard var b = boundary, !stopping, b.generation == generation else { return .over }
             if played >= b.frame {
                 boundary = nil
                 audioEnded = true
                 return .over
             }
-            guard rate != 0, !outputCorked else { return .paused }
-            return .due(max(Double(b.frame - played) / Double(sampleRate), 0.001))
+            guard rate != 0, !outputCorked else {
+                (b.lastPlayed, b.lastWait, b.standing) = (nil, 0, 0)
+                boundary = b
+                return .paused
+            }
+            let due = max(Double(b.frame - played) / Double(sampleRate), 0.001)
+            b.standing = b.lastPlayed == played ? b.standing + b.lastWait : 0
+            let wait = b.standing >= Self.standingGrace ? max(due, min(b.standing, Self.standingWaitLimit)) : due
+            (b.lastPlayed, b.lastWait) = (played, wait)
+            boundary = b
+            return .due(wait)
         }
+
+        /// Seconds a play position may stand while the output plays before the looks at a join back off
+        /// (`joinWait`).
+        static let standingGrace = 0.25
+        /// The longest wait between looks at a join whose play position stands (`joinWait`), in seconds.
+        static let standingWaitLimit = 0.5
 
         /// An inactive (preloaded) period presents from now on; whether its output is then corked, nil when it was
         /// active already.

@@ -19,10 +19,21 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     /// Where this period's last sample is followed by the next period's first, on the output's timeline, and the
-    /// generation it belongs to (a seek cancels it).
+    /// generation it belongs to (a seek cancels it); with what the last look at it saw (`Control.joinWait`).
     struct Boundary {
         var frame: Int64
         var generation: Int
+        /// The play position at the last look while playing, nil after a pause (or before any look).
+        var lastPlayed: Int64?
+        /// The wait the last look asked for, in seconds (0 after a pause).
+        var lastWait = 0.0
+        /// Seconds of looks while playing that found the play position where the one before had (0 once it moves).
+        var standing = 0.0
+
+        init(frame: Int64, generation: Int) {
+            self.frame = frame
+            self.generation = generation
+        }
     }
 
     let config: EngineConfiguration
