@@ -24,13 +24,17 @@ public enum AudioCounters {
     /// A stream wrote sound now. On the writing thread.
     static func wrote() { log.withLock { $0.lastWrite = .now } }
 
-    static func underflowed() {
+    /// A stream ran dry now: counted; returns the seconds since the last write (nil before any).
+    @discardableResult
+    static func underflowed() -> Double? {
         count.withLock { $0 += 1 }
-        log.withLock { log in
-            guard let last = log.lastWrite else { return }
+        return log.withLock { log in
+            guard let last = log.lastWrite else { return nil }
             let since = ContinuousClock.now - last
-            log.sinceWrite.append(Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18)
+            let seconds = Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18
+            log.sinceWrite.append(seconds)
             if log.sinceWrite.count > 32 { log.sinceWrite.removeFirst(log.sinceWrite.count - 32) }
+            return seconds
         }
     }
 }
