@@ -25,14 +25,15 @@ import Testing
         let parts = try GaplessFixtures.parts("wav")
         let flac = try GaplessFixtures.parts("flac")
         let sink = try TestSink()
-        let r = try play([parts[0].path, flac[1].path, parts[2].path], on: sink)
+        let log = DropoutLog()
+        let r = try play([log.argument, parts[0].path, flac[1].path, parts[2].path], on: sink)
         #expect(r.status == 0, "\(r.stderr)")
         let master = try GaplessFixtures.samples(of: GaplessFixtures.master())
-        let match = try #require(GaplessFixtures.match(sink.stopRecording(), master))
+        let match = try #require(GaplessFixtures.match(sink.stopRecording(), master), "\(log.summary)")
         #expect(match.missingStart < 960)
         #expect(
             match.differingSamples == 0,
-            "\(match.mismatches.count) samples differ, first at \(match.mismatches.prefix(3))"
+            "\(match.mismatches.count) samples differ, first at \(match.mismatches.prefix(3)); \(log.summary)"
         )
         #expect(match.silentAfter)
     }
@@ -124,11 +125,12 @@ import Testing
         #expect(heard.sorted() == [440, 660, 880], "each entry once: \(heard)")
 
         let looped = try TestSink()
-        let l = try play(["--loop-file=2", t[0].path], on: looped)
+        let log = DropoutLog()
+        let l = try play([log.argument, "--loop-file=2", t[0].path], on: looped)
         #expect(l.status == 0)
         let samples = looped.stopRecording()
         #expect(abs(AudioAnalysis.soundSeconds(samples) - 1.8) < 0.02, "\(AudioAnalysis.soundSeconds(samples)) s")
-        #expect(AudioAnalysis.longestGap(samples) < 0.002, "--loop-file repeats gaplessly")
+        #expect(AudioAnalysis.longestGap(samples) < 0.002, "--loop-file repeats gaplessly; \(log.summary)")
     }
 
     @Test func playlistTitlesReachNowPlaying() throws {
