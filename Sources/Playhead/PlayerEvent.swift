@@ -34,10 +34,9 @@ public struct PlayerEvent: Sendable {
         /// time with a later one ready (the decoder or the video thread fell behind; it catches up).
         case droppedFrame(position: Double, late: Double)
         /// The sound server ran out of the item's sound while it played: the listener heard silence until more
-        /// came (not at the item's end, where the stream drains). `secondsSinceWrite`: how long before the player
-        /// learned of it it had last written (a few milliseconds: it had nothing decoded in time, or the whole
-        /// process stood still and wrote again first; the output's 0.3 s buffer or more: the writer was held back);
-        /// nil before any write.
+        /// came (not at the item's end, where the stream drains). `secondsSinceWrite`: how long before the
+        /// player had last written (a few milliseconds: it had nothing decoded in time, or the machine stood
+        /// still; the output's 0.3 s buffer or more: the writer was held back); nil before any write.
         case audioUnderflow(secondsSinceWrite: Double?)
         /// HLS moved to another variant (its `BANDWIDTH` and resolution), from the next segment on.
         case variantSwitch(bitRate: Int, width: Int, height: Int)
