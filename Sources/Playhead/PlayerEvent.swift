@@ -33,11 +33,6 @@ public struct PlayerEvent: Sendable {
         /// A video frame was dropped: the picture of `position` seconds (item time) came `late` seconds after its
         /// time with a later one ready (the decoder or the video thread fell behind; it catches up).
         case droppedFrame(position: Double, late: Double)
-        /// The sound server ran out of the item's sound while it played: the listener heard silence until more
-        /// came (not at the item's end, where the stream drains). `secondsSinceWrite`: how long before the
-        /// player had last written (a few milliseconds: it had nothing decoded in time, or the machine stood
-        /// still; the output's 0.3 s buffer or more: the writer was held back); nil before any write.
-        case audioUnderflow(secondsSinceWrite: Double?)
         /// HLS moved to another variant (its `BANDWIDTH` and resolution), from the next segment on.
         case variantSwitch(bitRate: Int, width: Int, height: Int)
         /// HLS moved to another content steering pathway (`PATHWAY-ID`s; "." for variants without one), from the
@@ -77,7 +72,6 @@ public struct PlayerEvent: Sendable {
         case .currentItemChanged: return "item-changed"
         case .error: return "error"
         case .droppedFrame: return "dropped-frame"
-        case .audioUnderflow: return "audio-underflow"
         case .variantSwitch: return "variant-switch"
         case .pathwayChanged: return "pathway-change"
         case .segmentLoaded: return "segment-loaded"

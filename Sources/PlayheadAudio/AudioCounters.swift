@@ -24,17 +24,13 @@ public enum AudioCounters {
     /// A stream wrote sound now. On the writing thread.
     static func wrote() { log.withLock { $0.lastWrite = .now } }
 
-    /// A stream ran dry now: counted; returns the seconds since the last write (nil before any).
-    @discardableResult
-    static func underflowed() -> Double? {
+    static func underflowed() {
         count.withLock { $0 += 1 }
-        return log.withLock { log in
-            guard let last = log.lastWrite else { return nil }
+        log.withLock { log in
+            guard let last = log.lastWrite else { return }
             let since = ContinuousClock.now - last
-            let seconds = Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18
-            log.sinceWrite.append(seconds)
+            log.sinceWrite.append(Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18)
             if log.sinceWrite.count > 32 { log.sinceWrite.removeFirst(log.sinceWrite.count - 32) }
-            return seconds
         }
     }
 }

@@ -31,10 +31,6 @@ public enum AudioOutputEvent: Sendable, Hashable {
     case failed(String)
     /// A sound server answers again and the stream was rebuilt on it (its timeline continues).
     case serverReset
-    /// The server played everything written and found nothing more: the listener hears silence until the writer
-    /// catches up (one also comes at the end of a stream, before its drain). With the seconds since a stream of this
-    /// process last wrote (`AudioCounters.secondsSinceWriteAtUnderflows`), nil before any write.
-    case underflow(secondsSinceWrite: Double?)
 }
 
 /// Where decoded audio goes: the sound server, a silent clock, or a file.

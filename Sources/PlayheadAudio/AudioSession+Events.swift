@@ -108,9 +108,6 @@ extension AudioSession {
             // The stream's sink went away with nowhere to go; the output rebuilds its stream elsewhere.
             let previous = currentRoute
             deliver(.routeChange(.oldDeviceUnavailable, previousRoute: previous))
-        case .underflow:
-            // The player's (its renderer reports it to the item playing); not the session's.
-            break
         }
     }
 

@@ -138,10 +138,9 @@ public final class PulseAudioOutput: AudioOutput, PulseConnectionClient, @unchec
         set { lock(); handler = newValue; unlock() }
     }
 
-    /// Reports `event` to the handler and (but an underflow) the audio session, on the events queue. Any thread.
+    /// Reports `event` to the handler and the audio session, on the events queue. Any thread.
     func post(_ event: AudioOutputEvent) {
         if let h = handler { events.async { h(event) } }
-        if case .underflow = event { return }
         let session = AudioSession.shared
         session.queue.async { [weak self] in
             if let self { session.output(self, reported: event) }

@@ -52,8 +52,6 @@ final class EventLog {
         case .pathwayChanged(let from, let to):
             object["from"] = from
             object["to"] = to
-        case .audioUnderflow(let since):
-            if let since { object["since-write"] = (since * 1000).rounded() / 1000 }
         case .timeJumped(let from, let to):
             object["from"] = from
             object["to"] = to

@@ -50,11 +50,6 @@ final class AudioRenderer: @unchecked Sendable {
     /// A renderer for an output (started, or whose stream is being asked for); its thread starts with `start()`.
     init(output: any AudioOutput) {
         self.output = output
-        // A dropout is the playing period's to report.
-        output.eventHandler = { [weak self] event in
-            guard case .underflow(let since) = event, let self else { return }
-            withState { $0.playing }?.audioUnderflowed(secondsSinceWrite: since)
-        }
     }
 
     /// Starts the renderer's thread, which ends with `shutDown()`. Once, on the player's playback loop.

@@ -52,9 +52,6 @@ extension PlaybackEngine {
         var active = true
         /// Handed over to the next period: the end is reported once this boundary is heard (`joinWait`).
         var boundary: Boundary?
-        /// The generation whose sound has all been written (the stream drains, or was handed over): an underflow
-        /// from now on is its end, not a dropout.
-        var audioWrittenGeneration: Int?
         /// The item's HLS caps as last set: bits per second (0 = none) and the largest picture (zero = none).
         var peakBitRate: Double = 0
         var maximumResolution = Size.zero

@@ -24,8 +24,6 @@ enum EngineEvent: Sendable {
     case failed(PlaybackError)
     /// A picture of `position` seconds, `late` seconds behind the clock, was not shown.
     case droppedFrame(position: Double, late: Double)
-    /// The sound server ran out of the period's sound while it played (`PlaybackEngine.audioUnderflowed`).
-    case audioUnderflow(secondsSinceWrite: Double?)
     case variantSwitch(VariantChoice)
     case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
     /// HLS window, time jump and error-log reports (`Player+HLS.swift`).

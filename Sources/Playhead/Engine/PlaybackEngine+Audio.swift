@@ -270,7 +270,6 @@ extension PlaybackEngine {
 
     /// At the end of the stream: hand the output to the next period, or let it play out and report the end.
     private func finishAudio(_ output: any AudioOutput, generation: Int) {
-        control.withLock { $0.audioWrittenGeneration = generation }
         setBuffering(false)
         if handOff(output, generation: generation) { return }
         while !isStopping && control.withLock({ $0.generation }) == generation {
@@ -292,18 +291,6 @@ extension PlaybackEngine {
         clock.audioDidFinish(at: clock.mediaSeconds, running: running, rate: rate == 0 ? 1 : rate)
         control.withLock { $0.audioEnded = true }
         checkEnded()
-    }
-}
-
-extension PlaybackEngine {
-    /// The sound server ran out of this period's sound (the renderer's output told it): reported as a dropout
-    /// while the period plays and has more to write, not while it is paused, stalled (the stall is reported),
-    /// stopping or at its end (the stream drains). On the output's events queue.
-    func audioUnderflowed(secondsSinceWrite: Double?) {
-        let dropout = control.withLock { c in
-            !c.stopping && c.rate != 0 && !c.buffering && c.audioWrittenGeneration != c.generation
-        }
-        if dropout { sink(.audioUnderflow(secondsSinceWrite: secondsSinceWrite)) }
     }
 }
 
