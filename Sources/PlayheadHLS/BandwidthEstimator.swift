@@ -38,6 +38,8 @@ public struct BandwidthEstimator: Sendable, Hashable {
         /// Half-life of `availability`'s memory, in seconds of download (120 s: outages of a mobile link come back
         /// over minutes, not over the few seconds the averages remember).
         public var availabilityHalfLife: Double = 120
+        /// Half-life of `history`'s memory, in seconds of wall time (120 s, as `availabilityHalfLife`).
+        public var historyHalfLife: Double = 120
 
         /// The defaults described on each property.
         public init(
@@ -90,6 +92,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
     /// Seconds of download and seconds of outage among them, both fading with `availabilityHalfLife`.
     private var downloadTime = 0.0
     private var outageTime = 0.0
+    private var pendingWallIdle = 0.0
+    /// The counted samples and the time between them, over minutes (`LinkHistory.slowShare(below:)`).
+    public private(set) var history: LinkHistory
     /// Every byte passed to `addSample`, counted or pooled.
     public private(set) var totalBytes = 0
     /// Every second passed to `addSample`.
@@ -106,6 +111,7 @@ public struct BandwidthEstimator: Sendable, Hashable {
         }
         fast = Average(halfLife: configuration.fastHalfLife)
         slow = Average(halfLife: configuration.slowHalfLife)
+        history = LinkHistory(halfLife: configuration.historyHalfLife)
     }
 
     /// Records that `bytes` arrived over `duration` seconds (one network chunk, or a whole segment), ending at time
@@ -115,7 +121,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
         guard bytes > 0, duration.isFinite, duration >= 0 else { return }
         if let end, end.isFinite {
             if let last = lastSampleEnd {
-                pendingIdle += min(max(end - duration - last, 0), configuration.maximumIdleWeight)
+                let gap = max(end - duration - last, 0)
+                pendingIdle += min(gap, configuration.maximumIdleWeight)
+                pendingWallIdle += gap
             }
             lastSampleEnd = end
         }
@@ -131,6 +139,8 @@ public struct BandwidthEstimator: Sendable, Hashable {
         let stopped = hasMeasurement && bitsPerSecond < configuration.outageFraction * estimate
         downloadTime = fade * downloadTime + pendingDuration
         outageTime = fade * outageTime + (stopped ? pendingDuration : 0)
+        history.add(rate: bitsPerSecond, duration: pendingDuration, idle: pendingWallIdle)
+        pendingWallIdle = 0
         let weight = pendingDuration + min(pendingIdle, configuration.maximumIdleWeight)
         countedDuration += pendingDuration
         fast.add(bitsPerSecond, weight: weight)

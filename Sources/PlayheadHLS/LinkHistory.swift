@@ -1,0 +1,54 @@
+import Foundation
+
+/// What the link did over the last minutes of wall time: the rate of each counted download sample and the idle time
+/// between downloads, so that a planner can ask how much of that time the link ran slower than a rung needs
+/// (`slowShare(below:)`). `BandwidthEstimator` keeps one; its averages forget a slow minute within seconds, this
+/// remembers it for minutes.
+///
+/// A value type with no clock (callers pass durations): safe on any thread.
+public struct LinkHistory: Sendable, Hashable {
+    struct Span: Sendable, Hashable {
+        var rate: Double
+        var duration: Double
+        var idleBefore: Double
+        var end: Double
+    }
+
+    /// Half-life of the memory, in seconds of wall time.
+    public let halfLife: Double
+    private var spans: [Span] = []
+    private var now = 0.0
+
+    /// An empty history that forgets with `halfLife` seconds of wall time.
+    public init(halfLife: Double) { self.halfLife = max(halfLife, 0.001) }
+
+    /// Records `duration` seconds of download at `rate` bits per second after `idle` seconds without one; values
+    /// that are negative or not finite are ignored.
+    public mutating func add(rate: Double, duration: Double, idle: Double) {
+        guard rate.isFinite, duration.isFinite, idle.isFinite, rate >= 0, duration >= 0, idle >= 0 else { return }
+        now += idle + duration
+        spans.append(Span(rate: rate, duration: duration, idleBefore: idle, end: now))
+        // What has faded under 1/32 no longer counts: drop it in batches.
+        let horizon = now - 5 * halfLife
+        if spans.count > 64, spans[63].end < horizon {
+            spans.removeFirst(spans.prefix { $0.end < horizon }.count)
+        }
+    }
+
+    /// The share of recent wall time in which the link ran slower than `rate` bits per second, from 0 to 1 (0 before
+    /// any sample): each sample's time counts at its rate, the time between downloads as not slow (a player that
+    /// waits has a full buffer), each second weighted by how long ago it ended (`halfLife`). Asked with the lowest
+    /// rung's bit rate, it is how much of the time the link ran where no rung keeps the buffer from draining: how
+    /// likely the buffer a plan ends with is to be needed (`AdaptiveBitratePolicy.plan`).
+    public func slowShare(below rate: Double) -> Double {
+        guard rate > 0, rate.isFinite else { return 0 }
+        var slow = 0.0
+        var total = 0.0
+        for span in spans {
+            let weight = pow(0.5, (now - span.end) / halfLife)
+            total += weight * (span.duration + span.idleBefore)
+            if span.rate < rate { slow += weight * span.duration }
+        }
+        return total > 0 ? min(slow / total, 1) : 0
+    }
+}

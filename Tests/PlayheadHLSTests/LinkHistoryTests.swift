@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import PlayheadHLS
+
+/// `LinkHistory` by hand and through `BandwidthEstimator`.
+@Suite("Link history: the share of time below a rate")
+struct LinkHistoryTests {
+    @Test("time at each rate and idle time count; slower than the rate is slow; nothing before a sample")
+    func share() {
+        var history = LinkHistory(halfLife: 1e12)
+        #expect(history.slowShare(below: 1e6) == 0)
+        history.add(rate: 500_000, duration: 10, idle: 0)
+        history.add(rate: 5_000_000, duration: 10, idle: 0)
+        #expect(abs(history.slowShare(below: 1e6) - 0.5) < 1e-9)
+        #expect(history.slowShare(below: 400_000) == 0)
+        #expect(abs(history.slowShare(below: 6e6) - 1) < 1e-9)
+        // 20 s idle (a full buffer waiting) counts as not slow.
+        history.add(rate: 5_000_000, duration: 0, idle: 20)
+        #expect(abs(history.slowShare(below: 1e6) - 0.25) < 1e-9)
+        // Bad values are ignored.
+        history.add(rate: .nan, duration: 10, idle: 0)
+        history.add(rate: 100, duration: -1, idle: 0)
+        #expect(abs(history.slowShare(below: 1e6) - 0.25) < 1e-9)
+        #expect(history.slowShare(below: 0) == 0 && history.slowShare(below: .infinity) == 0)
+    }
+
+    /// Half-life 10 s: a slow span that ended 10 s ago weighs half a fast one that just ended: 5 / (5 + 10).
+    /// After 1000 fast seconds more the slow one has faded out (and been dropped).
+    @Test("older time weighs less, with the half-life")
+    func fades() {
+        var history = LinkHistory(halfLife: 10)
+        history.add(rate: 100_000, duration: 10, idle: 0)
+        history.add(rate: 9_000_000, duration: 10, idle: 0)
+        #expect(abs(history.slowShare(below: 1e6) - 1.0 / 3) < 1e-9)
+        for _ in 0..<1000 { history.add(rate: 9_000_000, duration: 1, idle: 0) }
+        #expect(history.slowShare(below: 1e6) < 1e-9)
+    }
+
+    /// 2 s at 0.5 Mbit/s, 8 s idle, 2 s at 8 Mbit/s, with arrival times: the slow 2 s (faded by the 10 s since,
+    /// at the default half-life of 120 s) against themselves, the idle 8 s and the fast 2 s.
+    @Test("the estimator keeps it from its samples, the gaps between them idle")
+    func estimator() {
+        var estimator = BandwidthEstimator()
+        estimator.addSample(bytes: 125_000, duration: 2, at: 2)
+        estimator.addSample(bytes: 2_000_000, duration: 2, at: 12)
+        let expected = 2.0 / 12 * pow(0.5, 10 / 120) / (2.0 / 12 * pow(0.5, 10 / 120) + 10.0 / 12)
+        #expect(abs(estimator.history.slowShare(below: 1e6) - expected) < 1e-9)
+    }
+}
