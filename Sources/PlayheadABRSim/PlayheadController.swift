@@ -56,7 +56,7 @@ public struct PlayheadController: ABRController {
             current: c.current, estimate: estimator.estimate, buffer: c.buffer,
             segmentDuration: c.movie.segmentDuration, upcoming: upcoming,
             recentEstimate: estimator.hasMeasurement ? estimator.recentEstimate : nil,
-            availability: estimator.availability)
+            availability: estimator.availability, history: estimator.history)
         return ABRDecision(rung: pick ?? 0)
     }
 

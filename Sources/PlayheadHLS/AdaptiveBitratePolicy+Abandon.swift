@@ -27,13 +27,19 @@ extension AdaptiveBitratePolicy {
         case abandon(switchTo: Int)
     }
 
-    /// Whether to give up a segment download that will not finish before the buffer runs out, as hls.js does.
+    /// Whether to give up a segment download that will not finish before the buffer runs out, for a lower rung.
     ///
-    /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration, or
-    /// when the download will finish in time at the rate it is getting, or when it is already on the lowest allowed
-    /// rung. Otherwise the answer is the highest lower rung whose whole segment would arrive before the buffer runs
-    /// out at `abandonSafetyFraction` of that rate (or, when none would, the lowest rung if fetching it is still
-    /// quicker than waiting for the rest of this one).
+    /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration (as
+    /// hls.js), or when the download will finish in time at the rate it is getting, or when it is already on the
+    /// lowest allowed rung. Otherwise each choice is scored as the plan scores a segment: the rung's bit rate minus
+    /// `stallCost` per second the buffer would run dry before the segment arrives, and `stallEventSeconds` ×
+    /// `stallCost` more if it does (the rest of this download at the rate it is getting, a whole segment of a lower
+    /// rung at `abandonSafetyFraction` of that rate; the time already spent is gone either way). The best lower rung
+    /// is returned when it scores above finishing: a download nearly done, or one whose stall is short on a ladder
+    /// where the lower rungs lose much, is finished. (Until 2026-12-04 the rule was hls.js's: the highest rung that
+    /// would arrive in time, whatever finishing would cost; on a high ladder it threw away segments worth far more
+    /// than their short stall.)
+    ///
     /// Call it only while playing: before the first frame there is no buffer to protect.
     /// - Parameters:
     ///   - progress: the download's progress.
@@ -59,10 +65,17 @@ extension AdaptiveBitratePolicy {
         let rate = (measured > 0 ? measured : estimate) * c.abandonSafetyFraction
         guard rate > 0 else { return .keepLoading }
         func fetchTime(_ i: Int) -> Double { rungs[i].bitRate * segmentDuration / rate }
-        let lower = allowed.filter { rungs[$0].bitRate < rungs[rung].bitRate }
-        if let pick = lower.last(where: { fetchTime($0) < buffer && fetchTime($0) < remainingTime }) {
-            return .abandon(switchTo: pick)
+        let stallCost = max(c.stallCost, 0)
+        func score(_ i: Int, arrivingIn time: Double) -> Double {
+            let stall = max(time - buffer, 0)
+            return rungs[i].bitRate - stallCost * (stall + (stall > 0 ? max(c.stallEventSeconds, 0) : 0))
         }
-        return fetchTime(lowest) < remainingTime ? .abandon(switchTo: lowest) : .keepLoading
+        var best = score(rung, arrivingIn: remainingTime)
+        var pick: Int?
+        for i in allowed where rungs[i].bitRate < rungs[rung].bitRate {
+            let value = score(i, arrivingIn: fetchTime(i))
+            if value > best { (best, pick) = (value, i) }
+        }
+        return pick.map { .abandon(switchTo: $0) } ?? .keepLoading
     }
 }

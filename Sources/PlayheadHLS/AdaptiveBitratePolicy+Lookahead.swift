@@ -18,18 +18,21 @@ extension AdaptiveBitratePolicy {
     }
 
     /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):
-    /// every sequence of allowed rungs is played against a constant throughput of `estimate`, scored by the bit
-    /// rate it brings (in units of the top allowed rung), minus `stallPenalty` per second the buffer would stand
-    /// below `reserveBuffer` before a segment arrives, minus the size of each change (same units), minus
-    /// `shortfallPenalty` per second the buffer ends short of `targetBuffer`, minus the change from its last rung to
-    /// the highest one `estimate` sustains (the switch that the plans after it will make: a plan that ends below it
-    /// pays for the climb back, one that ends above it for its way down); the first rung of the best sequence is
-    /// returned. Sizes are `upcoming`'s when given, else bit rate × duration. The reserve is at most 40 % of
-    /// `lowBuffer` and the target at most 80 % of `bufferToRideOutDrop`, which the player fits to its reach.
-    /// The search is exhaustive, pruned by a bound no sequence can beat.
+    /// every sequence of allowed rungs is played against a constant throughput of `estimate` and scored as the
+    /// linear QoE scores a stream: the bit rate it brings, minus `stallCost` per second the buffer would stand below
+    /// `reserveBuffer` before a segment arrives and `stallEventSeconds` × `stallCost` for each segment that takes it
+    /// there (an interruption), minus the size of each change, minus what the buffer it ends with lacks (each second
+    /// short of `targetBuffer` costs `stallCost` × `riskScale` × `slowShare`, between `minimumRisk` and 1 stalled
+    /// second: what a second of buffer may save on a link that runs below the lowest rung that share of the time),
+    /// minus the change from its last rung to the highest one `estimate` sustains (the switch that the plans after
+    /// it will make: a plan that ends below it pays for the climb back, one that ends above it for its way down);
+    /// the first rung of the best sequence is returned. Scores are in units of the top allowed rung. Sizes are
+    /// `upcoming`'s when given, else bit rate × duration. The reserve is at most 40 % of `lowBuffer` and the target
+    /// at most 80 % of `bufferToRideOutDrop`, which the player fits to its reach. The search is exhaustive, pruned
+    /// by a bound no sequence can beat.
     func plan(
         allowed: [Int], current: Int, estimate: Double, buffer: Double, segmentDuration: Double,
-        upcoming: UpcomingSegments?
+        upcoming: UpcomingSegments?, slowShare: Double = 0
     ) -> Int {
         let c = configuration
         let top = rungs[allowed[allowed.count - 1]].bitRate
@@ -51,9 +54,14 @@ extension AdaptiveBitratePolicy {
         // A player that can buffer little (live, a short forward buffer) has its thresholds fitted down: so do these.
         let target = min(c.targetBuffer, 0.8 * c.bufferToRideOutDrop)
         let reserve = min(c.reserveBuffer, 0.4 * c.lowBuffer)
+        // The metric's costs in units of the top rung.
+        let stall = max(c.stallCost, 0) / top
+        let event = stall * max(c.stallEventSeconds, 0)
+        let share = slowShare.isFinite ? c.riskScale * slowShare : 0
+        let shortfall = stall * min(max(share, c.minimumRisk), 1)
         func search(_ k: Int, _ buffer: Double, _ last: Double, _ score: Double) {
             if k == steps {
-                let final = score - c.shortfallPenalty * max(target - buffer, 0) - abs(last - sustained)
+                let final = score - shortfall * max(target - buffer, 0) - abs(last - sustained)
                 if final > best { (best, bestFirst) = (final, first) }
                 return
             }
@@ -64,7 +72,7 @@ extension AdaptiveBitratePolicy {
                 if k == 0 { first = i }
                 search(
                     k + 1, max(buffer - download, 0) + segmentDuration, rates[i],
-                    score + rates[i] - c.stallPenalty * short - abs(rates[i] - last))
+                    score + rates[i] - stall * short - (short > 0 ? event : 0) - abs(rates[i] - last))
             }
         }
         search(0, buffer, currentRate, 0)

@@ -25,12 +25,15 @@ import Foundation
 /// rungs is played against `downBandwidthFraction` × the recent throughput (`recentEstimate`: the estimator's
 /// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate) × the link's
 /// `availability` (the share of time it carried data: on a link with outages, what it delivers over minutes, so
-/// that the buffer is kept fuller for the next one) and scored by its bit rate,
+/// that the buffer is kept fuller for the next one) and scored as the linear QoE scores a stream: its bit rate,
 /// its switches (with the switch back to the rung the throughput sustains that a plan ending elsewhere leaves to
-/// the plans after it), the time it would leave the buffer under `reserveBuffer`, and how far it would end short of
-/// `targetBuffer` (see `plan`). The plan's model of the buffer is what keeps it from climbing too early: it is not
-/// also held until `minimumBufferForUpSwitch`, a margin that costs bit rate for stalls the buffer model already
-/// avoids. Its up-switches go no higher than the recent throughput sustains (BOLA-E's BOLA-O) only on a link with
+/// the plans after it), `stallCost` for each second it would run under `reserveBuffer` and for each interruption
+/// (`stallEventSeconds`), and, for each second it would end short of `targetBuffer`, what that second may save: the
+/// stall cost times how much of the recent time the link ran below the lowest rung (`LinkHistory.slowShare(below:)`,
+/// scaled by `riskScale`; see `plan`). Abandonment weighs the stall a download in flight will cost against a lower
+/// rung's segment the same way (`shouldAbandon`). The plan's model of the buffer is what keeps it from climbing too
+/// early: it is not also held until `minimumBufferForUpSwitch`, a margin that costs bit rate for stalls the buffer
+/// model already avoids. Its up-switches go no higher than the recent throughput sustains (BOLA-E's BOLA-O) only on a link with
 /// outages (`outageAvailability`), where the buffer a full one would spend is what the next outage needs; elsewhere
 /// the switch back, costed at the plan's end, does that cap's work (until 2026-12-03 the cap held on every link, and
 /// cost bit rate on every trace set: `BENCHMARKS.md`).
@@ -109,15 +112,29 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         public var abandonSafetyFraction: Double = 0.8
         /// Segments the plan looks ahead (5, as RobustMPC); 0 turns planning off.
         public var lookaheadSegments: Int = 5
-        /// Seconds of buffer the plan keeps in reserve: running below it costs as a stall does (4 s).
-        public var reserveBuffer: Double = 4
-        /// The cost of a second below the reserve, in units of the top rung's bit rate (1).
-        public var stallPenalty: Double = 1
+        /// Seconds of buffer below which the plan counts a second as stalled (2 s: a margin for the estimate's
+        /// error; it was 4 s until 2026-12-04, when a second below it cost a top-rung second).
+        public var reserveBuffer: Double = 2
+        /// What a stalled second costs, in bits per second of bit rate for a segment (4.3 Mbit/s: the linear QoE's
+        /// weight, Pensieve's and MPC's, by which `playhead-abr-sim` judges policies). Until 2026-12-04 it was the
+        /// top rung's bit rate, which on a high ladder (35 Mbit/s) valued a stall eight times above the metric.
+        public var stallCost: Double = 4_300_000
+        /// Stalled seconds that an interruption costs besides its length (3): viewers mind a stall's occurrence, not
+        /// only its seconds, so a short stall is not bought for a higher rung (the metric counts only the seconds).
+        public var stallEventSeconds: Double = 3
         /// Seconds of buffer the plan aims to end with (20 s), at most 80 % of `bufferToRideOutDrop` (which the
         /// player fits to the most the stream can buffer).
         public var targetBuffer: Double = 20
-        /// The cost of each second the plan ends short of `targetBuffer`, in top-rung units (0.05).
-        public var shortfallPenalty: Double = 0.05
+        /// How the link's slow share weighs each second the plan ends short of `targetBuffer` (4): that second costs
+        /// `stallCost` × `riskScale` × the share of recent wall time the link ran below the lowest rung, at least
+        /// `minimumRisk` and at most 1 (a second of buffer is worth the stall it may prevent, up to a stalled
+        /// second). On a link that never fell below the lowest rung the plan spends more of the buffer on bit rate;
+        /// on one that often does (a mobile link with outages, a slow minute each cycle), it keeps the buffer full.
+        public var riskScale: Double = 4
+        /// The least weight of a second short of `targetBuffer`, in stalled seconds (0.05): a link not yet seen to
+        /// fall may still fall. This, `riskScale`, `stallEventSeconds` and the 2 s reserve were chosen on the
+        /// tuning half of Sabre's traces, against the simulator's checks of what a viewer sees (`BENCHMARKS.md`).
+        public var minimumRisk: Double = 0.05
         /// The link's availability below which it counts as a link with outages (0.9: down a tenth of its recent
         /// download time): the plan's up-switches then go no higher than the recent throughput sustains (BOLA-E's
         /// BOLA-O), so that the buffer the next outage needs is not spent on a rung the link cannot carry.
@@ -177,9 +194,11 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///     the plan runs against; nil: `estimate`.
     ///   - availability: the share of time the link carries data (`BandwidthEstimator.availability`); the plan
     ///     expects `availability` × the recent throughput.
+    ///   - history: the link's recent history (`BandwidthEstimator.history`): how much of the time it ran below the
+    ///     lowest allowed rung sets what the buffer the plan ends with is worth; nil: none seen (`minimumRisk`).
     public func nextRung(
         current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
-        recentEstimate: Double? = nil, availability: Double = 1
+        recentEstimate: Double? = nil, availability: Double = 1, history: LinkHistory? = nil
     ) -> Int? {
         let allowed = allowedRungs
         guard let lowest = allowed.first else { return nil }
@@ -196,7 +215,8 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             let recent = (recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate) * share
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,
-                segmentDuration: segmentDuration, upcoming: upcoming)
+                segmentDuration: segmentDuration, upcoming: upcoming,
+                slowShare: history?.slowShare(below: rungs[lowest].bitRate) ?? 0)
             guard share < c.outageAvailability, rungs[pick].bitRate > rungs[current].bitRate else { return pick }
             // BOLA-O on a link with outages: an up-switch goes no higher than the recent throughput sustains.
             let sustained = highest(in: allowed, within: recent) ?? allowed[0]

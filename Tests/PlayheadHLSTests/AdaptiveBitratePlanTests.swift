@@ -5,8 +5,9 @@ import Testing
 
 /// The plan (model predictive control over the segments ahead) on cases computed by hand: two rungs of 1 and
 /// 2 Mbit/s, 2 s segments, five ahead, sizes estimated from the bit rates (2 and 4 Mbit), the default constants
-/// (plays against 0.9 × the throughput, 4 s reserve, 20 s target, 0.05 per second short of it, switches and bit
-/// rates in units of the top rung: 0.5 and 1).
+/// (plays against 0.9 × the throughput; bit rates and switches in units of the top rung, 0.5 and 1; a stalled
+/// second 4.3 / 2 = 2.15, a second under the 2 s reserve the same and an interruption 3 × 2.15 = 6.45 more; each
+/// second short of the 20 s target 0.05 × 2.15 = 0.1075 on a link with no history).
 @Suite("Adaptive bitrate plan")
 struct AdaptiveBitratePlanTests {
     let policy = AdaptiveBitratePolicy(rungs: [.init(peakBitRate: 1_000_000), .init(peakBitRate: 2_000_000)])
@@ -24,18 +25,20 @@ struct AdaptiveBitratePlanTests {
     }
 
     /// At 3 Mbit/s (2.7 planned) a 2 Mbit/s segment takes 1.481 s and a 1 Mbit/s one 0.741 s. From 2 s of buffer
-    /// (under the 4 s reserve, where every second of download counts as short) the best plan is 0,0,0,1,1
-    /// (1.5 + 2 − 0.5 switch − 1.705 short − 0.05 × 13.185 = 0.636; any plan starting on rung 1 is negative).
-    /// From 4.667 s: 0,1,1,1,1 scores 3.326, 1,1,1,1,1 2.754. From 6 s: 1,1,1,1,1 scores 4.5 − 0.05 × 11.405 =
-    /// 3.930 against 0,1,1,1,1's 3.467, so it climbs; the budget rule needs 10 s of buffer left after a 1.333 s
-    /// fetch (its 0.7 × 3 Mbit/s fits rung 1): not from 6 s, from 12 s.
+    /// every plan runs under the reserve at once; the best is 0,0,1,1,1 (−6.040), any plan starting on rung 1
+    /// stalls longer (at best −15.140). From 3.333 s a 2 Mbit/s segment would leave the buffer 0.148 s under the
+    /// reserve: 1,1,1,1,1 scores 4.5 − 0.319 − 6.45 − 0.1075 × 14.074 = −3.782 against 0,1,1,1,1's
+    /// 4.0 − 0.1075 × 13.333 = 2.567. From 4.667 s: 1,1,1,1,1 scores 4.5 − 0.1075 × 12.741 = 3.130 against
+    /// 0,1,1,1,1's 2.710, so it climbs; the budget rule needs 10 s of buffer left after a 1.333 s fetch (its 0.7 ×
+    /// 3 Mbit/s fits rung 1): not from 6 s, from 12 s.
     @Test("the plan climbs when its buffer model says it is safe, not before, and before the budget rule")
     func climbs() {
         func pick(_ buffer: Double, upcoming: AdaptiveBitratePolicy.UpcomingSegments?) -> Int? {
             policy.nextRung(current: 0, estimate: 3e6, buffer: buffer, segmentDuration: 2, upcoming: upcoming)
         }
         #expect(pick(2, upcoming: ahead) == 0)
-        #expect(pick(4.667, upcoming: ahead) == 0)
+        #expect(pick(3.333, upcoming: ahead) == 0)
+        #expect(pick(4.667, upcoming: ahead) == 1)
         #expect(pick(6, upcoming: ahead) == 1)
         #expect(pick(6, upcoming: nil) == 0)
         #expect(pick(12, upcoming: nil) == 1)
@@ -90,7 +93,7 @@ struct AdaptiveBitratePlanTests {
             recentEstimate: throughput, availability: availability)
     }
 
-    /// 10 % of a 4 s segment of 5 Mbit/s in 1.5 s, 5 s of buffer: it would be abandoned after 2 s
+    /// 10 % of a 4 s segment of 5 Mbit/s in 1.5 s, 4 s of buffer: it would be abandoned after 2 s
     /// (`AdaptiveBitratePolicyTests.abandon`), but 1.5 s is less than half the segment: too early to judge.
     @Test("a download is judged only after half its segment's duration")
     func abandonWaits() {
@@ -98,11 +101,11 @@ struct AdaptiveBitratePlanTests {
         let expected = Int(5_000_000 * 4.0 / 8)
         let early = AdaptiveBitratePolicy.DownloadProgress(
             loadedBytes: expected / 10, expectedBytes: expected, elapsed: 1.5)
-        #expect(policy.shouldAbandon(early, rung: 2, segmentDuration: 4, buffer: 5, estimate: 5e6) == .keepLoading)
+        #expect(policy.shouldAbandon(early, rung: 2, segmentDuration: 4, buffer: 4, estimate: 5e6) == .keepLoading)
         var later = early
         later.elapsed = 2
         #expect(
-            policy.shouldAbandon(later, rung: 2, segmentDuration: 4, buffer: 5, estimate: 5e6)
+            policy.shouldAbandon(later, rung: 2, segmentDuration: 4, buffer: 4, estimate: 5e6)
                 == .abandon(switchTo: 1))
     }
 

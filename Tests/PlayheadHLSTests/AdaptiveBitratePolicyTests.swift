@@ -114,13 +114,18 @@ struct AdaptiveBitratePolicyTests {
     func abandon() {
         let segment = 4.0
         let expected = Int(5_000_000 * segment / 8)  // 2.5 MB on rung 2
-        // 10% in after 2 s (250 kbit/s): 18 s left, 5 s of buffer. No rung fits 5 s at that rate, but the lowest
-        // (2 Mbit a segment, 10 s at 80% of it) still stalls less than waiting.
+        // 10% in after 2 s (1 Mbit/s): 18 s left, 4 s of buffer: finishing stalls 14 s. At 80 % of that rate the
+        // 500 kbit/s rung's 2 Mbit take 2.5 s, the 1 Mbit/s rung's 4 Mbit 5 s (a 1 s stall and an interruption:
+        // 1 - 4.3 × 4 Mbit/s, below the 500 kbit/s rung's 0.5).
         let slow = AdaptiveBitratePolicy.DownloadProgress(
             loadedBytes: expected / 10, expectedBytes: expected, elapsed: 2)
         #expect(
-            policy.shouldAbandon(slow, rung: 2, segmentDuration: segment, buffer: 5, estimate: 5e6)
+            policy.shouldAbandon(slow, rung: 2, segmentDuration: segment, buffer: 4, estimate: 5e6)
                 == .abandon(switchTo: 1))
+        // With 6 s of buffer the 1 Mbit/s rung arrives in time, and is the best.
+        #expect(
+            policy.shouldAbandon(slow, rung: 2, segmentDuration: segment, buffer: 6, estimate: 5e6)
+                == .abandon(switchTo: 3))
         // With 30 s of buffer it can finish.
         #expect(
             policy.shouldAbandon(slow, rung: 2, segmentDuration: segment, buffer: 30, estimate: 5e6) == .keepLoading)
@@ -142,5 +147,25 @@ struct AdaptiveBitratePolicyTests {
         #expect(
             policy.shouldAbandon(nearlyDone, rung: 2, segmentDuration: segment, buffer: 0.1, estimate: 1e6)
                 == .keepLoading)
+    }
+
+    /// A 4K ladder (1, 2.5, 5, 8, 16 and 35 Mbit/s), 3 s segments: a 35 Mbit/s segment (105 Mbit) 3 s in, 1.75 s of
+    /// buffer. At 20 Mbit/s (60 Mbit in) the 45 Mbit left take 2.25 s, a 0.5 s stall: finishing scores 35 - 4.3 ×
+    /// (0.5 + 3) = 19.95 Mbit/s, and the best lower rung that arrives in time at 16 Mbit/s is 8 Mbit/s (1.5 s):
+    /// finished (hls.js's rule would have thrown it away for the 8 Mbit/s rung). At 10 Mbit/s (30 Mbit in) the
+    /// stall would be 5.75 s (35 - 4.3 × 8.75 = -2.6): abandoned for 2.5 Mbit/s, the highest rung that arrives in
+    /// time at 8 Mbit/s (0.94 s; 5 Mbit/s takes 1.875 s).
+    @Test("abandonment weighs the stall finishing costs against the bit rate a lower rung loses")
+    func abandonWeighsTheStall() {
+        let fourK = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8, 16, 35].map { .init(peakBitRate: $0 * 1_000_000) })
+        let expected = 105_000_000 / 8
+        let fast = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: 60_000_000 / 8, expectedBytes: expected, elapsed: 3)
+        #expect(fourK.shouldAbandon(fast, rung: 5, segmentDuration: 3, buffer: 1.75, estimate: 20e6) == .keepLoading)
+        let slow = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: 30_000_000 / 8, expectedBytes: expected, elapsed: 3)
+        #expect(
+            fourK.shouldAbandon(slow, rung: 5, segmentDuration: 3, buffer: 1.75, estimate: 20e6)
+                == .abandon(switchTo: 1))
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PlayheadHLS
 
-/// `LinkHistory` by hand and through `BandwidthEstimator`.
+/// `LinkHistory` by hand, through `BandwidthEstimator`, and as the plan weighs it.
 @Suite("Link history: the share of time below a rate")
 struct LinkHistoryTests {
     @Test("time at each rate and idle time count; slower than the rate is slow; nothing before a sample")
@@ -46,5 +46,25 @@ struct LinkHistoryTests {
         estimator.addSample(bytes: 2_000_000, duration: 2, at: 12)
         let expected = 2.0 / 12 * pow(0.5, 10 / 120) / (2.0 / 12 * pow(0.5, 10 / 120) + 10.0 / 12)
         #expect(abs(estimator.history.slowShare(below: 1e6) - expected) < 1e-9)
+    }
+
+    /// The plan's ladder of `AdaptiveBitratePlanTests` (1 and 2 Mbit/s, 2 s segments) at 3 Mbit/s from 6 s of
+    /// buffer climbs on a link with no history. On one that ran below the lowest rung half the time, each second
+    /// short of 20 s costs a stalled second (2.15): 1,1,1,1,1 ends at 8.593 s (4.5 - 2.15 × 11.407 = -20.0), 0,0,0,0,0
+    /// at 12.296 s (2.5 - 0.5 for the climb back - 2.15 × 7.704 = -14.6): it keeps rung 0 to fill the buffer.
+    @Test("a link that ran below the lowest rung makes the plan keep its buffer")
+    func planKeepsTheBuffer() {
+        let policy = AdaptiveBitratePolicy(rungs: [.init(peakBitRate: 1_000_000), .init(peakBitRate: 2_000_000)])
+        let ahead = AdaptiveBitratePolicy.UpcomingSegments(estimatedFrom: policy.rungs, durations: [2, 2, 2, 2, 2])
+        var slow = LinkHistory(halfLife: 120)
+        slow.add(rate: 300_000, duration: 30, idle: 0)
+        slow.add(rate: 3_000_000, duration: 30, idle: 0)
+        func pick(_ history: LinkHistory?) -> Int? {
+            policy.nextRung(
+                current: 0, estimate: 3e6, buffer: 6, segmentDuration: 2, upcoming: ahead, history: history)
+        }
+        #expect(pick(nil) == 1)
+        #expect(pick(LinkHistory(halfLife: 120)) == 1)
+        #expect(pick(slow) == 0)
     }
 }

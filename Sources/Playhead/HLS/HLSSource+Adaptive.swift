@@ -98,7 +98,7 @@ extension HLSSource {
             let target = state.policy.nextRung(
                 current: current, estimate: estimate, buffer: buffered, segmentDuration: duration, upcoming: upcoming,
                 recentEstimate: measured ? state.estimator.recentEstimate : nil,
-                availability: state.estimator.availability),
+                availability: state.estimator.availability, history: state.estimator.history),
             target != current
         else { return false }
         return switchVariant(to: target)
