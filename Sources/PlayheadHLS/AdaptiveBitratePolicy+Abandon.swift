@@ -36,7 +36,7 @@ extension AdaptiveBitratePolicy {
     /// `stallCost` more if it does (the rest of this download at the rate it is getting, a whole segment of a lower
     /// rung at `abandonSafetyFraction` of that rate; the time already spent is gone either way). The best lower rung
     /// is returned when it scores above finishing: a download nearly done, or one whose stall is short on a ladder
-    /// where the lower rungs lose much, is finished. (Until 2026-12-04 the rule was hls.js's: the highest rung that
+    /// where the lower rungs lose much, is finished. (Until 2026-12-03 the rule was hls.js's: the highest rung that
     /// would arrive in time, whatever finishing would cost; on a high ladder it threw away segments worth far more
     /// than their short stall.)
     ///

@@ -113,10 +113,10 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         /// Segments the plan looks ahead (5, as RobustMPC); 0 turns planning off.
         public var lookaheadSegments: Int = 5
         /// Seconds of buffer below which the plan counts a second as stalled (2 s: a margin for the estimate's
-        /// error; it was 4 s until 2026-12-04, when a second below it cost a top-rung second).
+        /// error; it was 4 s until 2026-12-03, when a second below it cost a top-rung second).
         public var reserveBuffer: Double = 2
         /// What a stalled second costs, in bits per second of bit rate for a segment (4.3 Mbit/s: the linear QoE's
-        /// weight, Pensieve's and MPC's, by which `playhead-abr-sim` judges policies). Until 2026-12-04 it was the
+        /// weight, Pensieve's and MPC's, by which `playhead-abr-sim` judges policies). Until 2026-12-03 it was the
         /// top rung's bit rate, which on a high ladder (35 Mbit/s) valued a stall eight times above the metric.
         public var stallCost: Double = 4_300_000
         /// Stalled seconds that an interruption costs besides its length (3): viewers mind a stall's occurrence, not
