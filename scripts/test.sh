@@ -40,6 +40,10 @@ run_group() {
     daemons_start
     export PLAYHEAD_FIXTURES="$fixtures/$name"
     nginx_start "$PLAYHEAD_FIXTURES/www"
+    # A crash prints its own cause (a Swift fatal error, libpulse's assertion) and test-report names the test; the
+    # Swift runtime's backtracer, which a crashing bundle starts outside `timeout`'s reach, blocked for good twice
+    # on 2026-12-04 (reading a socket it inherited) while holding the group's output pipe, so the run never ended.
+    export SWIFT_BACKTRACE=enable=no
     # A hang must not hold the machine (CI's limit is 90 minutes): a group gets 45 at most, the suite needs ~20.
     timeout --kill-after=30 45m "$bundle" --testing-library swift-testing --no-parallel "$@"
   )

@@ -50,10 +50,19 @@ final class PulseConnection: @unchecked Sendable {
         guard pa_threaded_mainloop_start(ml) >= 0 else { fatalError("PulseAudio: cannot start the mainloop thread") }
     }
 
-    /// Takes the mainloop lock (recursive). Any thread but a PulseAudio callback, which already holds it.
-    func lock() { pa_threaded_mainloop_lock(mainloop) }
-    /// Releases the mainloop lock.
-    func unlock() { pa_threaded_mainloop_unlock(mainloop) }
+    /// Takes the mainloop lock (recursive). Any thread. On the mainloop thread, which holds the lock while it runs
+    /// the C callbacks, nothing is taken: there a client's `deinit` may run, when the reference a callback took
+    /// (`subscription` reads each client's weak reference) was the last one, and libpulse aborts on a lock taken
+    /// by its own thread.
+    func lock() {
+        guard pa_threaded_mainloop_in_thread(mainloop) == 0 else { return }
+        pa_threaded_mainloop_lock(mainloop)
+    }
+    /// Releases the mainloop lock (nothing on the mainloop thread, as `lock`).
+    func unlock() {
+        guard pa_threaded_mainloop_in_thread(mainloop) == 0 else { return }
+        pa_threaded_mainloop_unlock(mainloop)
+    }
     /// Wakes every thread waiting on the mainloop condition. Lock held.
     func signal() { pa_threaded_mainloop_signal(mainloop, 0) }
     private var selfPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
