@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The ABR benchmark of BENCHMARKS.md: builds playhead-abr-sim (release) and runs every policy over every Sabre trace
 # set (3Glogs, 4Glogs, sd_fs, hd_fs) with bbb.json and bbb4k.json, then over each set's two halves (traces at odd
-# and at even positions in name order: the policy's constants were tuned on the odd half only). Prints Markdown.
+# and at even positions in name order: the policy's constants were tuned on the odd half only), then over four
+# families of synthetic traces scaled to each movie's ladder (scripts/abr-synthetic-traces.py: links the policy
+# was not tuned on; seed 1 showed the outage weakness fixed on 2026-12-04, seed 2 was run only after). Prints Markdown.
 # Usage: scripts/abr-benchmark.sh [CORPUS_DIR]   (default ../shared/corpora/traces/sabre/example/mmsys18)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,4 +49,15 @@ for half in all odd even; do
       echo "$movie $set $("$sim" --movie "$corpus/$movie.json" --traces "${files[@]}" "${args[@]}" --json)"
     done
   done | table "$half traces" "${policies[@]}"
+done
+
+synthetic=$(mktemp -d)
+trap 'rm -rf "$synthetic"' EXIT
+for seed in 1 2; do
+  for movie in bbb bbb4k; do
+    scripts/abr-synthetic-traces.py "$synthetic/$seed/$movie" "$corpus/$movie.json" --seed "$seed"
+    for family in markov steps walk outage; do
+      echo "$movie $family $("$sim" --movie "$corpus/$movie.json" --traces "$synthetic/$seed/$movie/$family" "${args[@]}" --json)"
+    done
+  done | table "synthetic traces, seed $seed (50 per family, 600 s each)" "${policies[@]}"
 done

@@ -23,9 +23,10 @@ import Foundation
 /// instead from a plan over the next `lookaheadSegments` segments (model predictive control as RobustMPC, Yin et
 /// al. 2015, with the buffer target of BOLA, Spiteri et al. 2016): every sequence of allowed
 /// rungs is played against `downBandwidthFraction` × the recent throughput (`recentEstimate`: the estimator's
-/// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate) × the link's
-/// `availability` (the share of time it carried data: on a link with outages, what it delivers over minutes, so
-/// that the buffer is kept fuller for the next one) and scored as the linear QoE scores a stream: its bit rate,
+/// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate), times the link's
+/// `availability` (the share of time it carried data: what it delivers over minutes) while its recent outages
+/// outlast the buffer (`LinkHistory.longestSlowSpell(below:)` the lowest rung, longer than the buffer: the next one
+/// will empty it, so it is kept fuller), and scored as the linear QoE scores a stream: its bit rate,
 /// its switches (with the switch back to the rung the throughput sustains that a plan ending elsewhere leaves to
 /// the plans after it), `stallCost` for each second it would run under `reserveBuffer` and for each interruption
 /// (`stallEventSeconds`), and, for each second it would end short of `targetBuffer`, what that second may save: the
@@ -34,9 +35,11 @@ import Foundation
 /// rung's segment the same way (`shouldAbandon`). The plan's model of the buffer is what keeps it from climbing too
 /// early: it is not also held until `minimumBufferForUpSwitch`, a margin that costs bit rate for stalls the buffer
 /// model already avoids. Its up-switches go no higher than the recent throughput sustains (BOLA-E's BOLA-O) only on a link with
-/// outages (`outageAvailability`), where the buffer a full one would spend is what the next outage needs; elsewhere
-/// the switch back, costed at the plan's end, does that cap's work (until 2026-12-03 the cap held on every link, and
-/// cost bit rate on every trace set: `BENCHMARKS.md`).
+/// outages (`outageAvailability`) that outlast the buffer, where the buffer a full one would spend is what the next
+/// outage needs; elsewhere the switch back, costed at the plan's end, does that cap's work (until 2026-12-03 the cap
+/// held on every link, and cost bit rate on every trace set; until 2026-12-04 the cap and the availability held on
+/// every link with outages, and on outages of seconds under a full buffer kept the plan a rung or two below what the
+/// link carried: `BENCHMARKS.md`).
 ///
 /// A value type with no clock and no I/O: safe on any thread.
 public struct AdaptiveBitratePolicy: Sendable, Hashable {
@@ -136,8 +139,9 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         /// tuning half of Sabre's traces, against the simulator's checks of what a viewer sees (`BENCHMARKS.md`).
         public var minimumRisk: Double = 0.05
         /// The link's availability below which it counts as a link with outages (0.9: down a tenth of its recent
-        /// download time): the plan's up-switches then go no higher than the recent throughput sustains (BOLA-E's
-        /// BOLA-O), so that the buffer the next outage needs is not spent on a rung the link cannot carry.
+        /// download time): while its outages outlast the buffer, the plan's up-switches go no higher than the
+        /// recent throughput sustains (BOLA-E's BOLA-O), so that the buffer the next outage needs is not spent on a
+        /// rung the link cannot carry.
         public var outageAvailability: Double = 0.9
 
         /// The defaults described on each property.
@@ -193,9 +197,10 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///   - recentEstimate: the recent throughput (`BandwidthEstimator.recentEstimate` once it has measured), which
     ///     the plan runs against; nil: `estimate`.
     ///   - availability: the share of time the link carries data (`BandwidthEstimator.availability`); the plan
-    ///     expects `availability` × the recent throughput.
+    ///     expects `availability` × the recent throughput while the link's outages outlast the buffer.
     ///   - history: the link's recent history (`BandwidthEstimator.history`): how much of the time it ran below the
-    ///     lowest allowed rung sets what the buffer the plan ends with is worth; nil: none seen (`minimumRisk`).
+    ///     lowest allowed rung sets what the buffer the plan ends with is worth, and how long it stayed there whether
+    ///     the outages outlast the buffer; nil: none seen (`minimumRisk`; outages are taken to outlast any buffer).
     public func nextRung(
         current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
         recentEstimate: Double? = nil, availability: Double = 1, history: LinkHistory? = nil
@@ -211,7 +216,9 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             return highest(in: allowed, within: estimate * c.startupBandwidthFraction * scale(buffer)) ?? lowest
         }
         if c.lookaheadSegments > 0, let upcoming, !upcoming.sizes.isEmpty {
-            let share = availability.isFinite ? min(max(availability, 0), 1) : 1
+            // Outages the buffer rides out need no discount: the plan's price on a short buffer keeps it.
+            let outagesOutlastBuffer = (history?.longestSlowSpell(below: rungs[lowest].bitRate) ?? .infinity) > buffer
+            let share = outagesOutlastBuffer && availability.isFinite ? min(max(availability, 0), 1) : 1
             let recent = (recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate) * share
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,

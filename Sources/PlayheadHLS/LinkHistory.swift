@@ -51,4 +51,26 @@ public struct LinkHistory: Sendable, Hashable {
         }
         return total > 0 ? min(slow / total, 1) : 0
     }
+
+    /// The longest spell of the recent past in which the link ran slower than `rate` bits per second without a
+    /// break, in seconds (0 when there was none): consecutive slow samples, and the time between them, make one
+    /// spell (a player fetching through an outage has a download in flight the whole time); a sample at `rate` or
+    /// faster ends it. Spells that ended more than two half-lives ago do not count (a quarter of the weight). Asked
+    /// with the lowest rung's bit rate, it is how long the link's outages last: longer than the buffer, the next
+    /// one will use up all of it.
+    public func longestSlowSpell(below rate: Double) -> Double {
+        guard rate > 0, rate.isFinite else { return 0 }
+        var longest = 0.0
+        var spell = 0.0
+        for span in spans {
+            if span.rate < rate {
+                // The wait before a spell's first sample (a full buffer idling) is not part of it.
+                spell += (spell > 0 ? span.idleBefore : 0) + span.duration
+                if now - span.end <= 2 * halfLife { longest = max(longest, spell) }
+            } else {
+                spell = 0
+            }
+        }
+        return longest
+    }
 }

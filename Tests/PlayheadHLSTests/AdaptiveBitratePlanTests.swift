@@ -85,6 +85,29 @@ struct AdaptiveBitratePlanTests {
         #expect(pickFromRungZero(throughput: 1.8e6, buffer: 20, availability: 0.85) == 0)
     }
 
+    /// The link of `outageCap` with a history (no fading): 5 s below the lowest rung among 300 s at 1.8 Mbit/s, a
+    /// slow share of 5/305, so each second short of 20 s costs 4 × 5/305 × 2.15 = 0.141. The 20 s buffer rides out
+    /// outages of 5 s, so neither the availability nor the cap holds: at 1.62 Mbit/s, 1,1,1,1,1 ends at 17.65 s and
+    /// scores 5 − 0.5 − 0.33 − 0.5 back down = 3.67 against 2.5, and the plan climbs. The same share in one 30 s
+    /// outage among 1800 s outlasts the buffer: both hold, and it keeps rung 0.
+    @Test("outages the buffer rides out neither discount the throughput nor cap the climb")
+    func shortOutages() {
+        func history(outage: Double, fast: Double) -> LinkHistory {
+            var history = LinkHistory(halfLife: 1e12)
+            history.add(rate: 1.8e6, duration: fast / 2, idle: 0)
+            history.add(rate: 100_000, duration: outage, idle: 0)
+            history.add(rate: 1.8e6, duration: fast / 2, idle: 0)
+            return history
+        }
+        func pick(_ history: LinkHistory) -> Int? {
+            policy.nextRung(
+                current: 0, estimate: 1.8e6, buffer: 20, segmentDuration: 2, upcoming: ahead, recentEstimate: 1.8e6,
+                availability: 0.85, history: history)
+        }
+        #expect(pick(history(outage: 5, fast: 300)) == 1)
+        #expect(pick(history(outage: 30, fast: 1800)) == 0)
+    }
+
     /// The plan's pick from rung 0 with five 2 s segments ahead, the estimate and the recent estimate both
     /// `throughput`.
     func pickFromRungZero(throughput: Double, buffer: Double, availability: Double) -> Int? {

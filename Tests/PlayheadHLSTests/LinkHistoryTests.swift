@@ -48,6 +48,23 @@ struct LinkHistoryTests {
         #expect(abs(estimator.history.slowShare(below: 1e6) - expected) < 1e-9)
     }
 
+    /// Slow samples and the time between them make one spell; the wait before its first sample does not count, a
+    /// sample at the rate or faster ends it, and a spell that ended more than two half-lives ago is forgotten.
+    @Test("the longest recent spell below a rate")
+    func longestSpell() {
+        var history = LinkHistory(halfLife: 10)
+        #expect(history.longestSlowSpell(below: 1e6) == 0)
+        history.add(rate: 100_000, duration: 5, idle: 0)
+        history.add(rate: 5e6, duration: 1, idle: 0)
+        history.add(rate: 200_000, duration: 3, idle: 7)
+        history.add(rate: 0, duration: 4, idle: 1)
+        #expect(history.longestSlowSpell(below: 1e6) == 8)
+        #expect(history.longestSlowSpell(below: 150_000) == 5)
+        #expect(history.longestSlowSpell(below: 0) == 0 && history.longestSlowSpell(below: .nan) == 0)
+        history.add(rate: 5e6, duration: 21, idle: 0)
+        #expect(history.longestSlowSpell(below: 1e6) == 0)
+    }
+
     /// The plan's ladder of `AdaptiveBitratePlanTests` (1 and 2 Mbit/s, 2 s segments) at 3 Mbit/s from 6 s of
     /// buffer climbs on a link with no history. On one that ran below the lowest rung half the time, each second
     /// short of 20 s costs a stalled second (2.15): 1,1,1,1,1 ends at 8.593 s (4.5 - 2.15 × 11.407 = -20.0), 0,0,0,0,0
