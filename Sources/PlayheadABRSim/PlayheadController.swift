@@ -5,7 +5,7 @@ import PlayheadHLS
 /// per network chunk (with its arrival time, so idle time ages the averages), `AdaptiveBitratePolicy.nextRung`
 /// asked at each segment boundary with the buffer ahead of the play head (and, with `lookahead`, the estimator's
 /// recent estimate and availability and the segments ahead with sizes the ladder's declared bit rates imply, as the
-/// player reads them from a playlist without byte ranges: the plan), and `shouldAbandon` asked while a download runs
+/// player reads them from a playlist without byte ranges, and whether they reach the movie's end: the plan), and `shouldAbandon` asked while a download runs
 /// during playback. Each chunk becomes a sample as the player's loader makes it (`TransferMeter`: from the first
 /// bit, the request's latency left out). The same code the player runs, not a copy. A value type owned by one
 /// simulation.
@@ -46,11 +46,13 @@ public struct PlayheadController: ABRController {
         let count = min(policy.configuration.lookaheadSegments, c.movie.segmentCount - c.segment)
         var upcoming: AdaptiveBitratePolicy.UpcomingSegments?
         if lookahead, count > 0 {
+            let last = c.segment + count == c.movie.segmentCount
             upcoming =
                 knowsSegmentSizes
-                ? .init(sizes: Array(c.movie.segmentSizes[c.segment..<c.segment + count]))
+                ? .init(sizes: Array(c.movie.segmentSizes[c.segment..<c.segment + count]), reachesEnd: last)
                 : .init(
-                    estimatedFrom: policy.rungs, durations: Array(repeating: c.movie.segmentDuration, count: count))
+                    estimatedFrom: policy.rungs, durations: Array(repeating: c.movie.segmentDuration, count: count),
+                    reachesEnd: last)
         }
         let pick = policy.nextRung(
             current: c.current, estimate: estimator.estimate, buffer: c.buffer,

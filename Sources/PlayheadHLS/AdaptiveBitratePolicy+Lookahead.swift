@@ -6,27 +6,36 @@ extension AdaptiveBitratePolicy {
     public struct UpcomingSegments: Sendable, Hashable {
         /// Bits per segment ahead and rung.
         public var sizes: [[Double]]
+        /// Whether the last of `sizes` is the stream's last segment (a VOD or ended playlist): nothing follows it,
+        /// so a plan that reaches it keeps no buffer for after it and costs no switch back.
+        public var reachesEnd: Bool
 
-        /// Sizes of the segments ahead, nearest first.
-        public init(sizes: [[Double]]) { self.sizes = sizes }
+        /// Sizes of the segments ahead, nearest first; `reachesEnd` when the last is the stream's last.
+        public init(sizes: [[Double]], reachesEnd: Bool = false) {
+            self.sizes = sizes
+            self.reachesEnd = reachesEnd
+        }
 
         /// Sizes estimated from the ladder, as a player knows them from a playlist without byte ranges: each rung's
-        /// `bitRate` (`AVERAGE-BANDWIDTH`, else `BANDWIDTH`) × each segment's duration (`EXTINF`), nearest first.
-        public init(estimatedFrom rungs: [Rung], durations: [Double]) {
+        /// `bitRate` (`AVERAGE-BANDWIDTH`, else `BANDWIDTH`) × each segment's duration (`EXTINF`), nearest first;
+        /// `reachesEnd` when the last is the stream's last.
+        public init(estimatedFrom rungs: [Rung], durations: [Double], reachesEnd: Bool = false) {
             sizes = durations.map { d in rungs.map { $0.bitRate * max(d, 0) } }
+            self.reachesEnd = reachesEnd
         }
     }
 
     /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):
     /// every sequence of allowed rungs is played against a constant throughput of `estimate` and scored as the
     /// linear QoE scores a stream: the bit rate it brings, minus `stallCost` per second the buffer would stand below
-    /// `reserveBuffer` before a segment arrives and `stallEventSeconds` × `stallCost` for each segment that takes it
-    /// there (an interruption), minus the size of each change, minus what the buffer it ends with lacks (each second
+    /// `reserveBuffer` before a segment arrives and, for each segment that takes it there, `stallEventSeconds` ×
+    /// `stallCost` times how far below (an interruption: none at the reserve, all of it at an empty buffer), minus the size of each change, minus what the buffer it ends with lacks (each second
     /// short of `targetBuffer` costs `stallCost` × `riskScale` × `slowShare`, between `minimumRisk` and 1 stalled
     /// second: what a second of buffer may save on a link that runs below the lowest rung that share of the time),
     /// minus the change from its last rung to the highest one `estimate` sustains (the switch that the plans after
     /// it will make: a plan that ends below it pays for the climb back, one that ends above it for its way down);
-    /// the first rung of the best sequence is returned. Scores are in units of the top allowed rung. Sizes are
+    /// a plan that reaches the stream's end (`UpcomingSegments.reachesEnd`) pays neither of these last two, as
+    /// nothing follows it. The first rung of the best sequence is returned. Scores are in units of the top allowed rung. Sizes are
     /// `upcoming`'s when given, else bit rate × duration. The reserve is at most 40 % of `lowBuffer` and the target
     /// at most 80 % of `bufferToRideOutDrop`, which the player fits to its reach. The search is exhaustive, pruned
     /// by a bound no sequence can beat.
@@ -59,9 +68,16 @@ extension AdaptiveBitratePolicy {
         let event = stall * max(c.stallEventSeconds, 0)
         let share = slowShare.isFinite ? c.riskScale * slowShare : 0
         let shortfall = stall * min(max(share, c.minimumRisk), 1)
+        let endsStream = upcoming.map { $0.reachesEnd && steps >= $0.sizes.count } ?? false
+        // An interruption is as likely as the buffer is near empty: none at the reserve, certain at 0 (a step
+        // would make a hundredth of a second decide between plans, and the player's timing differ from a model's).
+        func eventCost(_ short: Double) -> Double {
+            guard short > 0 else { return 0 }
+            return reserve > 0 ? event * min(short / reserve, 1) : event
+        }
         func search(_ k: Int, _ buffer: Double, _ last: Double, _ score: Double) {
             if k == steps {
-                let final = score - shortfall * max(target - buffer, 0) - abs(last - sustained)
+                let final = endsStream ? score : score - shortfall * max(target - buffer, 0) - abs(last - sustained)
                 if final > best { (best, bestFirst) = (final, first) }
                 return
             }
@@ -72,7 +88,7 @@ extension AdaptiveBitratePolicy {
                 if k == 0 { first = i }
                 search(
                     k + 1, max(buffer - download, 0) + segmentDuration, rates[i],
-                    score + rates[i] - stall * short - (short > 0 ? event : 0) - abs(rates[i] - last))
+                    score + rates[i] - stall * short - eventCost(short) - abs(rates[i] - last))
             }
         }
         search(0, buffer, currentRate, 0)

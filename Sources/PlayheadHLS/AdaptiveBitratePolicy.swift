@@ -29,7 +29,7 @@ import Foundation
 /// will empty it, so it is kept fuller), and scored as the linear QoE scores a stream: its bit rate,
 /// its switches (with the switch back to the rung the throughput sustains that a plan ending elsewhere leaves to
 /// the plans after it), `stallCost` for each second it would run under `reserveBuffer` and for each interruption
-/// (`stallEventSeconds`), and, for each second it would end short of `targetBuffer`, what that second may save: the
+/// (`stallEventSeconds`, as likely as the buffer is near empty), and, for each second it would end short of `targetBuffer`, what that second may save: the
 /// stall cost times how much of the recent time the link ran below the lowest rung (`LinkHistory.slowShare(below:)`,
 /// scaled by `riskScale`; see `plan`). Abandonment weighs the stall a download in flight will cost against a lower
 /// rung's segment the same way (`shouldAbandon`). The plan's model of the buffer is what keeps it from climbing too
@@ -124,6 +124,8 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
         public var stallCost: Double = 4_300_000
         /// Stalled seconds that an interruption costs besides its length (3): viewers mind a stall's occurrence, not
         /// only its seconds, so a short stall is not bought for a higher rung (the metric counts only the seconds).
+        /// The plan counts it in full for a segment due when the buffer is empty, and in part for one due under
+        /// `reserveBuffer` (as the buffer that remains is to the reserve; until 2026-12-04 in full there too).
         public var stallEventSeconds: Double = 3
         /// Seconds of buffer the plan aims to end with (20 s), at most 80 % of `bufferToRideOutDrop` (which the
         /// player fits to the most the stream can buffer).

@@ -6,7 +6,8 @@ import Testing
 /// The plan (model predictive control over the segments ahead) on cases computed by hand: two rungs of 1 and
 /// 2 Mbit/s, 2 s segments, five ahead, sizes estimated from the bit rates (2 and 4 Mbit), the default constants
 /// (plays against 0.9 × the throughput; bit rates and switches in units of the top rung, 0.5 and 1; a stalled
-/// second 4.3 / 2 = 2.15, a second under the 2 s reserve the same and an interruption 3 × 2.15 = 6.45 more; each
+/// second 4.3 / 2 = 2.15, a second under the 2 s reserve the same and an interruption 3 × 2.15 = 6.45 more, in full
+/// at an empty buffer and as the share of the reserve it runs under above that; each
 /// second short of the 20 s target 0.05 × 2.15 = 0.1075 on a link with no history).
 @Suite("Adaptive bitrate plan")
 struct AdaptiveBitratePlanTests {
@@ -25,9 +26,9 @@ struct AdaptiveBitratePlanTests {
     }
 
     /// At 3 Mbit/s (2.7 planned) a 2 Mbit/s segment takes 1.481 s and a 1 Mbit/s one 0.741 s. From 2 s of buffer
-    /// every plan runs under the reserve at once; the best is 0,0,1,1,1 (−6.040), any plan starting on rung 1
-    /// stalls longer (at best −15.140). From 3.333 s a 2 Mbit/s segment would leave the buffer 0.148 s under the
-    /// reserve: 1,1,1,1,1 scores 4.5 − 0.319 − 6.45 − 0.1075 × 14.074 = −3.782 against 0,1,1,1,1's
+    /// every plan runs under the reserve at once; the best is 0,0,1,1,1 (−1.979), any plan starting on rung 1
+    /// stalls longer (at best −7.734). From 3.333 s a 2 Mbit/s segment would leave the buffer 0.148 s under the
+    /// reserve: 1,1,1,1,1 scores 4.5 − 0.319 − 6.45 × 0.148 / 2 − 0.1075 × 14.074 = 2.189 against 0,1,1,1,1's
     /// 4.0 − 0.1075 × 13.333 = 2.567. From 4.667 s: 1,1,1,1,1 scores 4.5 − 0.1075 × 12.741 = 3.130 against
     /// 0,1,1,1,1's 2.710, so it climbs; the budget rule needs 10 s of buffer left after a 1.333 s fetch (its 0.7 ×
     /// 3 Mbit/s fits rung 1): not from 6 s, from 12 s.
@@ -106,6 +107,26 @@ struct AdaptiveBitratePlanTests {
         }
         #expect(pick(history(outage: 5, fast: 300)) == 1)
         #expect(pick(history(outage: 30, fast: 1800)) == 0)
+    }
+
+    /// One segment left, on rung 1 with 8 s of buffer at 1.5 Mbit/s (1.35 planned: rung 0 is what the link sustains),
+    /// on a link that ran below the lowest rung a quarter of the time (a second short of 20 s costs a stalled
+    /// second, 2.15): rung 1 ends at 7.04 s (1 − 2.15 × 12.96 − 0.5 back down = −27.4), rung 0 at 8.52 s (0.5 − 0.5
+    /// − 2.15 × 11.48 = −24.7), so the plan steps down to keep buffer. When that segment is the stream's last,
+    /// nothing after it needs the buffer or the switch back: rung 1 scores 1 against rung 0's 0, and it stays.
+    @Test("a plan that reaches the stream's end keeps no buffer for after it")
+    func streamEnd() {
+        var history = LinkHistory(halfLife: 1e12)
+        history.add(rate: 300_000, duration: 10, idle: 0)
+        history.add(rate: 1.5e6, duration: 30, idle: 0)
+        func pick(reachesEnd: Bool) -> Int? {
+            policy.nextRung(
+                current: 1, estimate: 1.5e6, buffer: 8, segmentDuration: 2,
+                upcoming: .init(estimatedFrom: policy.rungs, durations: [2], reachesEnd: reachesEnd),
+                recentEstimate: 1.5e6, history: history)
+        }
+        #expect(pick(reachesEnd: false) == 0)
+        #expect(pick(reachesEnd: true) == 1)
     }
 
     /// The plan's pick from rung 0 with five 2 s segments ahead, the estimate and the recent estimate both

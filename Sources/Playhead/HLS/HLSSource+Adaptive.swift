@@ -91,7 +91,9 @@ extension HLSSource {
         } else if fetchedAny {
             // Not before the first segment: that one is fetched on the rung the start-up rule chose for it (an
             // empty buffer leaves a plan nothing to weigh but the wait), as in the simulator.
-            upcoming = .init(estimatedFrom: state.policy.rungs, durations: upcomingDurations(fallback: duration))
+            let ahead = upcomingSegments(fallback: duration)
+            upcoming = .init(
+                estimatedFrom: state.policy.rungs, durations: ahead.durations, reachesEnd: ahead.reachesEnd)
         }
         let measured = state.estimator.hasMeasurement
         guard
@@ -106,15 +108,19 @@ extension HLSSource {
 
     /// The `EXTINF` durations of the segments the plan looks at, from the next one on (gaps left out), as many as
     /// it looks ahead; a live playlist that lists fewer is filled with `fallback` (the target duration): the
-    /// segments to come will be about that long. Demux thread.
-    func upcomingDurations(fallback: Double) -> [Double] {
-        guard let state = adaptive else { return [] }
+    /// segments to come will be about that long. `reachesEnd` when the playlist has ended (VOD, or
+    /// `EXT-X-ENDLIST`) and the last of them is its last segment. Demux thread.
+    func upcomingSegments(fallback: Double) -> (durations: [Double], reachesEnd: Bool) {
+        guard let state = adaptive else { return ([], false) }
         let count = state.policy.configuration.lookaheadSegments
-        var durations = Array(playlist.segments.dropFirst(next).lazy.filter { !$0.gap }.prefix(count).map(\.duration))
+        let rest = playlist.segments.dropFirst(next).lazy.filter { !$0.gap }
+        var durations = Array(rest.prefix(count + 1).map(\.duration))
+        let reachesEnd = live == nil && !playlist.isLive && durations.count <= count
+        durations = Array(durations.prefix(count))
         if live != nil, durations.count < count {
             durations += Array(repeating: fallback, count: count - durations.count)
         }
-        return durations
+        return (durations, reachesEnd)
     }
 
     /// Scales the policy's buffer thresholds down to `reach`, the most this stream can buffer (a live stream's
