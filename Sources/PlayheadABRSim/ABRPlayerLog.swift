@@ -46,4 +46,25 @@ public enum ABRPlayerLog {
         run.startup = (started ?? first ?? 0) - (first ?? 0)
         return run
     }
+
+    /// The player's reaction time in a `--log-json` file, in seconds: the median, over consecutive `segment-loaded`
+    /// events with no `variant-switch` between them (a switch adds a playlist request), of the time from one
+    /// segment's arrival to the next one's request (its arrival less its transfer `seconds`), at least 0; 0 when
+    /// there is no such pair. Lines that are not events are skipped (`run(jsonLines:bytes:)` reports them).
+    public static func reactionTime(jsonLines text: String) -> Double {
+        var gaps: [Double] = []
+        var previous: Double?
+        for line in text.split(separator: "\n") {
+            guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                let event = o["event"] as? String, let time = (o["time"] as? NSNumber)?.doubleValue
+            else { continue }
+            if event == "variant-switch" { previous = nil }
+            guard event == "segment-loaded", let seconds = (o["seconds"] as? NSNumber)?.doubleValue else { continue }
+            if let previous { gaps.append(max(time - seconds - previous, 0)) }
+            previous = time
+        }
+        guard !gaps.isEmpty else { return 0 }
+        gaps.sort()
+        return gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
+    }
 }

@@ -59,6 +59,11 @@ public struct ABRSession: Sendable {
     /// latency), as an HLS player loads a variant's playlist when it first switches to it (false: Sabre's model, a
     /// DASH manifest that lists every rung). The first segment's rung is the one `requestsBeforeFirstSegment` loaded.
     public var fetchesVariantPlaylists = false
+    /// Seconds from a segment's arrival to the player's next request: its own time to act on it (handing the bytes
+    /// to the demuxer, which asks for the next segment once it has read them; the decision). 0: Sabre's model, a
+    /// player that reacts at once. The real-player comparison measures it from the player's log
+    /// (`ABRPlayerLog.reactionTime`): on a loaded machine it grows, and the player's buffer with it falls behind.
+    public var requestDelay = 0.0
 
     /// A session of `movie` over `trace` with a buffer of `maximumBuffer` seconds.
     public init(movie: ABRMovie, trace: ABRTrace, maximumBuffer: Double = 25) {
@@ -82,6 +87,7 @@ public struct ABRSession: Sendable {
         for _ in 0..<requestsBeforeFirstSegment { clock.advance(trace.period(at: clock.time).latency) }
         var playlistsLoaded = Set<Int>()
         for segment in 0..<movie.segmentCount {
+            if segment > 0, requestDelay > 0 { clock.advance(requestDelay) }
             let room = maximumBuffer - d
             if clock.buffer > room { clock.advance(clock.buffer - room) }
             let decision = controller.decide(context(segment))

@@ -83,4 +83,20 @@ struct ABRInputTests {
         let empty = message { _ = try ABRTrace.load(paths: [folder.path]) }
         #expect(empty.contains(folder.path) && empty.contains("no trace file"), "\(empty)")
     }
+
+    /// Arrivals at 1, 2.5 (after 1.4 s of transfer: asked for at 1.1), a switch, 4 (not counted: a playlist came
+    /// first), 5 (asked for at 4.3) and 6 (asked for at 4.8, before 5: 0). Gaps 0.1, 0.3 and 0: the median is 0.1.
+    @Test("the player's reaction time, from its log: the median wait from an arrival to the next request")
+    func reactionTime() {
+        let log = [
+            #"{"event":"segment-loaded","time":1,"seconds":1,"bytes":10}"#,
+            #"{"event":"segment-loaded","time":2.5,"seconds":1.4,"bytes":10}"#,
+            #"{"event":"variant-switch","time":2.6,"bitrate":1000}"#,
+            #"{"event":"segment-loaded","time":4,"seconds":1.2,"bytes":10}"#, "not an event",
+            #"{"event":"segment-loaded","time":5,"seconds":0.7,"bytes":10}"#,
+            #"{"event":"segment-loaded","time":6,"seconds":1.2,"bytes":10}"#,
+        ].joined(separator: "\n")
+        #expect(abs(ABRPlayerLog.reactionTime(jsonLines: log) - 0.1) < 1e-9)
+        #expect(ABRPlayerLog.reactionTime(jsonLines: "") == 0)
+    }
 }

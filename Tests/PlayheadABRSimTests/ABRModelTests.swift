@@ -120,6 +120,25 @@ struct ABRModelTests {
         #expect(abs(shifts[2] - 0.1) < 1e-9 && abs(shifts[3] - 0.1) < 1e-9, "\(shifts)")
     }
 
+    /// Rung 0 throughout: 2 s segments of 1 Mbit/s over 2 Mbit/s, no latency, each arriving 1 s after its request.
+    /// An instant player asks for them at 0, 1, 2, 3 s with 0, 2, 3, 4 s of buffer; one that takes 0.25 s to act on
+    /// each arrival asks at 0, 1.25, 2.5, 3.75 s with 0, 1.75, 2.5, 3.25 s.
+    @Test("a player's reaction time delays each request after the first, and its buffer with it")
+    func requestDelay() throws {
+        let movie = try flatMovie(kbps: [1000], duration: 2, count: 4)
+        var session = ABRSession(movie: movie, trace: try stepTrace([(1000, 2000)], latencyMs: 0))
+        let instant = session.run(FixedSequence(rungs: [0, 0, 0, 0]))
+        session.requestDelay = 0.25
+        let slow = session.run(FixedSequence(rungs: [0, 0, 0, 0]))
+        func close(_ a: [Double], _ b: [Double]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 }
+        }
+        #expect(close(instant.requestTimes, [0, 1, 2, 3]) && close(instant.buffers, [0, 2, 3, 4]), "\(instant)")
+        #expect(
+            close(slow.requestTimes, [0, 1.25, 2.5, 3.75]) && close(slow.buffers, [0, 1.75, 2.5, 3.25]), "\(slow)")
+        #expect(slow.rebufferSeconds == 0)
+    }
+
     /// 2 s segments of 0.5 and 1 Mbit/s (1 and 2 Mbit) over 2 Mbit/s with 500 ms of latency: the first segment's
     /// request takes 0.5 s of wait and 0.5 s of transfer. The player's loader measures from the response
     /// (`TransferMeter`), so after it the player's estimator holds 2 Mbit/s; measured from the request it would

@@ -12,13 +12,18 @@ import Testing
 /// fetching, so the simulated policy plans over sizes estimated from the bit rates, as the player does
 /// (`PlayheadController`'s default); it fetches two playlists before the first segment, so the simulated session
 /// makes two requests first (`requestsBeforeFirstSegment`), and a variant's playlist when it first switches to it
-/// (`fetchesVariantPlaylists`).
+/// (`fetchesVariantPlaylists`). The player's time from a segment's arrival to its next request is measured from its
+/// log and given to the simulated session (`requestDelay`): on a loaded machine (a debug build, other programs) it
+/// grows to tens of milliseconds a segment, which over ten segments leaves the buffer half a second lower than a
+/// model of an instant player, enough to turn a close choice.
 @Suite(.serialized) struct ABRRealPlayerTests {
     struct Comparison {
         var player: ABRMetrics
         var simulated: ABRMetrics
         var playerRun: ABRRun
         var simulatedRun: ABRRun
+        /// The player's reaction time, measured from its log and given to the simulated session.
+        var reaction: Double
 
         /// |player − simulated| / |simulated| of the linear QoE.
         var error: Double { abs(player.qoeLin - simulated.qoeLin) / max(abs(simulated.qoeLin), 1e-9) }
@@ -53,27 +58,34 @@ import Testing
             ["--ao=null", "--vo=null", "--no-mpris", "--log-json=\(log.path)", origin.url(master).absoluteString],
             environment: ["XDG_STATE_HOME": scratch.path], timeout: Double(segments) * movie.segmentDuration * 6 + 60)
         #expect(r.status == 0, "stderr: \(r.stderr)")
-        let playerRun = try ABRPlayerLog.run(jsonLines: String(contentsOf: log, encoding: .utf8), bytes: bytes)
+        let events = try String(contentsOf: log, encoding: .utf8)
+        let playerRun = try ABRPlayerLog.run(jsonLines: events, bytes: bytes)
         let controller = PlayheadController()
         var session = ABRSession(movie: exact, trace: trace, maximumBuffer: 33)
         session.requestsBeforeFirstSegment = 2
         session.fetchesVariantPlaylists = true
+        session.requestDelay = ABRPlayerLog.reactionTime(jsonLines: events)
         let simulatedRun = session.run(controller)
         return Comparison(
             player: ABRMetrics(playerRun, movie: exact), simulated: ABRMetrics(simulatedRun, movie: exact),
-            playerRun: playerRun, simulatedRun: simulatedRun)
+            playerRun: playerRun, simulatedRun: simulatedRun, reaction: session.requestDelay)
     }
 
     func describe(_ c: Comparison) -> String {
         "player \(c.playerRun.rungs) stalls \(c.playerRun.rebufferSeconds) s start \(c.playerRun.startup) s "
             + "qoe \(c.player.qoeLin); simulated \(c.simulatedRun.rungs) stalls \(c.simulatedRun.rebufferSeconds) s "
-            + "start \(c.simulatedRun.startup) s qoe \(c.simulated.qoeLin)"
+            + "start \(c.simulatedRun.startup) s qoe \(c.simulated.qoeLin); reaction \(c.reaction) s"
     }
 
-    @Test("the simulator predicts the real player's QoE within 10 % on a short 3G trace")
+    /// hd_fs trace0010's first 14 segments climb through six rungs. Not a 3G trace: on report.2010-09-13_1003CEST
+    /// (this test's until 2026-12-04) the link runs at 1.9 Mbit/s, just under rung 6's 2.06, for the whole run, so
+    /// the plan rides rung 6 on the buffer and a tenth of a second of the player's timing decides whether a segment
+    /// drops to rung 5, which moves a 14-segment QoE by 13-21 %: on a loaded machine it failed two runs in three, a coin
+    /// flip rather than a check of the model. It stays among `severalTraces`, over 20 segments.
+    @Test("the simulator predicts the real player's QoE within 10 % on a short trace")
     func oneShortTrace() throws {
-        let c = try compare("3Glogs", "report.2010-09-13_1003CEST", segments: 14)
-        print("ABR compare 3Glogs/report.2010-09-13_1003CEST, 14 segments: error \(c.error); \(describe(c))")
+        let c = try compare("hd_fs", "trace0010", segments: 14)
+        print("ABR compare hd_fs/trace0010, 14 segments: error \(c.error); \(describe(c))")
         #expect(c.playerRun.rungs.count == 14, "\(describe(c))")
         #expect(c.error <= 0.1, "\(describe(c))")
     }
