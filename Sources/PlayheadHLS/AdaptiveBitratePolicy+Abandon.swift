@@ -10,12 +10,50 @@ extension AdaptiveBitratePolicy {
         public var expectedBytes: Int?
         /// Seconds since the request was sent.
         public var elapsed: Double
+        /// Bits per second over the download's last second or so (`RecentRate`), nil when not measured: the rate
+        /// it is getting now, which the average since the request follows only slowly after a collapse.
+        public var recentRate: Double?
 
-        /// Progress of `loadedBytes` of `expectedBytes` after `elapsed` seconds.
-        public init(loadedBytes: Int, expectedBytes: Int?, elapsed: Double) {
+        /// Progress of `loadedBytes` of `expectedBytes` after `elapsed` seconds, at `recentRate` lately.
+        public init(loadedBytes: Int, expectedBytes: Int?, elapsed: Double, recentRate: Double? = nil) {
             self.loadedBytes = loadedBytes
             self.expectedBytes = expectedBytes
             self.elapsed = elapsed
+            self.recentRate = recentRate
+        }
+    }
+
+    /// The rate of a download over its last `window` seconds, from the progress reports seen so far (each: bytes
+    /// received in all, seconds since the request). A value type owned by whoever watches one download.
+    public struct RecentRate: Sendable, Hashable {
+        /// Seconds the rate is measured over (1 s).
+        public let window: Double
+        private struct Point: Sendable, Hashable {
+            var elapsed: Double
+            var bytes: Int
+        }
+        private var points: [Point] = []
+
+        /// An empty measure over `window` seconds.
+        public init(window: Double = 1) { self.window = max(window, 0.001) }
+
+        /// Records that `bytes` had arrived in all `elapsed` seconds after the request.
+        public mutating func add(bytes: Int, elapsed: Double) {
+            guard elapsed.isFinite, bytes >= 0 else { return }
+            points.append(Point(elapsed: elapsed, bytes: bytes))
+            // Keep one point at or before the window's start, to measure from.
+            let start = elapsed - window
+            if let keep = points.lastIndex(where: { $0.elapsed <= start }), keep > 0 {
+                points.removeFirst(keep)
+            }
+        }
+
+        /// Bits per second over the last `window` seconds; nil until the reports span most of a window (four
+        /// fifths: reports come when chunks arrive, not on a clock).
+        public var bitsPerSecond: Double? {
+            guard let first = points.first, let last = points.last, last.elapsed - first.elapsed >= 0.8 * window
+            else { return nil }
+            return Double(last.bytes - first.bytes) * 8 / (last.elapsed - first.elapsed)
         }
     }
 
@@ -28,6 +66,13 @@ extension AdaptiveBitratePolicy {
     }
 
     /// Whether to give up a segment download that will not finish before the buffer runs out, for a lower rung.
+    ///
+    /// The rate the rest will come at is the average since the request, or, while the link's outages outlast the
+    /// buffer (`LinkHistory.longestSlowSpell(below:)` the lowest rung, as for the plan's discount), the lower of
+    /// that and `DownloadProgress.recentRate`: a link that stays down for a minute is judged by what it gives now,
+    /// which the average since the request (kept high by a fast start) follows for many seconds; elsewhere the
+    /// average, as 4G links' dips of a second revert and judging by them threw away segments that would have come in
+    /// time (2026-12-04, `BENCHMARKS.md`).
     ///
     /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration (as
     /// hls.js), or when the download will finish in time at the rate it is getting, or when it is already on the
@@ -47,8 +92,10 @@ extension AdaptiveBitratePolicy {
     ///   - segmentDuration: the segment's duration in seconds.
     ///   - buffer: seconds buffered ahead of the play head.
     ///   - estimate: the throughput estimate in bits per second, used while no byte has arrived.
+    ///   - history: the link's recent history (`BandwidthEstimator.history`); nil: none seen, the average decides.
     public func shouldAbandon(
-        _ progress: DownloadProgress, rung: Int, segmentDuration: Double, buffer: Double, estimate: Double
+        _ progress: DownloadProgress, rung: Int, segmentDuration: Double, buffer: Double, estimate: Double,
+        history: LinkHistory? = nil
     ) -> AbandonDecision {
         let c = configuration
         let allowed = allowedRungs
@@ -60,9 +107,12 @@ extension AdaptiveBitratePolicy {
         let expectedBits =
             progress.expectedBytes.map { Double($0) * 8 } ?? rungs[rung].bitRate * segmentDuration
         let remainingBits = max(expectedBits - Double(progress.loadedBytes) * 8, 0)
-        let remainingTime = measured > 0 ? remainingBits / measured : .infinity
+        let outagesOutlastBuffer = (history?.longestSlowSpell(below: rungs[lowest].bitRate) ?? 0) > buffer
+        let recent = progress.recentRate.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let now = outagesOutlastBuffer && progress.loadedBytes > 0 ? min(recent ?? measured, measured) : measured
+        let remainingTime = now > 0 ? remainingBits / now : .infinity
         guard remainingTime > buffer else { return .keepLoading }
-        let rate = (measured > 0 ? measured : estimate) * c.abandonSafetyFraction
+        let rate = (now > 0 ? now : estimate) * c.abandonSafetyFraction
         guard rate > 0 else { return .keepLoading }
         func fetchTime(_ i: Int) -> Double { rungs[i].bitRate * segmentDuration / rate }
         let stallCost = max(c.stallCost, 0)

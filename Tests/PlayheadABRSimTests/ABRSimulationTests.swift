@@ -101,4 +101,20 @@ struct ABRSimulationTests {
         }
         #expect(reachedCap, "the cap binds on the fast traces")
     }
+
+    /// Sabre's sd_fs trace0504 with `bbb4k.json`: a minute at about 750 kbit/s (under the 1 Mbit/s lowest rung),
+    /// then two at 7-12 Mbit/s, over and over. At 178 s the player asks for a 28 Mbit segment at 8 Mbit/s; at 180 s
+    /// the link falls to 750 kbit/s, and the two fast seconds keep the average since the request high for 19 more,
+    /// until the buffer is gone (judged by it, the download was kept and the stall came at 198 s). The link has
+    /// shown a minute-long outage, so the rate the download gets now decides: it is given up within seconds.
+    @Test("after a minute-long outage, a download the next collapse catches is judged by the rate it gets now")
+    func collapseAfterLongOutages() throws {
+        let movie = try loadMovie("bbb4k.json")
+        let trace = try ABRTrace.load(sabre.appendingPathComponent("sd_fs/trace0504.json"))
+        let run = ABRSession(movie: movie, trace: trace).run(PlayheadController())
+        let caught = run.abandons.first { $0.time >= 180 }
+        #expect(caught.map { $0.time < 184 && $0.to < $0.from } == true, "\(run.abandons)")
+        // The buffer it kept rides out the first 30 s of the slow minute (it ran dry at 198 s when kept).
+        #expect(!run.stalls.contains { (180..<210).contains($0) }, "stalls at \(run.stalls)")
+    }
 }

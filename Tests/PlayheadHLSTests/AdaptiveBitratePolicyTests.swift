@@ -168,4 +168,42 @@ struct AdaptiveBitratePolicyTests {
             fourK.shouldAbandon(slow, rung: 5, segmentDuration: 3, buffer: 1.75, estimate: 20e6)
                 == .abandon(switchTo: 1))
     }
+
+    /// The 4K ladder, a 24 Mbit segment at 8 Mbit/s 4 s in with 16 Mbit received (4 Mbit/s on average) and 10 s of
+    /// buffer: at the average the 8 Mbit left take 2 s, in time. The last second brought 500 kbit/s: at that rate
+    /// they take 16 s, a 6 s stall (8 - 4.3 × 9 = -30.7), while the 1 Mbit/s rung's 3 Mbit take 7.5 s at 80 % of it,
+    /// in time (2.5 Mbit/s takes 18.75 s). The rate now decides only on a link whose outages have outlasted the
+    /// buffer (a minute under the lowest rung); after one of 5 s, or with no history, the average does.
+    @Test("a link with minute-long outages judges a download by the rate it gets now, others by its average")
+    func abandonJudgesByTheRateNow() {
+        let fourK = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8, 16, 35].map { .init(peakBitRate: $0 * 1_000_000) })
+        let progress = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: 16_000_000 / 8, expectedBytes: 24_000_000 / 8, elapsed: 4, recentRate: 500_000)
+        var long = LinkHistory(halfLife: 120)
+        long.add(rate: 500_000, duration: 60, idle: 0)
+        long.add(rate: 10_000_000, duration: 30, idle: 60)
+        var short = LinkHistory(halfLife: 120)
+        short.add(rate: 500_000, duration: 5, idle: 0)
+        short.add(rate: 10_000_000, duration: 30, idle: 60)
+        func decide(_ history: LinkHistory?) -> AdaptiveBitratePolicy.AbandonDecision {
+            fourK.shouldAbandon(progress, rung: 3, segmentDuration: 3, buffer: 10, estimate: 8e6, history: history)
+        }
+        #expect(decide(long) == .abandon(switchTo: 0))
+        #expect(decide(short) == .keepLoading)
+        #expect(decide(nil) == .keepLoading)
+    }
+
+    @Test("the recent rate is measured over the last second of progress reports")
+    func recentRate() {
+        var rate = AdaptiveBitratePolicy.RecentRate(window: 1)
+        rate.add(bytes: 0, elapsed: 0)
+        rate.add(bytes: 1_000_000, elapsed: 0.5)
+        #expect(rate.bitsPerSecond == nil, "half a window is not enough")
+        rate.add(bytes: 2_000_000, elapsed: 1)
+        #expect(rate.bitsPerSecond == 16_000_000)
+        // 10 MB in the first 2 s, then 62.5 kB a quarter second: the last second gave 2 Mbit/s.
+        rate.add(bytes: 10_000_000, elapsed: 2)
+        for k in 1...4 { rate.add(bytes: 10_000_000 + 62_500 * k, elapsed: 2 + 0.25 * Double(k)) }
+        #expect(rate.bitsPerSecond == 2_000_000)
+    }
 }
