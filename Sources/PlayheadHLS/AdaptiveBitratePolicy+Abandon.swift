@@ -79,7 +79,11 @@ extension AdaptiveBitratePolicy {
     /// lowest allowed rung. Otherwise each choice is scored as the plan scores a segment: the rung's bit rate minus
     /// `stallCost` per second the buffer would run dry before the segment arrives, and `stallEventSeconds` ×
     /// `stallCost` more if it does (the rest of this download at the rate it is getting, a whole segment of a lower
-    /// rung at `abandonSafetyFraction` of that rate; the time already spent is gone either way). The best lower rung
+    /// rung at `abandonSafetyFraction` of that rate; the time already spent is gone either way), and, while the link's
+    /// outages outlast the buffer, each second the buffer it leaves falls short of the plan's target as the plan
+    /// prices it at its end: a replacement that arrives in time but spends the buffer the rest of the outage needs is
+    /// not chosen over a lower one (since 2026-12-04: on sd_fs `bbb4k` a 2.5 Mbit/s segment fetched at the start of a
+    /// slow minute took 15 s of 20; `BENCHMARKS.md`). The best lower rung
     /// is returned when it scores above finishing: a download nearly done, or one whose stall is short on a ladder
     /// where the lower rungs lose much, is finished. (Until 2026-12-03 the rule was hls.js's: the highest rung that
     /// would arrive in time, whatever finishing would cost; on a high ladder it threw away segments worth far more
@@ -116,9 +120,15 @@ extension AdaptiveBitratePolicy {
         guard rate > 0 else { return .keepLoading }
         func fetchTime(_ i: Int) -> Double { rungs[i].bitRate * segmentDuration / rate }
         let stallCost = max(c.stallCost, 0)
+        let shortfall =
+            outagesOutlastBuffer
+            ? stallCost * shortfallWeight(slowShare: history?.slowShare(below: rungs[lowest].bitRate) ?? 0) : 0
+        let target = min(c.targetBuffer, 0.8 * c.bufferToRideOutDrop)
         func score(_ i: Int, arrivingIn time: Double) -> Double {
             let stall = max(time - buffer, 0)
+            let after = max(buffer - time, 0) + segmentDuration
             return rungs[i].bitRate - stallCost * (stall + (stall > 0 ? max(c.stallEventSeconds, 0) : 0))
+                - shortfall * max(target - after, 0)
         }
         var best = score(rung, arrivingIn: remainingTime)
         var pick: Int?

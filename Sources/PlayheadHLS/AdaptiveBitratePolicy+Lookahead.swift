@@ -66,8 +66,7 @@ extension AdaptiveBitratePolicy {
         // The metric's costs in units of the top rung.
         let stall = max(c.stallCost, 0) / top
         let event = stall * max(c.stallEventSeconds, 0)
-        let share = slowShare.isFinite ? c.riskScale * slowShare : 0
-        let shortfall = stall * min(max(share, c.minimumRisk), 1)
+        let shortfall = stall * shortfallWeight(slowShare: slowShare)
         let endsStream = upcoming.map { $0.reachesEnd && steps >= $0.sizes.count } ?? false
         // An interruption is as likely as the buffer is near empty: none at the reserve, certain at 0 (a step
         // would make a hundredth of a second decide between plans, and the player's timing differ from a model's).
@@ -93,5 +92,12 @@ extension AdaptiveBitratePolicy {
         }
         search(0, buffer, currentRate, 0)
         return allowed[bestFirst]
+    }
+
+    /// What a second of buffer short of the target costs, in stalled seconds: `riskScale` × `slowShare` (the share of
+    /// recent time the link ran below the lowest rung), at least `minimumRisk` and at most 1.
+    func shortfallWeight(slowShare: Double) -> Double {
+        let c = configuration
+        return min(max(slowShare.isFinite ? c.riskScale * slowShare : 0, c.minimumRisk), 1)
     }
 }
