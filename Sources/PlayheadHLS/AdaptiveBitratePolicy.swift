@@ -26,7 +26,9 @@ import Foundation
 /// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate), times the link's
 /// `availability` (the share of time it carried data: what it delivers over minutes) while its recent outages
 /// outlast the buffer (`LinkHistory.longestSlowSpell(below:)` the lowest rung, longer than the buffer: the next one
-/// will empty it, so it is kept fuller), and scored as the linear QoE scores a stream: its bit rate,
+/// will empty it, so it is kept fuller; and once the link is in such an outage, no more than the outage gives,
+/// `LinkHistory.currentSlowRate(below:)`: the averages, full of the time before it, follow it only slowly), and
+/// scored as the linear QoE scores a stream: its bit rate,
 /// its switches (with the switch back to the rung the throughput sustains that a plan ending elsewhere leaves to
 /// the plans after it), `stallCost` for each second it would run under `reserveBuffer` and for each interruption
 /// (`stallEventSeconds`, as likely as the buffer is near empty), and, for each second it would end short of `targetBuffer`, what that second may save: the
@@ -202,7 +204,8 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///     expects `availability` × the recent throughput while the link's outages outlast the buffer.
     ///   - history: the link's recent history (`BandwidthEstimator.history`): how much of the time it ran below the
     ///     lowest allowed rung sets what the buffer the plan ends with is worth, and how long it stayed there whether
-    ///     the outages outlast the buffer; nil: none seen (`minimumRisk`; outages are taken to outlast any buffer).
+    ///     the outages outlast the buffer, and, when they do, what the outage in progress gives; nil: none seen
+    ///     (`minimumRisk`; outages are taken to outlast any buffer).
     public func nextRung(
         current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
         recentEstimate: Double? = nil, availability: Double = 1, history: LinkHistory? = nil
@@ -221,7 +224,11 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             // Outages the buffer rides out need no discount: the plan's price on a short buffer keeps it.
             let outagesOutlastBuffer = (history?.longestSlowSpell(below: rungs[lowest].bitRate) ?? .infinity) > buffer
             let share = outagesOutlastBuffer && availability.isFinite ? min(max(availability, 0), 1) : 1
-            let recent = (recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate) * share
+            var recent = (recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate) * share
+            if outagesOutlastBuffer, let now = history?.currentSlowRate(below: rungs[lowest].bitRate) {
+                // In an outage that will outlast the buffer: the plan runs against what it gives.
+                recent = min(recent, now)
+            }
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,
                 segmentDuration: segmentDuration, upcoming: upcoming,

@@ -73,4 +73,20 @@ public struct LinkHistory: Sendable, Hashable {
         }
         return longest
     }
+
+    /// The rate of the spell below `rate` bits per second that the link is in now: the mean rate of the samples since
+    /// the last one at `rate` or faster, over their download time; nil when the latest sample ran at `rate` or faster
+    /// or there is none. Asked with the lowest rung's bit rate, it is what an
+    /// outage in progress gives, which the estimator's averages, still full of the time before it, follow only slowly.
+    public func currentSlowRate(below rate: Double) -> Double? {
+        guard rate > 0, rate.isFinite else { return nil }
+        var bits = 0.0
+        var seconds = 0.0
+        for span in spans.reversed() {
+            guard span.rate < rate else { break }
+            bits += span.rate * span.duration
+            seconds += span.duration
+        }
+        return seconds > 0 ? bits / seconds : nil
+    }
 }

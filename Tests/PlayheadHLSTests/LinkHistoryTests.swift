@@ -84,4 +84,43 @@ struct LinkHistoryTests {
         #expect(pick(LinkHistory(halfLife: 120)) == 1)
         #expect(pick(slow) == 0)
     }
+
+    /// The spell in progress: the slow samples since the last fast one, over their download time.
+    @Test("the rate of the slow spell the link is in now")
+    func currentSpell() {
+        var history = LinkHistory(halfLife: 120)
+        #expect(history.currentSlowRate(below: 1e6) == nil)
+        history.add(rate: 100_000, duration: 5, idle: 0)
+        history.add(rate: 5e6, duration: 1, idle: 0)
+        #expect(history.currentSlowRate(below: 1e6) == nil)
+        history.add(rate: 200_000, duration: 3, idle: 2)
+        history.add(rate: 600_000, duration: 1, idle: 1)
+        #expect(history.currentSlowRate(below: 1e6) == 300_000)
+        #expect(history.currentSlowRate(below: 500_000) == nil)
+        #expect(history.currentSlowRate(below: .nan) == nil)
+    }
+
+    /// sd_fs trace0590 with `bbb4k` (1, 2.5, 5, 8 Mbit/s, 3 s segments): 8 s into a slow minute (0.7 Mbit/s) after
+    /// one the same two minutes before, the averages still hold 5 Mbit/s, × 0.67 availability × 0.9: 3 Mbit/s, on
+    /// which 2.5 Mbit/s segments keep 15 s of buffer. The link gives 0.7: each takes 10.7 s. The plan runs against the
+    /// outage's own rate once it is in one that will outlast the buffer, and takes the lowest rung.
+    @Test("in an outage that outlasts the buffer, the plan runs against the rate the outage gives")
+    func planInAnOutage() {
+        let policy = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8].map { .init(peakBitRate: $0 * 1_000_000) })
+        let ahead = AdaptiveBitratePolicy.UpcomingSegments(estimatedFrom: policy.rungs, durations: [3, 3, 3, 3, 3])
+        var history = LinkHistory(halfLife: 120)
+        history.add(rate: 700_000, duration: 60, idle: 0)
+        history.add(rate: 11_000_000, duration: 60, idle: 60)
+        var after = history
+        history.add(rate: 700_000, duration: 8, idle: 0)
+        after.add(rate: 700_000, duration: 8, idle: 0)
+        after.add(rate: 11_000_000, duration: 1, idle: 0)
+        func pick(_ history: LinkHistory) -> Int? {
+            policy.nextRung(
+                current: 1, estimate: 6e6, buffer: 15, segmentDuration: 3, upcoming: ahead, recentEstimate: 5e6,
+                availability: 0.67, history: history)
+        }
+        #expect(pick(history) == 0)
+        #expect(pick(after) == 1, "back at 11 Mbit/s: the averages decide again")
+    }
 }
