@@ -26,9 +26,10 @@ import Foundation
 /// `recentEstimate`, which follows a rise sooner than the estimate; else the estimate), times the link's
 /// `availability` (the share of time it carried data: what it delivers over minutes) while its recent outages
 /// outlast the buffer (`LinkHistory.longestSlowSpell(below:)` the lowest rung, longer than the buffer: the next one
-/// will empty it, so it is kept fuller; and once the link is in such an outage, no more than the outage gives,
-/// `LinkHistory.currentSlowRate(below:)`: the averages, full of the time before it, follow it only slowly), and
-/// scored as the linear QoE scores a stream: its bit rate,
+/// will empty it, so it is kept fuller; and such a link is taken to be in one of two states that last,
+/// `LinkHistory.currentSpell(relativeTo:)`: in an outage, no more than the outage gives, and out of one, at least
+/// what it has given since, × the availability: the averages, full of the other state, follow either only slowly),
+/// and scored as the linear QoE scores a stream: its bit rate,
 /// its switches (with the switch back to the rung the throughput sustains that a plan ending elsewhere leaves to
 /// the plans after it), `stallCost` for each second it would run under `reserveBuffer` and for each interruption
 /// (`stallEventSeconds`, as likely as the buffer is near empty), and, for each second it would end short of `targetBuffer`, what that second may save: the
@@ -204,7 +205,7 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///     expects `availability` × the recent throughput while the link's outages outlast the buffer.
     ///   - history: the link's recent history (`BandwidthEstimator.history`): how much of the time it ran below the
     ///     lowest allowed rung sets what the buffer the plan ends with is worth, and how long it stayed there whether
-    ///     the outages outlast the buffer, and, when they do, what the outage in progress gives; nil: none seen
+    ///     the outages outlast the buffer, and, when they do, which state the link is in now; nil: none seen
     ///     (`minimumRisk`; outages are taken to outlast any buffer).
     public func nextRung(
         current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
@@ -225,9 +226,10 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             let outagesOutlastBuffer = (history?.longestSlowSpell(below: rungs[lowest].bitRate) ?? .infinity) > buffer
             let share = outagesOutlastBuffer && availability.isFinite ? min(max(availability, 0), 1) : 1
             var recent = (recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate) * share
-            if outagesOutlastBuffer, let now = history?.currentSlowRate(below: rungs[lowest].bitRate) {
-                // In an outage that will outlast the buffer: the plan runs against what it gives.
-                recent = min(recent, now)
+            if outagesOutlastBuffer, let spell = history?.currentSpell(relativeTo: rungs[lowest].bitRate) {
+                // A link in one of two states that last: in an outage the plan runs against what it gives; out of
+                // one, against at least what the link has given since (the averages still hold the outage).
+                recent = spell.isSlow ? min(recent, spell.rate) : max(recent, spell.rate * share)
             }
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,

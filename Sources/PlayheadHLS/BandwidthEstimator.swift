@@ -111,7 +111,8 @@ public struct BandwidthEstimator: Sendable, Hashable {
         }
         fast = Average(halfLife: configuration.fastHalfLife)
         slow = Average(halfLife: configuration.slowHalfLife)
-        history = LinkHistory(halfLife: configuration.historyHalfLife)
+        history = LinkHistory(
+            halfLife: configuration.historyHalfLife, spellHalfLife: configuration.fastHalfLife)
     }
 
     /// Records that `bytes` arrived over `duration` seconds (one network chunk, or a whole segment), ending at time

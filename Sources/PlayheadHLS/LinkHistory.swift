@@ -16,11 +16,17 @@ public struct LinkHistory: Sendable, Hashable {
 
     /// Half-life of the memory, in seconds of wall time.
     public let halfLife: Double
+    /// Half-life, in seconds of download time, of the average `currentSpell(relativeTo:)` gives.
+    public let spellHalfLife: Double
     private var spans: [Span] = []
     private var now = 0.0
 
-    /// An empty history that forgets with `halfLife` seconds of wall time.
-    public init(halfLife: Double) { self.halfLife = max(halfLife, 0.001) }
+    /// An empty history that forgets with `halfLife` seconds of wall time and averages the current spell with
+    /// `spellHalfLife` seconds of download time (3 s: the estimator's fast average).
+    public init(halfLife: Double, spellHalfLife: Double = 3) {
+        self.halfLife = max(halfLife, 0.001)
+        self.spellHalfLife = max(spellHalfLife, 0.001)
+    }
 
     /// Records `duration` seconds of download at `rate` bits per second after `idle` seconds without one; values
     /// that are negative or not finite are ignored.
@@ -74,19 +80,25 @@ public struct LinkHistory: Sendable, Hashable {
         return longest
     }
 
-    /// The rate of the spell below `rate` bits per second that the link is in now: the mean rate of the samples since
-    /// the last one at `rate` or faster, over their download time; nil when the latest sample ran at `rate` or faster
-    /// or there is none. Asked with the lowest rung's bit rate, it is what an
-    /// outage in progress gives, which the estimator's averages, still full of the time before it, follow only slowly.
-    public func currentSlowRate(below rate: Double) -> Double? {
-        guard rate > 0, rate.isFinite else { return nil }
+    /// The spell the link is in now relative to `rate` bits per second: whether it runs below it, and its rate, from
+    /// the samples since the last one on the other side (all of them when there is none), averaged over their
+    /// download time as an average of `spellHalfLife` started with the spell would (the estimator's fast average,
+    /// without the time before the spell); nil before any sample. Asked with the lowest rung's bit rate on a link whose
+    /// outages outlast the buffer, it is the state the link is in and what that state gives, which the estimator's
+    /// averages, still full of the other state, follow only slowly: an outage's rate, or the rate since it ended.
+    public func currentSpell(relativeTo rate: Double) -> (isSlow: Bool, rate: Double)? {
+        guard rate > 0, rate.isFinite, let last = spans.last else { return nil }
+        let isSlow = last.rate < rate
         var bits = 0.0
-        var seconds = 0.0
+        var weight = 0.0
+        var age = 0.0
         for span in spans.reversed() {
-            guard span.rate < rate else { break }
-            bits += span.rate * span.duration
-            seconds += span.duration
+            guard (span.rate < rate) == isSlow else { break }
+            let w = pow(0.5, age / spellHalfLife) * (1 - pow(0.5, span.duration / spellHalfLife))
+            bits += span.rate * w
+            weight += w
+            age += span.duration
         }
-        return seconds > 0 ? bits / seconds : nil
+        return (isSlow, weight > 0 ? bits / weight : last.rate)
     }
 }

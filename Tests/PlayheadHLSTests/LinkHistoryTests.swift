@@ -85,19 +85,22 @@ struct LinkHistoryTests {
         #expect(pick(slow) == 0)
     }
 
-    /// The spell in progress: the slow samples since the last fast one, over their download time.
-    @Test("the rate of the slow spell the link is in now")
+    /// The spell in progress: the samples since the last one on the other side, averaged as a 3 s average started
+    /// with the spell (the newest 1 s sample weighs 1 - 2^(-1/3), the 3 s one before it 2^(-1/3) × 1/2).
+    @Test("the state the link is in now, and the rate of that spell")
     func currentSpell() {
         var history = LinkHistory(halfLife: 120)
-        #expect(history.currentSlowRate(below: 1e6) == nil)
+        #expect(history.currentSpell(relativeTo: 1e6) == nil)
         history.add(rate: 100_000, duration: 5, idle: 0)
         history.add(rate: 5e6, duration: 1, idle: 0)
-        #expect(history.currentSlowRate(below: 1e6) == nil)
+        #expect(history.currentSpell(relativeTo: 1e6)! == (false, 5e6))
         history.add(rate: 200_000, duration: 3, idle: 2)
         history.add(rate: 600_000, duration: 1, idle: 1)
-        #expect(history.currentSlowRate(below: 1e6) == 300_000)
-        #expect(history.currentSlowRate(below: 500_000) == nil)
-        #expect(history.currentSlowRate(below: .nan) == nil)
+        let (a, b) = (1 - pow(0.5, 1.0 / 3), pow(0.5, 1.0 / 3) * 0.5)
+        let spell = history.currentSpell(relativeTo: 1e6)!
+        #expect(spell.isSlow && abs(spell.rate - (600_000 * a + 200_000 * b) / (a + b)) < 1e-6)
+        #expect(history.currentSpell(relativeTo: 500_000)! == (false, 600_000))
+        #expect(history.currentSpell(relativeTo: .nan) == nil)
     }
 
     /// sd_fs trace0590 with `bbb4k` (1, 2.5, 5, 8 Mbit/s, 3 s segments): 8 s into a slow minute (0.7 Mbit/s) after
@@ -122,5 +125,29 @@ struct LinkHistoryTests {
         }
         #expect(pick(history) == 0)
         #expect(pick(after) == 1, "back at 11 Mbit/s: the averages decide again")
+    }
+
+    /// sd_fs trace0328 with `bbb4k`'s lower rungs (1, 2.5, 5, 8 Mbit/s, 3 s segments): a minute at 0.3 Mbit/s, then
+    /// 1.2 s of downloads at 10.9. The averages hold 1.5 Mbit/s (recent 3 Mbit/s, × 0.67 availability): the plan would
+    /// stay on the lowest rung for segments more. Out of an outage, it runs against at least what the link has given
+    /// since, × the availability (7.3 Mbit/s; × 0.9: 6.6), and climbs at once, to 2.5 Mbit/s: 5 would fill the buffer
+    /// the next outage needs (20 s) too slowly.
+    @Test("out of an outage that outlasts the buffer, the plan runs against what the link has given since")
+    func planAfterAnOutage() {
+        let policy = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8].map { .init(peakBitRate: $0 * 1_000_000) })
+        let ahead = AdaptiveBitratePolicy.UpcomingSegments(estimatedFrom: policy.rungs, durations: [3, 3, 3, 3, 3])
+        var history = LinkHistory(halfLife: 120)
+        history.add(rate: 10_900_000, duration: 60, idle: 0)
+        history.add(rate: 300_000, duration: 60, idle: 0)
+        var still = history
+        for _ in 0..<4 { history.add(rate: 10_900_000, duration: 0.3, idle: 0) }
+        still.add(rate: 300_000, duration: 1.2, idle: 0)
+        func pick(_ history: LinkHistory) -> Int? {
+            policy.nextRung(
+                current: 0, estimate: 1.5e6, buffer: 12, segmentDuration: 3, upcoming: ahead, recentEstimate: 3e6,
+                availability: 0.67, history: history)
+        }
+        #expect(pick(history) == 1)
+        #expect(pick(still) == 0)
     }
 }
