@@ -27,8 +27,9 @@ import Foundation
 /// `availability` (the share of time it carried data: what it delivers over minutes) while its recent outages
 /// outlast the buffer (`LinkHistory.longestSlowSpell(below:)` the lowest rung, longer than the buffer: the next one
 /// will empty it, so it is kept fuller; and such a link is taken to be in one of two states that last,
-/// `LinkHistory.currentSpell(relativeTo:)`: in an outage, no more than the outage gives, and out of one, at least
-/// what it has given since, × the availability: the averages, full of the other state, follow either only slowly),
+/// `LinkHistory.currentSpell(relativeTo:)`: in an outage, no more than the outage gives, and out of one that outlasted
+/// the buffer, at least what it has given since, × the availability: the averages, full of the other state, follow
+/// either only slowly; a dip shorter than the buffer is no change of state),
 /// and scored as the linear QoE scores a stream: its bit rate,
 /// its switches (with the switch back to the rung the throughput sustains that a plan ending elsewhere leaves to
 /// the plans after it), `stallCost` for each second it would run under `reserveBuffer` and for each interruption
@@ -228,8 +229,13 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             var recent = (recentEstimate.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? estimate) * share
             if outagesOutlastBuffer, let spell = history?.currentSpell(relativeTo: rungs[lowest].bitRate) {
                 // A link in one of two states that last: in an outage the plan runs against what it gives; out of
-                // one, against at least what the link has given since (the averages still hold the outage).
-                recent = spell.isSlow ? min(recent, spell.rate) : max(recent, spell.rate * share)
+                // one the buffer could not ride out, against at least what the link has given since (the averages
+                // still hold the outage).
+                if spell.isSlow {
+                    recent = min(recent, spell.rate)
+                } else if spell.before > buffer {
+                    recent = max(recent, spell.rate * share)
+                }
             }
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,

@@ -80,25 +80,34 @@ public struct LinkHistory: Sendable, Hashable {
         return longest
     }
 
-    /// The spell the link is in now relative to `rate` bits per second: whether it runs below it, and its rate, from
-    /// the samples since the last one on the other side (all of them when there is none), averaged over their
-    /// download time as an average of `spellHalfLife` started with the spell would (the estimator's fast average,
-    /// without the time before the spell); nil before any sample. Asked with the lowest rung's bit rate on a link whose
-    /// outages outlast the buffer, it is the state the link is in and what that state gives, which the estimator's
-    /// averages, still full of the other state, follow only slowly: an outage's rate, or the rate since it ended.
-    public func currentSpell(relativeTo rate: Double) -> (isSlow: Bool, rate: Double)? {
+    /// The spell the link is in now relative to `rate` bits per second: whether it runs below it; its rate, from the
+    /// samples since the last one on the other side (all of them when there is none), averaged over their download
+    /// time as an average of `spellHalfLife` started with the spell would (the estimator's fast average, without the
+    /// time before the spell); and how long the spell before it lasted (its samples and the time between them, as in
+    /// `longestSlowSpell(below:)`; 0 when there was none). Nil before any sample. Asked with the lowest rung's bit rate
+    /// on a link whose outages outlast the buffer, it is the state the link is in and what that state gives, which the
+    /// estimator's averages, still full of the other state, follow only slowly: an outage's rate, or the rate since
+    /// an outage ended and how long that outage was.
+    public func currentSpell(relativeTo rate: Double) -> (isSlow: Bool, rate: Double, before: Double)? {
         guard rate > 0, rate.isFinite, let last = spans.last else { return nil }
         let isSlow = last.rate < rate
         var bits = 0.0
         var weight = 0.0
         var age = 0.0
-        for span in spans.reversed() {
-            guard (span.rate < rate) == isSlow else { break }
+        var k = spans.count - 1
+        while k >= 0, (spans[k].rate < rate) == isSlow {
+            let span = spans[k]
             let w = pow(0.5, age / spellHalfLife) * (1 - pow(0.5, span.duration / spellHalfLife))
             bits += span.rate * w
             weight += w
             age += span.duration
+            k -= 1
         }
-        return (isSlow, weight > 0 ? bits / weight : last.rate)
+        var before = 0.0
+        while k >= 0, (spans[k].rate < rate) != isSlow {
+            before += spans[k].duration + (k > 0 && (spans[k - 1].rate < rate) != isSlow ? spans[k].idleBefore : 0)
+            k -= 1
+        }
+        return (isSlow, weight > 0 ? bits / weight : last.rate, before)
     }
 }
