@@ -17,8 +17,10 @@ public struct PlayheadController: ABRController {
     /// The download in flight as the player's loader measures it, and the time up to which it has been fed.
     private var meter: TransferMeter?
     private var fedUntil = 0.0
-    /// The download in flight's rate over its last second, as `HLSSource.abandonWatch` measures it.
+    /// The download in flight's rate over its last second and its last five, as `HLSSource.abandonWatch` measures
+    /// them.
     private var recentRate = AdaptiveBitratePolicy.RecentRate()
+    private var steadyRate = AdaptiveBitratePolicy.RecentRate(window: 5)
     /// Whether the policy is told of the segments ahead, so that it plans as the player does (false: the budget
     /// rule, which the player ran until 2026-12-02 and runs for low-latency parts).
     public var lookahead = true
@@ -83,15 +85,17 @@ public struct PlayheadController: ABRController {
         feed(transfer)
         meter = nil
         recentRate = .init()
+        steadyRate = .init(window: 5)
     }
 
     /// `shouldAbandon`, after feeding the chunks received so far (as `HLSSource.abandonWatch`).
     public mutating func abandon(_ t: ABRTransfer, context c: ABRContext) -> Int? {
         feed(t)
         recentRate.add(bytes: Int(t.loaded / 8), elapsed: t.elapsed)
+        steadyRate.add(bytes: Int(t.loaded / 8), elapsed: t.elapsed)
         let progress = AdaptiveBitratePolicy.DownloadProgress(
             loadedBytes: Int(t.loaded / 8), expectedBytes: Int(t.size / 8), elapsed: t.elapsed,
-            recentRate: recentRate.bitsPerSecond)
+            recentRate: recentRate.bitsPerSecond, steadyRate: steadyRate.bitsPerSecond)
         let decision = policy.shouldAbandon(
             progress, rung: t.rung, segmentDuration: c.movie.segmentDuration, buffer: c.buffer,
             estimate: estimator.estimate, history: estimator.history)

@@ -13,13 +13,21 @@ extension AdaptiveBitratePolicy {
         /// Bits per second over the download's last second or so (`RecentRate`), nil when not measured: the rate
         /// it is getting now, which the average since the request follows only slowly after a collapse.
         public var recentRate: Double?
+        /// Bits per second over the download's last five seconds or so (`RecentRate(window: 5)`), nil when not
+        /// measured: a fall that has lasted that long is no dip of a mobile link, which reverts within seconds.
+        public var steadyRate: Double?
 
-        /// Progress of `loadedBytes` of `expectedBytes` after `elapsed` seconds, at `recentRate` lately.
-        public init(loadedBytes: Int, expectedBytes: Int?, elapsed: Double, recentRate: Double? = nil) {
+        /// Progress of `loadedBytes` of `expectedBytes` after `elapsed` seconds, at `recentRate` over the last second
+        /// and `steadyRate` over the last five.
+        public init(
+            loadedBytes: Int, expectedBytes: Int?, elapsed: Double, recentRate: Double? = nil,
+            steadyRate: Double? = nil
+        ) {
             self.loadedBytes = loadedBytes
             self.expectedBytes = expectedBytes
             self.elapsed = elapsed
             self.recentRate = recentRate
+            self.steadyRate = steadyRate
         }
     }
 
@@ -70,9 +78,11 @@ extension AdaptiveBitratePolicy {
     /// The rate the rest will come at is the average since the request, or, while the link's outages outlast the
     /// buffer (`LinkHistory.longestSlowSpell(below:)` the lowest rung, as for the plan's discount), the lower of
     /// that and `DownloadProgress.recentRate`: a link that stays down for a minute is judged by what it gives now,
-    /// which the average since the request (kept high by a fast start) follows for many seconds; elsewhere the
-    /// average, as 4G links' dips of a second revert and judging by them threw away segments that would have come in
-    /// time (2026-12-04, `BENCHMARKS.md`).
+    /// which the average since the request (kept high by a fast start) follows for many seconds; while its falls
+    /// below this download's rung outlast the buffer, the lower of the average and `DownloadProgress.steadyRate`
+    /// (five seconds: a fall to a rate the lowest rung still fits, which the average since the request followed for
+    /// twenty seconds on sd_fs with `bbb`); elsewhere the average, as 4G links' dips of a second revert and judging by
+    /// them threw away segments that would have come in time (2026-12-04, `BENCHMARKS.md`).
     ///
     /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration (as
     /// hls.js), or when the download will finish in time at the rate it is getting, or when it is already on the
@@ -112,8 +122,10 @@ extension AdaptiveBitratePolicy {
             progress.expectedBytes.map { Double($0) * 8 } ?? rungs[rung].bitRate * segmentDuration
         let remainingBits = max(expectedBits - Double(progress.loadedBytes) * 8, 0)
         let outagesOutlastBuffer = (history?.longestSlowSpell(below: rungs[lowest].bitRate) ?? 0) > buffer
-        let recent = progress.recentRate.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        let now = outagesOutlastBuffer && progress.loadedBytes > 0 ? min(recent ?? measured, measured) : measured
+        let dropsOutlastBuffer = (history?.longestSlowSpell(below: rungs[rung].bitRate) ?? 0) > buffer
+        let lately = (outagesOutlastBuffer ? progress.recentRate : dropsOutlastBuffer ? progress.steadyRate : nil)
+            .flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let now = progress.loadedBytes > 0 ? min(lately ?? measured, measured) : measured
         let remainingTime = now > 0 ? remainingBits / now : .infinity
         guard remainingTime > buffer else { return .keepLoading }
         let rate = (now > 0 ? now : estimate) * c.abandonSafetyFraction

@@ -193,6 +193,33 @@ struct AdaptiveBitratePolicyTests {
         #expect(decide(nil) == .keepLoading)
     }
 
+    /// sd_fs trace0254 with `bbb` (230 kbit/s to 6 Mbit/s, 3 s segments): an 18 Mbit segment got 9 Mbit in its
+    /// first 0.9 s, then the link fell to 0.29 Mbit/s, which the lowest rung still fits. After 6 s the average since
+    /// the request (1.75 Mbit/s) says the rest comes in 4.3 s, before the 16 s of buffer run out; at the rate of the
+    /// last five seconds it takes 26 s. On a link whose falls below the top rung have outlasted the buffer, that rate
+    /// decides: a 991 kbit/s segment (12.8 s at 0.8 × 0.29) is fetched instead; where they have not, it is finished.
+    @Test(
+        "a fall that lasts is judged by the rate of the download's last five seconds where such falls outlast the buffer"
+    )
+    func abandonJudgesALastingFall() {
+        let bbb = AdaptiveBitratePolicy(
+            rungs: [230, 331, 477, 688, 991, 1427, 2056, 2962, 5027, 6000].map { .init(peakBitRate: $0 * 1000) })
+        let progress = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: 10_500_000 / 8, expectedBytes: 18_000_000 / 8, elapsed: 6, recentRate: 290_000,
+            steadyRate: 290_000)
+        var long = LinkHistory(halfLife: 120)
+        long.add(rate: 290_000, duration: 60, idle: 0)
+        long.add(rate: 10_000_000, duration: 30, idle: 90)
+        var short = LinkHistory(halfLife: 120)
+        short.add(rate: 290_000, duration: 4, idle: 0)
+        short.add(rate: 10_000_000, duration: 30, idle: 90)
+        func decide(_ history: LinkHistory) -> AdaptiveBitratePolicy.AbandonDecision {
+            bbb.shouldAbandon(progress, rung: 9, segmentDuration: 3, buffer: 16, estimate: 6e6, history: history)
+        }
+        #expect(decide(long) == .abandon(switchTo: 4))
+        #expect(decide(short) == .keepLoading)
+    }
+
     @Test("the recent rate is measured over the last second of progress reports")
     func recentRate() {
         var rate = AdaptiveBitratePolicy.RecentRate(window: 1)

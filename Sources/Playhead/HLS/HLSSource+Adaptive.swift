@@ -185,21 +185,23 @@ extension HLSSource {
     }
 
     /// A watcher for a media segment download that gives it up when it will not arrive before the buffer runs out
-    /// (`AdaptiveBitratePolicy.shouldAbandon`, told the rate of the download's last second and the link's history),
-    /// recording the rung to fetch instead in `abandonTarget`; nil when there is nothing to switch to or nothing
-    /// playing yet.
+    /// (`AdaptiveBitratePolicy.shouldAbandon`, told the rate of the download's last second and last five seconds and
+    /// the link's history), recording the rung to fetch instead in `abandonTarget`; nil when there is nothing to
+    /// switch to or nothing playing yet.
     func abandonWatch(segmentStart: Double, duration: Double, expectedBytes: Int?) -> ((HTTPFetch.Progress) -> Bool)? {
         guard let state = adaptive, let rung = state.current, canSwitch, fetchedAny else { return nil }
         var recent = AdaptiveBitratePolicy.RecentRate()
+        var steady = AdaptiveBitratePolicy.RecentRate(window: 5)
         return { [self] progress in
             state.drainSamples()
             recent.add(bytes: progress.bytes, elapsed: progress.elapsed)
+            steady.add(bytes: progress.bytes, elapsed: progress.elapsed)
             guard isPlaying() else { return true }
             let buffer = segmentStart - playbackPosition()
             let decision = state.policy.shouldAbandon(
                 .init(
                     loadedBytes: progress.bytes, expectedBytes: expectedBytes, elapsed: progress.elapsed,
-                    recentRate: recent.bitsPerSecond),
+                    recentRate: recent.bitsPerSecond, steadyRate: steady.bitsPerSecond),
                 rung: rung, segmentDuration: duration, buffer: buffer, estimate: state.estimator.estimate,
                 history: state.estimator.history)
             guard case .abandon(let lower) = decision else { return true }
