@@ -159,17 +159,13 @@ struct AdaptiveBitratePlanTests {
     /// outlast the buffer the replacement is judged by the buffer it leaves too, as the plan judges its end.
     @Test("an abandoned download is replaced by the rung that leaves the buffer a long outage needs")
     func abandonKeepsTheBufferForTheOutage() {
-        let fourK = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8, 16, 35].map { .init(peakBitRate: $0 * 1_000_000) })
         let progress = AdaptiveBitratePolicy.DownloadProgress(
             loadedBytes: 2_000_000 / 8, expectedBytes: 24_000_000 / 8, elapsed: 3.2, recentRate: 700_000)
-        var long = LinkHistory(halfLife: 120)
-        long.add(rate: 700_000, duration: 60, idle: 0)
-        long.add(rate: 11_000_000, duration: 40, idle: 80)
-        var short = LinkHistory(halfLife: 120)
-        short.add(rate: 700_000, duration: 5, idle: 0)
-        short.add(rate: 11_000_000, duration: 40, idle: 80)
+        let long = LinkHistory.slowSpell(700_000, seconds: 60, then: 11_000_000, for: 40, idle: 80)
+        let short = LinkHistory.slowSpell(700_000, seconds: 5, then: 11_000_000, for: 40, idle: 80)
         func decide(_ history: LinkHistory) -> AdaptiveBitratePolicy.AbandonDecision {
-            fourK.shouldAbandon(progress, rung: 3, segmentDuration: 3, buffer: 17.4, estimate: 8e6, history: history)
+            AdaptiveBitratePolicy.fourK().shouldAbandon(
+                progress, rung: 3, segmentDuration: 3, buffer: 17.4, estimate: 8e6, history: history)
         }
         #expect(decide(long) == .abandon(switchTo: 0))
         #expect(decide(short) == .abandon(switchTo: 1), "outages of seconds: the buffer rides them out")

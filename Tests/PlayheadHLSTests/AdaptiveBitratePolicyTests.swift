@@ -176,17 +176,13 @@ struct AdaptiveBitratePolicyTests {
     /// buffer (a minute under the lowest rung); after one of 5 s, or with no history, the average does.
     @Test("a link with minute-long outages judges a download by the rate it gets now, others by its average")
     func abandonJudgesByTheRateNow() {
-        let fourK = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8, 16, 35].map { .init(peakBitRate: $0 * 1_000_000) })
         let progress = AdaptiveBitratePolicy.DownloadProgress(
             loadedBytes: 16_000_000 / 8, expectedBytes: 24_000_000 / 8, elapsed: 4, recentRate: 500_000)
-        var long = LinkHistory(halfLife: 120)
-        long.add(rate: 500_000, duration: 60, idle: 0)
-        long.add(rate: 10_000_000, duration: 30, idle: 60)
-        var short = LinkHistory(halfLife: 120)
-        short.add(rate: 500_000, duration: 5, idle: 0)
-        short.add(rate: 10_000_000, duration: 30, idle: 60)
+        let long = LinkHistory.slowSpell(500_000, seconds: 60, then: 10_000_000, for: 30, idle: 60)
+        let short = LinkHistory.slowSpell(500_000, seconds: 5, then: 10_000_000, for: 30, idle: 60)
         func decide(_ history: LinkHistory?) -> AdaptiveBitratePolicy.AbandonDecision {
-            fourK.shouldAbandon(progress, rung: 3, segmentDuration: 3, buffer: 10, estimate: 8e6, history: history)
+            AdaptiveBitratePolicy.fourK().shouldAbandon(
+                progress, rung: 3, segmentDuration: 3, buffer: 10, estimate: 8e6, history: history)
         }
         #expect(decide(long) == .abandon(switchTo: 0))
         #expect(decide(short) == .keepLoading)
@@ -202,19 +198,14 @@ struct AdaptiveBitratePolicyTests {
         "a fall that lasts is judged by the rate of the download's last five seconds where such falls outlast the buffer"
     )
     func abandonJudgesALastingFall() {
-        let bbb = AdaptiveBitratePolicy(
-            rungs: [230, 331, 477, 688, 991, 1427, 2056, 2962, 5027, 6000].map { .init(peakBitRate: $0 * 1000) })
         let progress = AdaptiveBitratePolicy.DownloadProgress(
             loadedBytes: 10_500_000 / 8, expectedBytes: 18_000_000 / 8, elapsed: 6, recentRate: 290_000,
             steadyRate: 290_000)
-        var long = LinkHistory(halfLife: 120)
-        long.add(rate: 290_000, duration: 60, idle: 0)
-        long.add(rate: 10_000_000, duration: 30, idle: 90)
-        var short = LinkHistory(halfLife: 120)
-        short.add(rate: 290_000, duration: 4, idle: 0)
-        short.add(rate: 10_000_000, duration: 30, idle: 90)
+        let long = LinkHistory.slowSpell(290_000, seconds: 60, then: 10_000_000, for: 30, idle: 90)
+        let short = LinkHistory.slowSpell(290_000, seconds: 4, then: 10_000_000, for: 30, idle: 90)
         func decide(_ history: LinkHistory) -> AdaptiveBitratePolicy.AbandonDecision {
-            bbb.shouldAbandon(progress, rung: 9, segmentDuration: 3, buffer: 16, estimate: 6e6, history: history)
+            AdaptiveBitratePolicy.bbb.shouldAbandon(
+                progress, rung: 9, segmentDuration: 3, buffer: 16, estimate: 6e6, history: history)
         }
         #expect(decide(long) == .abandon(switchTo: 4))
         #expect(decide(short) == .keepLoading)

@@ -111,11 +111,9 @@ struct LinkHistoryTests {
     /// outage's own rate once it is in one that will outlast the buffer, and takes the lowest rung.
     @Test("in an outage that outlasts the buffer, the plan runs against the rate the outage gives")
     func planInAnOutage() {
-        let policy = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8].map { .init(peakBitRate: $0 * 1_000_000) })
+        let policy = AdaptiveBitratePolicy.fourK(rungs: 4)
         let ahead = AdaptiveBitratePolicy.UpcomingSegments(estimatedFrom: policy.rungs, durations: [3, 3, 3, 3, 3])
-        var history = LinkHistory(halfLife: 120)
-        history.add(rate: 700_000, duration: 60, idle: 0)
-        history.add(rate: 11_000_000, duration: 60, idle: 60)
+        var history = LinkHistory.slowSpell(700_000, seconds: 60, then: 11_000_000, for: 60, idle: 60)
         var after = history
         history.add(rate: 700_000, duration: 8, idle: 0)
         after.add(rate: 700_000, duration: 8, idle: 0)
@@ -136,11 +134,9 @@ struct LinkHistoryTests {
     /// the next outage needs (20 s) too slowly.
     @Test("out of an outage that outlasts the buffer, the plan runs against what the link has given since")
     func planAfterAnOutage() {
-        let policy = AdaptiveBitratePolicy(rungs: [1, 2.5, 5, 8].map { .init(peakBitRate: $0 * 1_000_000) })
+        let policy = AdaptiveBitratePolicy.fourK(rungs: 4)
         let ahead = AdaptiveBitratePolicy.UpcomingSegments(estimatedFrom: policy.rungs, durations: [3, 3, 3, 3, 3])
-        var history = LinkHistory(halfLife: 120)
-        history.add(rate: 10_900_000, duration: 60, idle: 0)
-        history.add(rate: 300_000, duration: 60, idle: 0)
+        var history = LinkHistory.slowSpell(10_900_000, seconds: 60, then: 300_000, for: 60, idle: 0)
         var still = history
         for _ in 0..<4 { history.add(rate: 10_900_000, duration: 0.3, idle: 0) }
         still.add(rate: 300_000, duration: 1.2, idle: 0)
