@@ -68,6 +68,21 @@ public struct ABRBenchmark: Sendable {
         let all = runAll()
         return policies.indices.map { p in ABRMetrics.mean(all.map { $0[p] }) }
     }
+
+    /// The offline optimum run with each of `penalties` as its charge for a stalled second (`OfflineOptimal`'s
+    /// `stallPenalty`), measured by the linear QoE and averaged over the traces, in `penalties` order: the best
+    /// `qoe_lin` knowing the future at each level of rebuffering, against which an online policy's trade of stalls
+    /// for bit rate is judged.
+    public func frontier(penalties: [Double]) -> [ABRMetrics] {
+        let out = ResultBox(count: traces.count)
+        let (movie, traces, buffer) = (movie, traces, maximumBuffer)
+        DispatchQueue.concurrentPerform(iterations: traces.count) { i in
+            let session = ABRSession(movie: movie, trace: traces[i], maximumBuffer: buffer)
+            out.set(i, penalties.map { ABRMetrics(OfflineOptimal(stallPenalty: $0).run(session), movie: movie) })
+        }
+        let all = out.values
+        return penalties.indices.map { k in ABRMetrics.mean(all.map { $0[k] }) }
+    }
 }
 
 /// Results written from several threads, one slot each. Locked; safe from any thread.

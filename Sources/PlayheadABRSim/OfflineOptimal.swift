@@ -13,9 +13,17 @@ import Foundation
 public struct OfflineOptimal: Sendable {
     /// Width of a buffer bucket in seconds (0.25 s).
     public var bucket: Double
+    /// What the optimisation charges for a stalled second, in Mbit/s of bit rate (the linear QoE's 4.3 by default).
+    /// A higher charge finds the best `qoe_lin` at less rebuffering: swept, it traces what any policy, knowing the
+    /// future, can have at each rebuffer ratio (`playhead-abr-sim --frontier`). The run is measured by the metric
+    /// as every policy's, whatever it was optimised for.
+    public var stallPenalty: Double
 
-    /// The optimiser with buckets of `bucket` seconds.
-    public init(bucket: Double = 0.25) { self.bucket = max(bucket, 0.01) }
+    /// The optimiser with buckets of `bucket` seconds, charging `stallPenalty` per stalled second.
+    public init(bucket: Double = 0.25, stallPenalty: Double = ABRMetrics.rebufferPenalty) {
+        self.bucket = max(bucket, 0.01)
+        self.stallPenalty = stallPenalty.isFinite ? max(stallPenalty, 0) : ABRMetrics.rebufferPenalty
+    }
 
     private struct Cell {
         var value = -Double.infinity
@@ -48,7 +56,7 @@ public struct OfflineOptimal: Sendable {
         for r in 0..<rungCount {
             let end = max(trace.time(atBits: bitsAtFirst + movie.segmentSizes[0][r]), firstBit)
             offer(
-                Cell(value: rates[r] - ABRMetrics.rebufferPenalty * end, time: end, buffer: d, parent: -1), rung: r,
+                Cell(value: rates[r] - stallPenalty * end, time: end, buffer: d, parent: -1), rung: r,
                 into: &layer)
         }
         layers.append(layer)
@@ -67,7 +75,7 @@ public struct OfflineOptimal: Sendable {
                     let download = end - start
                     let stall = max(download - buffer, 0)
                     let value =
-                        cell.value + rates[r] - ABRMetrics.rebufferPenalty * stall - abs(rates[r] - rates[last])
+                        cell.value + rates[r] - stallPenalty * stall - abs(rates[r] - rates[last])
                     offer(
                         Cell(value: value, time: end, buffer: max(buffer - download, 0) + d, parent: k), rung: r,
                         into: &next)

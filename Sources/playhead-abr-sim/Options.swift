@@ -1,7 +1,7 @@
 import Foundation
 import PlayheadABRSim
 
-/// The command line: `--movie PATH --traces DIR|FILE... [--policy NAME]... [--buffer SECONDS] [--json]`.
+/// The command line: `--movie PATH --traces DIR|FILE... [--policy NAME]... [--buffer SECONDS] [--frontier] [--json]`.
 /// Parsed on the main thread.
 struct Options {
     var movie = ""
@@ -9,9 +9,15 @@ struct Options {
     var policies: [ABRPolicy] = []
     var buffer = 25.0
     var json = false
+    /// Instead of the policies: the offline optimum at each of these charges per stalled second (`--frontier`).
+    var frontier: [Double] = []
+
+    /// The charges `--frontier` tries: the metric's own 4.3 Mbit/s, then 2, 5, 10 and 100 times it.
+    static let frontierPenalties = [1.0, 2, 5, 10, 100].map { $0 * ABRMetrics.rebufferPenalty }
 
     static let usage =
-        "usage: playhead-abr-sim --movie PATH --traces DIR|FILE... [--policy NAME]... [--buffer SECONDS] [--json]"
+        "usage: playhead-abr-sim --movie PATH --traces DIR|FILE... [--policy NAME]... [--buffer SECONDS] "
+        + "[--frontier] [--json]"
 
     /// Parses `arguments` (without the program name); throws a one-line `ABRInputError` for anything wrong.
     init(_ arguments: [String]) throws {
@@ -51,6 +57,7 @@ struct Options {
                 }
                 buffer = b
             case "--json": json = true
+            case "--frontier": frontier = Self.frontierPenalties
             case "-h", "--help": throw ABRInputError(Self.usage)
             default: throw ABRInputError("unknown argument \"\(a)\"; \(Self.usage)")
             }
@@ -58,6 +65,9 @@ struct Options {
         }
         guard !movie.isEmpty else { throw ABRInputError("--movie is required; \(Self.usage)") }
         guard !traces.isEmpty else { throw ABRInputError("--traces is required; \(Self.usage)") }
+        if !frontier.isEmpty, !policies.isEmpty {
+            throw ABRInputError("--frontier runs the offline optimum only: it takes no --policy")
+        }
         if policies.isEmpty { policies = ABRPolicy.allCases }
     }
 }

@@ -15,6 +15,21 @@ func main() -> Int32 {
         let traces = try ABRTrace.load(paths: options.traces)
         let benchmark = ABRBenchmark(
             movie: movie, traces: traces, policies: options.policies, maximumBuffer: options.buffer)
+        if !options.frontier.isEmpty {
+            let results = benchmark.frontier(penalties: options.frontier)
+            if options.json {
+                let points = zip(options.frontier, results).map { p, m in
+                    m.jsonObject.merging(["stall_penalty": p]) { a, _ in a }
+                }
+                let object: [String: Any] = ["traces": traces.count, "frontier": points]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                let names = options.frontier.map { String(format: "opt@%g", $0) }
+                print(table(names, results, traces: traces.count))
+            }
+            return 0
+        }
         let results = benchmark.run()
         if options.json {
             var policies: [String: Any] = [:]
@@ -23,7 +38,7 @@ func main() -> Int32 {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(table(options.policies, results, traces: traces.count))
+            print(table(options.policies.map(\.rawValue), results, traces: traces.count))
         }
         return 0
     } catch let e as ABRInputError {
@@ -36,7 +51,7 @@ func main() -> Int32 {
 }
 
 /// The measures as a fixed-width table.
-func table(_ policies: [ABRPolicy], _ results: [ABRMetrics], traces: Int) -> String {
+func table(_ policies: [String], _ results: [ABRMetrics], traces: Int) -> String {
     func cell(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(width - s.count, 0)) + s }
     var lines = [
         "\(traces) traces",
@@ -45,7 +60,7 @@ func table(_ policies: [ABRPolicy], _ results: [ABRMetrics], traces: Int) -> Str
     ]
     for (p, m) in zip(policies, results) {
         lines.append(
-            cell(p.rawValue, 11) + cell(String(format: "%.0f", m.bitrateKbps), 9)
+            cell(p, 11) + cell(String(format: "%.0f", m.bitrateKbps), 9)
                 + cell(String(format: "%.4f", m.rebufferRatio), 9) + cell(String(format: "%.2f", m.rebufferEvents), 8)
                 + cell(String(format: "%.1f", m.switches), 9) + cell(String(format: "%.0f", m.switchKbps), 9)
                 + cell(String(format: "%.2f", m.startup), 8) + cell(String(format: "%.3f", m.qoeLin), 9))

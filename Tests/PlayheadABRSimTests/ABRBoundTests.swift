@@ -33,4 +33,24 @@ struct ABRBoundTests {
             #expect(OfflineOptimal().rungs(session).count == movie.segmentCount)
         }
     }
+
+    /// Rungs of 1 and 10 Mbit/s, four 2 s segments, a constant 8 Mbit/s without latency. By hand, at the metric's
+    /// 4.3 per stalled second all four on rung 1 score best: 2.5 s of start-up, then each segment takes 2.5 s while
+    /// 2 s play, three stalls of 0.5 s: 40 − 4.3 × 4 = 22.8 (0, 1, 1, 1: 31 − 9 − 4.3 × 0.75 = 18.775). Charged 43 a
+    /// second, the optimum stalls not at all: 0, 0, 1, 1 (the buffer at 2 s, then 3.75 s, then 3.25 s; 2.75 s left),
+    /// which the metric scores 22 − 9 − 4.3 × 0.25 = 11.925.
+    @Test("charged more for a stalled second, the optimum buys no stall with bit rate")
+    func stallPenaltyTradesBitRateForStalls() throws {
+        let movie = try flatMovie(kbps: [1000, 10000], duration: 2, count: 4)
+        let session = ABRSession(movie: movie, trace: try stepTrace([(1000, 8000)], latencyMs: 0))
+        let metric = OfflineOptimal().run(session)
+        #expect(metric.rungs == [1, 1, 1, 1] && abs(metric.rebufferSeconds - 1.5) < 1e-9, "\(metric)")
+        #expect(abs(ABRMetrics(metric, movie: movie).qoeLin - 22.8 / 4) < 1e-9)
+        let strict = OfflineOptimal(stallPenalty: 43).run(session)
+        #expect(strict.rungs == [0, 0, 1, 1] && strict.rebufferSeconds == 0, "\(strict)")
+        #expect(abs(ABRMetrics(strict, movie: movie).qoeLin - 11.925 / 4) < 1e-9)
+        let frontier = ABRBenchmark(movie: movie, traces: [session.trace], policies: [])
+            .frontier(penalties: [4.3, 43])
+        #expect(frontier.map(\.rebufferRatio) == [ABRMetrics(metric, movie: movie).rebufferRatio, 0])
+    }
 }

@@ -59,6 +59,31 @@ struct ABRCommandTests {
         #expect((only?["policies"] as? [String: Any])?.keys.sorted() == ["bola-e"])
     }
 
+    @Test("--frontier --json: the optimum at each charge per stalled second, the metric's first, as numbers")
+    func frontierShape() throws {
+        let (movie, traces, _) = try files()
+        let r = try sim(["--movie", movie, "--traces", traces, "--frontier", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["traces"] as? Int == 2 && object["policies"] == nil)
+        let points = try #require(object["frontier"] as? [[String: Double]])
+        let charges = points.map { $0["stall_penalty"] ?? 0 }
+        #expect(charges.count == 5 && zip(charges, [4.3, 8.6, 21.5, 43, 430]).allSatisfy { abs($0 - $1) < 1e-9 })
+        // The metric's own charge is the optimum's: the same run as `--policy optimal`.
+        let plain = try sim(["--movie", movie, "--traces", traces, "--policy", "optimal", "--json"])
+        let optimal = try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any]
+        let best = (optimal?["policies"] as? [String: [String: Double]])?["optimal"]
+        #expect(
+            best?["qoe_lin"] == points.first?["qoe_lin"] && best?["rebuffer_ratio"] == points.first?["rebuffer_ratio"])
+        // Charged more, it never scores higher by the metric, nor stalls more (on these traces: merging buffer states
+        // within buckets makes each point a lower bound, which may break the order elsewhere by a bucket's worth).
+        for (a, b) in zip(points, points.dropFirst()) {
+            #expect(
+                b["qoe_lin"]! <= a["qoe_lin"]! + 1e-9 && b["rebuffer_ratio"]! <= a["rebuffer_ratio"]! + 1e-9,
+                "\(points)")
+        }
+    }
+
     @Test("bad files and flags: one line naming the file or flag, exit 2")
     func badInput() throws {
         let (movie, traces, folder) = try files()
@@ -76,6 +101,7 @@ struct ABRCommandTests {
             (["--traces", traces], "--movie is required"),
             (["--movie", movie], "--traces is required"),
             (["--movie", movie, "--traces", traces, "--frobnicate"], "--frobnicate"),
+            (["--movie", movie, "--traces", traces, "--frontier", "--policy", "optimal"], "--frontier"),
         ]
         for (arguments, culprit) in cases {
             let r = try sim(arguments)
