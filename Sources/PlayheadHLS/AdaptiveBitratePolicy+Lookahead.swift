@@ -35,7 +35,8 @@ extension AdaptiveBitratePolicy {
     /// minus the change from its last rung to the highest one `estimate` sustains (the switch that the plans after
     /// it will make: a plan that ends below it pays for the climb back, one that ends above it for its way down);
     /// a plan that reaches the stream's end (`UpcomingSegments.reachesEnd`) pays neither of these last two, as
-    /// nothing follows it. The first rung of the best sequence is returned. Scores are in units of the top allowed rung. Sizes are
+    /// nothing follows it. The first rung of the best sequence is returned; of sequences that score the same, the one
+    /// that leaves the most buffer. Scores are in units of the top allowed rung. Sizes are
     /// `upcoming`'s when given, else bit rate × duration. The reserve is at most 40 % of `lowBuffer` and the target
     /// at most 80 % of `bufferToRideOutDrop`, which the player fits to its reach. The search is exhaustive, pruned
     /// by a bound no sequence can beat.
@@ -59,6 +60,8 @@ extension AdaptiveBitratePolicy {
         let sustained = rates[allowed.lastIndex { rungs[$0].bitRate <= estimate } ?? 0]
         var best = -Double.infinity
         var bestFirst = 0
+        var bestBuffer = -Double.infinity
+        let tie = 1e-9
         var first = 0
         // A player that can buffer little (live, a short forward buffer) has its thresholds fitted down: so do these.
         let target = min(c.targetBuffer, 0.8 * c.bufferToRideOutDrop)
@@ -77,10 +80,14 @@ extension AdaptiveBitratePolicy {
         func search(_ k: Int, _ buffer: Double, _ last: Double, _ score: Double) {
             if k == steps {
                 let final = endsStream ? score : score - shortfall * max(target - buffer, 0) - abs(last - sustained)
-                if final > best { (best, bestFirst) = (final, first) }
+                // Plans that score the same (up for two segments and back costs what it brings) differ in the
+                // buffer they leave: the one that leaves more is the better bet.
+                if final > best + tie || (final >= best - tie && buffer > bestBuffer) {
+                    (best, bestFirst, bestBuffer) = (final, first, buffer)
+                }
                 return
             }
-            guard score + Double(steps - k) > best + 1e-12 else { return }
+            guard score + Double(steps - k) >= best - tie else { return }
             for i in stride(from: rates.count - 1, through: 0, by: -1) {
                 let download = size(k, i) / estimate
                 let short = max(download - max(buffer - reserve, 0), 0)

@@ -109,6 +109,26 @@ struct AdaptiveBitratePlanTests {
         #expect(pick(history(outage: 30, fast: 1800)) == 0)
     }
 
+    /// From rung 0 with 18 s of buffer at 2 Mbit/s (1.8 planned: rung 1 takes 2.22 s a segment, rung 0 1.11 s), on a
+    /// link below the lowest rung a quarter of the time in 1 s dips (a second short of 20 s costs a stalled second,
+    /// 2.15; the buffer rides the dips out). Rung 0 throughout scores 2.5 and ends at 22.4 s; 1,1,0,0,0 brings 1 more
+    /// and costs 1 in switches: 2.5 too, ending at 20.2 s; three segments or more on rung 1 end under 20 s and lose
+    /// (1,1,1,0,0: 3 − 0.89 × 2.15 = 1.09). The tie goes to the plan that keeps more buffer: rung 0 (until
+    /// 2026-12-04 to the higher first rung, which the search meets first: on `bbb4k` 3G the plan rode 2.5 Mbit/s
+    /// on a 2 Mbit/s link this way and met the outage with less buffer than the throughput rule).
+    @Test("between plans that score the same, the one that keeps more buffer")
+    func tieKeepsTheBuffer() {
+        var history = LinkHistory(halfLife: 1e12)
+        for _ in 0..<10 {
+            history.add(rate: 100_000, duration: 1, idle: 0)
+            history.add(rate: 2e6, duration: 3, idle: 0)
+        }
+        let pick = policy.nextRung(
+            current: 0, estimate: 2e6, buffer: 18, segmentDuration: 2, upcoming: ahead, recentEstimate: 2e6,
+            history: history)
+        #expect(pick == 0)
+    }
+
     /// One segment left, on rung 1 with 8 s of buffer at 1.5 Mbit/s (1.35 planned: rung 0 is what the link sustains),
     /// on a link that ran below the lowest rung a quarter of the time (a second short of 20 s costs a stalled
     /// second, 2.15): rung 1 ends at 7.04 s (1 − 2.15 × 12.96 − 0.5 back down = −27.4), rung 0 at 8.52 s (0.5 − 0.5
