@@ -91,10 +91,61 @@ public struct LinkHistory: Sendable, Hashable {
     public func currentSpell(relativeTo rate: Double) -> (isSlow: Bool, rate: Double, before: Double)? {
         guard rate > 0, rate.isFinite, let last = spans.last else { return nil }
         let isSlow = last.rate < rate
+        let (average, k) = spellAverage(endingAt: spans.count - 1, relativeTo: rate)
+        return (isSlow, average ?? last.rate, spellLength(endingAt: k, relativeTo: rate))
+    }
+
+    /// A slow spell, as a planner that takes the link's spells below a rate to recur like those of the recent past
+    /// weighs it. A value type, safe anywhere.
+    public struct SlowSpellOutlook: Sendable, Hashable {
+        /// Seconds the spell has lasted (its samples and the time between them; 0 for one that begins now).
+        public var elapsed: Double
+        /// For each spell of the recent past that lasted longer than `elapsed`, how much longer it went on: the
+        /// outcomes the planner weighs, equally likely (nothing else is known of how long this one will last).
+        public var remaining: [Double]
+        /// The mean rate of the recent time the link ran at or above the rate (each second weighted by how long ago
+        /// it ended, as `slowShare(below:)` weighs it): what it gives when this spell ends.
+        public var fastRate: Double
+    }
+
+    /// The outlook of a spell below `rate` bits per second: the one the link is in now, or, when its last samples ran
+    /// at or above `rate`, one that begins now (a download that has just stalled, before its slow samples count).
+    /// Its outcomes are how much longer than it has lasted each spell of the recent past lasted (spells as in
+    /// `longestSlowSpell(below:)`, ended within two half-lives). Nil when no spell ran at or above `rate`, or when no
+    /// past spell lasted longer than this one has so far (nothing seen says when it ends).
+    public func slowSpellOutlook(below rate: Double) -> SlowSpellOutlook? {
+        guard rate > 0, rate.isFinite, let last = spans.last else { return nil }
+        let inSpell = last.rate < rate
+        let elapsed = inSpell ? spellLength(endingAt: spans.count - 1, relativeTo: rate) : 0
+        let k = inSpell ? spellAverage(endingAt: spans.count - 1, relativeTo: rate).before : spans.count - 1
+        guard k >= 0 else { return nil }
+        var remaining: [Double] = []
+        var spell = 0.0
+        var (bits, time) = (0.0, 0.0)
+        for (i, span) in spans[...k].enumerated() {
+            if span.rate < rate {
+                spell += (spell > 0 ? span.idleBefore : 0) + span.duration
+            } else {
+                if spell > elapsed, now - spans[i - 1].end <= 2 * halfLife { remaining.append(spell - elapsed) }
+                spell = 0
+                let weight = pow(0.5, (now - span.end) / halfLife) * span.duration
+                (bits, time) = (bits + weight * span.rate, time + weight)
+            }
+        }
+        guard !remaining.isEmpty, time > 0 else { return nil }
+        return SlowSpellOutlook(elapsed: elapsed, remaining: remaining, fastRate: bits / time)
+    }
+
+    /// The rate of the spell (samples on one side of `rate`) that ends with sample `end`, averaged over their download
+    /// time as an average of `spellHalfLife` started with the spell would, and the index of the last sample before
+    /// it (-1 when none). Nil rate when `end` is out of range.
+    private func spellAverage(endingAt end: Int, relativeTo rate: Double) -> (average: Double?, before: Int) {
+        guard spans.indices.contains(end) else { return (nil, end) }
+        let isSlow = spans[end].rate < rate
         var bits = 0.0
         var weight = 0.0
         var age = 0.0
-        var k = spans.count - 1
+        var k = end
         while k >= 0, (spans[k].rate < rate) == isSlow {
             let span = spans[k]
             let w = pow(0.5, age / spellHalfLife) * (1 - pow(0.5, span.duration / spellHalfLife))
@@ -103,11 +154,20 @@ public struct LinkHistory: Sendable, Hashable {
             age += span.duration
             k -= 1
         }
-        var before = 0.0
-        while k >= 0, (spans[k].rate < rate) != isSlow {
-            before += spans[k].duration + (k > 0 && (spans[k - 1].rate < rate) != isSlow ? spans[k].idleBefore : 0)
+        return (weight > 0 ? bits / weight : spans[end].rate, k)
+    }
+
+    /// How long the spell that ends with sample `end` lasted: its samples and the time between them (0 when `end` is
+    /// out of range).
+    private func spellLength(endingAt end: Int, relativeTo rate: Double) -> Double {
+        guard spans.indices.contains(end) else { return 0 }
+        let isSlow = spans[end].rate < rate
+        var length = 0.0
+        var k = end
+        while k >= 0, (spans[k].rate < rate) == isSlow {
+            length += spans[k].duration + (k > 0 && (spans[k - 1].rate < rate) == isSlow ? spans[k].idleBefore : 0)
             k -= 1
         }
-        return (isSlow, weight > 0 ? bits / weight : last.rate, before)
+        return length
     }
 }

@@ -153,4 +153,27 @@ struct LinkHistoryTests {
         for _ in 0..<4 { dip.add(rate: 10_900_000, duration: 0.3, idle: 0) }
         #expect(pick(dip) == 0)
     }
+
+    /// Outages of 4 s and 8 s between 10 s at 10 Mbit/s and 5 s at 16: a spell below 1 Mbit/s that begins now ends as
+    /// one of them did, after 4 or 8 s, and then the link gives 11.2 Mbit/s, the mean of its time above ((10 × 10 +
+    /// 10 × 10 + 16 × 5) / 25; no decay with a half-life this long). 3 s into one, 1 or 5 s are left; 9 s into one,
+    /// longer than any seen, nothing says when it ends.
+    @Test("a spell below a rate ends as the past ones did")
+    func slowSpellOutlook() {
+        var history = LinkHistory(halfLife: 1e12)
+        history.add(rate: 50_000, duration: 2, idle: 0)
+        #expect(history.slowSpellOutlook(below: 1e6) == nil, "no time above the rate yet")
+        for (rate, seconds) in [(10e6, 10.0), (50_000, 4), (10e6, 10), (50_000, 8), (16e6, 5)] {
+            history.add(rate: rate, duration: seconds, idle: 0)
+        }
+        let outlook = history.slowSpellOutlook(below: 1e6)
+        #expect(outlook?.elapsed == 0 && outlook?.remaining == [2, 4, 8])
+        #expect(abs((outlook?.fastRate ?? 0) - 11.2e6) < 1)
+        history.add(rate: 50_000, duration: 3, idle: 0)
+        #expect(history.slowSpellOutlook(below: 1e6)?.elapsed == 3)
+        #expect(history.slowSpellOutlook(below: 1e6)?.remaining == [1, 5])
+        history.add(rate: 50_000, duration: 6, idle: 0)
+        #expect(history.slowSpellOutlook(below: 1e6) == nil, "9 s: longer than any seen")
+        #expect(history.slowSpellOutlook(below: 0) == nil && history.slowSpellOutlook(below: .nan) == nil)
+    }
 }
