@@ -82,7 +82,15 @@ extension AdaptiveBitratePolicy {
     /// below this download's rung outlast the buffer, the lower of the average and `DownloadProgress.steadyRate`
     /// (five seconds: a fall to a rate the lowest rung still fits, which the average since the request followed for
     /// twenty seconds on sd_fs with `bbb`); elsewhere the average, as 4G links' dips of a second revert and judging by
-    /// them threw away segments that would have come in time (2026-12-04, `BENCHMARKS.md`).
+    /// them threw away segments that would have come in time (2026-12-04, `BENCHMARKS.md`). But a download that gets
+    /// less than the lowest rung needs (the lower of `DownloadProgress.recentRate` and the average) is in an outage, and
+    /// an outage like those seen before ends as one of them did (`LinkHistory.slowSpellOutlook(below:)` the lowest
+    /// rung: each spell of the recent past that lasted longer than this one so far is an outcome, equally likely):
+    /// the rest comes at the rate it gets until then and at the link's rate out of outages after, and every choice is
+    /// scored by its mean over the outcomes. No replacement comes faster during an outage, so a download an outage of
+    /// seconds holds up is finished, not traded for the lowest rung (until 2026-12-05 the rate in the outage was taken
+    /// to last; on synthetic links with outages of 2-15 s that gave up a 16 Mbit/s segment at most outages). An outage
+    /// longer than any seen is judged by the rate now, as above.
     ///
     /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration (as
     /// hls.js), or when the download will finish in time at the rate it is getting, or when it is already on the
@@ -126,11 +134,26 @@ extension AdaptiveBitratePolicy {
         let lately = (outagesOutlastBuffer ? progress.recentRate : dropsOutlastBuffer ? progress.steadyRate : nil)
             .flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let now = progress.loadedBytes > 0 ? min(lately ?? measured, measured) : measured
-        let remainingTime = now > 0 ? remainingBits / now : .infinity
-        guard remainingTime > buffer else { return .keepLoading }
-        let rate = (now > 0 ? now : estimate) * c.abandonSafetyFraction
-        guard rate > 0 else { return .keepLoading }
-        func fetchTime(_ i: Int) -> Double { rungs[i].bitRate * segmentDuration / rate }
+        // In an outage (the download gets less than the lowest rung needs) like those seen before, each of them says
+        // when this one ends (`LinkHistory.slowSpellOutlook`): the rest comes at the rate it gets now until then, and
+        // at the rate before the outage after. Else the rate now lasts.
+        let stalled = progress.loadedBytes > 0 ? min(progress.recentRate ?? measured, measured) : 0
+        let outlook = stalled < rungs[lowest].bitRate ? history?.slowSpellOutlook(below: rungs[lowest].bitRate) : nil
+        let outcomes = outlook?.remaining ?? [0]
+        let base = now > 0 ? now : estimate
+        func arrival(_ bits: Double, within outage: Double, replacing: Bool) -> Double {
+            let share = replacing ? c.abandonSafetyFraction : 1
+            guard let outlook else {
+                let rate = (replacing ? base : now) * share
+                return rate > 0 ? bits / rate : .infinity
+            }
+            let (during, after) = (stalled * share, outlook.fastRate * share)
+            if bits <= during * outage { return during > 0 ? bits / during : 0 }
+            return after > 0 ? outage + (bits - during * outage) / after : .infinity
+        }
+        guard outcomes.contains(where: { arrival(remainingBits, within: $0, replacing: false) > buffer }),
+            base > 0 || outlook != nil
+        else { return .keepLoading }
         let stallCost = max(c.stallCost, 0)
         let shortfall =
             outagesOutlastBuffer
@@ -142,10 +165,14 @@ extension AdaptiveBitratePolicy {
             return rungs[i].bitRate - stallCost * (stall + (stall > 0 ? max(c.stallEventSeconds, 0) : 0))
                 - shortfall * max(target - after, 0)
         }
-        var best = score(rung, arrivingIn: remainingTime)
+        func expected(_ i: Int, bits: Double, replacing: Bool) -> Double {
+            outcomes.map { score(i, arrivingIn: arrival(bits, within: $0, replacing: replacing)) }.reduce(0, +)
+                / Double(outcomes.count)
+        }
+        var best = expected(rung, bits: remainingBits, replacing: false)
         var pick: Int?
         for i in allowed where rungs[i].bitRate < rungs[rung].bitRate {
-            let value = score(i, arrivingIn: fetchTime(i))
+            let value = expected(i, bits: rungs[i].bitRate * segmentDuration, replacing: true)
             if value > best { (best, pick) = (value, i) }
         }
         return pick.map { .abandon(switchTo: $0) } ?? .keepLoading

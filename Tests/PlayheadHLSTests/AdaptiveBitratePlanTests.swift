@@ -176,7 +176,10 @@ struct AdaptiveBitratePlanTests {
     /// sd_fs trace0590 with `bbb4k`: an 8 Mbit/s segment requested as the link fell to 0.7 Mbit/s for a minute.
     /// At 0.5 Mbit/s (0.625 × the 0.8 safety share) a 2.5 Mbit/s segment arrives in 15 s, before the 17.4 s of buffer
     /// run out, but leaves 5.4 s for the rest of the minute; a 1 Mbit/s one leaves 14.4 s. On a link whose outages
-    /// outlast the buffer the replacement is judged by the buffer it leaves too, as the plan judges its end.
+    /// outlast the buffer the replacement is judged by the buffer it leaves too, as the plan judges its end. Where
+    /// the link's spells under the lowest rung lasted seconds, this one is expected to end as they did (after 5 s, and
+    /// the 22 Mbit left then come at 11 Mbit/s, in 7 s of the 17.4): finished (until 2026-12-05 the rate now was taken
+    /// to last, and the 2.5 Mbit/s rung replaced it).
     @Test("an abandoned download is replaced by the rung that leaves the buffer a long outage needs")
     func abandonKeepsTheBufferForTheOutage() {
         let progress = AdaptiveBitratePolicy.DownloadProgress(
@@ -188,7 +191,33 @@ struct AdaptiveBitratePlanTests {
                 progress, rung: 3, segmentDuration: 3, buffer: 17.4, estimate: 8e6, history: history)
         }
         #expect(decide(long) == .abandon(switchTo: 0))
-        #expect(decide(short) == .abandon(switchTo: 1), "outages of seconds: the buffer rides them out")
+        #expect(decide(short) == .keepLoading, "spells of seconds: this one ends as they did")
+    }
+
+    /// The 4K ladder on a 16 Mbit/s link that went out (50 kbit/s) for 9 s and for 2 s in the last minutes: a
+    /// 16 Mbit/s segment (48 Mbit) got 16 Mbit in its first second, then the link went out again; 2.5 s in, 7 s of
+    /// buffer. At the outage's rate the rest would take ten minutes, and the rule before 2026-12-05 gave it up for
+    /// the 1 Mbit/s rung. An outage like those seen ends after 2 or 9 s, and the 32 Mbit left then take 2 s: no stall,
+    /// or a 4 s one that a 1 Mbit/s segment would shorten only to 2 s (0.8 × 16 Mbit/s after the outage), for a
+    /// fifteenth of the bit rate: finished. Once the outage has lasted longer than any seen (10 s of it counted),
+    /// nothing says when it ends: the rate now decides, as before, and the 1 Mbit/s rung replaces it.
+    @Test("an outage in a download ends as those seen before did, and only then is the rest judged")
+    func abandonExpectsTheOutageToEnd() {
+        let progress = AdaptiveBitratePolicy.DownloadProgress(
+            loadedBytes: 16_000_000 / 8, expectedBytes: 48_000_000 / 8, elapsed: 2.5, recentRate: 50_000)
+        var history = LinkHistory(halfLife: 120)
+        history.add(rate: 16e6, duration: 30, idle: 0)
+        for outage in [9.0, 2] {
+            history.add(rate: 50_000, duration: outage, idle: 0)
+            history.add(rate: 16e6, duration: 30, idle: 0)
+        }
+        func decide(_ history: LinkHistory) -> AdaptiveBitratePolicy.AbandonDecision {
+            AdaptiveBitratePolicy.fourK().shouldAbandon(
+                progress, rung: 4, segmentDuration: 3, buffer: 7, estimate: 16e6, history: history)
+        }
+        #expect(decide(history) == .keepLoading)
+        history.add(rate: 50_000, duration: 10, idle: 0)
+        #expect(decide(history) == .abandon(switchTo: 0))
     }
 
     @Test("the estimator trusts its first counted sample (100 KB in 0.1 s: 8 Mbit/s)")
