@@ -88,7 +88,7 @@ extension AdaptiveBitratePolicy {
     /// rung: each spell of the recent past that lasted longer than this one so far is an outcome, equally likely):
     /// the rest comes at the rate it gets until then and at the link's rate out of outages after, and every choice is
     /// scored by its mean over the outcomes. No replacement comes faster during an outage, so a download an outage of
-    /// seconds holds up is finished, not traded for the lowest rung (until 2026-12-05 the rate in the outage was taken
+    /// seconds holds up is finished, not traded for the lowest rung (until 2026-12-04 the rate in the outage was taken
     /// to last; on synthetic links with outages of 2-15 s that gave up a 16 Mbit/s segment at most outages). An outage
     /// longer than any seen is judged by the rate now, as above.
     ///

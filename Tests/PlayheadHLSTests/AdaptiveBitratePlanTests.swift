@@ -178,7 +178,7 @@ struct AdaptiveBitratePlanTests {
     /// run out, but leaves 5.4 s for the rest of the minute; a 1 Mbit/s one leaves 14.4 s. On a link whose outages
     /// outlast the buffer the replacement is judged by the buffer it leaves too, as the plan judges its end. Where
     /// the link's spells under the lowest rung lasted seconds, this one is expected to end as they did (after 5 s, and
-    /// the 22 Mbit left then come at 11 Mbit/s, in 7 s of the 17.4): finished (until 2026-12-05 the rate now was taken
+    /// the 22 Mbit left then come at 11 Mbit/s, in 7 s of the 17.4): finished (until 2026-12-04 the rate now was taken
     /// to last, and the 2.5 Mbit/s rung replaced it).
     @Test("an abandoned download is replaced by the rung that leaves the buffer a long outage needs")
     func abandonKeepsTheBufferForTheOutage() {
@@ -196,7 +196,7 @@ struct AdaptiveBitratePlanTests {
 
     /// The 4K ladder on a 16 Mbit/s link that went out (50 kbit/s) for 9 s and for 2 s in the last minutes: a
     /// 16 Mbit/s segment (48 Mbit) got 16 Mbit in its first second, then the link went out again; 2.5 s in, 7 s of
-    /// buffer. At the outage's rate the rest would take ten minutes, and the rule before 2026-12-05 gave it up for
+    /// buffer. At the outage's rate the rest would take ten minutes, and the rule before 2026-12-04 gave it up for
     /// the 1 Mbit/s rung. An outage like those seen ends after 2 or 9 s, and the 32 Mbit left then take 2 s: no stall,
     /// or a 4 s one that a 1 Mbit/s segment would shorten only to 2 s (0.8 × 16 Mbit/s after the outage), for a
     /// fifteenth of the bit rate: finished. Once the outage has lasted longer than any seen (10 s of it counted),
