@@ -136,7 +136,8 @@ extension AdaptiveBitratePolicy {
         let now = progress.loadedBytes > 0 ? min(lately ?? measured, measured) : measured
         // In an outage (the download gets less than the lowest rung needs) like those seen before, each of them says
         // when this one ends (`LinkHistory.slowSpellOutlook`): the rest comes at the rate it gets now until then, and
-        // at the rate before the outage after. Else the rate now lasts.
+        // at the link's mean rate out of outages after. Else the rate now lasts. A download that has received nothing
+        // counts as in an outage too: a stuck request to the same server would not come faster on a lower rung.
         let stalled = progress.loadedBytes > 0 ? min(progress.recentRate ?? measured, measured) : 0
         let outlook = stalled < rungs[lowest].bitRate ? history?.slowSpellOutlook(below: rungs[lowest].bitRate) : nil
         let outcomes = outlook?.remaining ?? [0]

@@ -216,6 +216,11 @@ struct AdaptiveBitratePlanTests {
                 progress, rung: 4, segmentDuration: 3, buffer: 7, estimate: 16e6, history: history)
         }
         #expect(decide(history) == .keepLoading)
+        // Nothing received 2.5 s in: an outage too (a lower rung's request would wait for it as well).
+        let silent = AdaptiveBitratePolicy.DownloadProgress(loadedBytes: 0, expectedBytes: 48_000_000 / 8, elapsed: 2.5)
+        #expect(
+            AdaptiveBitratePolicy.fourK().shouldAbandon(
+                silent, rung: 4, segmentDuration: 3, buffer: 7, estimate: 16e6, history: history) == .keepLoading)
         history.add(rate: 50_000, duration: 10, idle: 0)
         #expect(decide(history) == .abandon(switchTo: 0))
     }
