@@ -32,15 +32,15 @@ extension PlaybackError {
         case FFmpegError.decoderNotFound:
             self.init(.unsupported, source: source, reason: "no decoder for this codec", code: e.code)
         default:
-            let text = e.message.prefix(1).lowercased() + e.message.dropFirst()
-            self.init(isNetwork ? .network : .parsing, source: source, reason: text, code: e.code)
+            self.init(
+                isNetwork ? .network : .parsing, source: source, reason: Self.reason(from: e.message), code: e.code)
         }
     }
 
     /// The error for a read failing after the input opened.
     init(reading source: String, error: FFmpegError) {
         let isNetwork = source.hasPrefix("http://") || source.hasPrefix("https://")
-        let text = error.message.prefix(1).lowercased() + error.message.dropFirst()
+        let text = Self.reason(from: error.message)
         self.init(isNetwork ? .network : .io, source: source, reason: "reading failed: \(text)", code: error.code)
     }
 

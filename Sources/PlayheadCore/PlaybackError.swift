@@ -40,6 +40,17 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         self.code = code
     }
 
+    /// A library's message as the reason after "source: ": its first word in lower case, unless that word is a
+    /// name or an acronym ("Could not resolve host" -> "could not resolve host"; "OpenSSL/3.0: ..." and "HTTP ..."
+    /// stay as they are). Safe on any thread.
+    public static func reason(from message: String) -> String {
+        let word = message.prefix { !$0.isWhitespace }
+        guard let first = word.first, first.isUppercase, !word.dropFirst().contains(where: \.isUppercase) else {
+            return message
+        }
+        return first.lowercased() + message.dropFirst()
+    }
+
     /// `"<source>: <reason>"`, or just the reason when there is no source.
     public var description: String { source.isEmpty ? reason : "\(source): \(reason)" }
 }

@@ -31,6 +31,8 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let isDirectory = ph_averror(EISDIR)
     /// Permission denied (`AVERROR(EACCES)`).
     public static let permissionDenied = ph_averror(EACCES)
+    /// A bare input/output error (`AVERROR(EIO)`): FFmpeg's answer when a host does not resolve or TLS fails.
+    public static let ioError = ph_averror(EIO)
     /// Connection refused (`AVERROR(ECONNREFUSED)`).
     public static let connectionRefused = ph_averror(ECONNREFUSED)
     /// Timed out (`AVERROR(ETIMEDOUT)`).

@@ -44,6 +44,8 @@ struct Options {
         var onlyInputs = false
         for arg in arguments {
             if onlyInputs || !arg.hasPrefix("-") || arg == "-" {
+                // An empty argument (an unset shell variable, "") is not the current folder.
+                guard !arg.isEmpty else { throw UsageError(description: "an empty argument is not a file or URL") }
                 o.inputs.append(arg)
                 continue
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Playhead
 import PlayheadHLS
 
 #if canImport(FoundationNetworking)
@@ -34,7 +35,7 @@ enum ProbeCommand {
         let loaded: (data: Data, url: URL)
         switch load(target) {
         case .success(let value): loaded = value
-        case .failure(let error): return fail(target, error.message)
+        case .failure(let error): return fail(target, PlaybackError.reason(from: error.message))
         }
         guard looksLikePlaylist(loaded.data) else {
             return fail(target, "not an HLS playlist (no #EXTM3U); media files are not supported by probe yet")

@@ -64,6 +64,26 @@ struct BadInputCommandTests {
         try expectOneLineError("http://127.0.0.1:9/nothing.mp3", mentions: ["connection refused"])
     }
 
+    @Test(arguments: ["http://playhead-test.invalid/song.mp3", "https://playhead-test.invalid/film.mp4"])
+    func hostThatDoesNotResolve(_ url: String) throws {
+        // FFmpeg's own answer was "input/output error" (`.invalid` never resolves: RFC 6761).
+        try expectOneLineError(url, mentions: ["could not resolve host: playhead-test.invalid"], timeout: 40)
+    }
+
+    @Test func tlsToAPlainServer() throws {
+        // FFmpeg's own answer was "input/output error"; the TLS library's words say what failed.
+        let origin = try TestOrigin(serving: Paths.fixtures)
+        let url = origin.url("tone-440hz-1.0s.m4a").absoluteString.replacingOccurrences(of: "http://", with: "https://")
+        try expectOneLineError(url, mentions: ["ssl"])
+    }
+
+    @Test func emptyArgumentIsAUsageError() throws {
+        // `playhead "$FILE"` with FILE unset played the current folder's "is a directory" error.
+        let r = try Run.command(Paths.playheadBinary(), ["--ao=null", "--vo=null", ""], timeout: 20)
+        #expect(r.status == 2, "exit \(r.status); stderr: \(r.stderr)")
+        #expect(r.stderr.contains("empty argument"), "\(r.stderr)")
+    }
+
     @Test func http404() throws {
         let origin = try TestOrigin(serving: Paths.fixtures)
         try expectOneLineError(origin.url("no-such-file.mp3").absoluteString, mentions: ["404"])

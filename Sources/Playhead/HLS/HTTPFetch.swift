@@ -46,6 +46,9 @@ final class HTTPFetch: @unchecked Sendable {
     /// Whether the last error thrown may go away on a second try (a time-out, a dropped connection, a 5xx, and
     /// the statuses `RetryPolicy.isRetryable` names).
     private(set) var lastErrorWasTransient = false
+    /// Whether the last error thrown was the connection's (the host did not resolve, the connection or its TLS
+    /// failed): no HTTP answer came.
+    private(set) var lastErrorWasConnection = false
     /// The last response's `Retry-After` in seconds (range-checked by `RetryPolicy.retryAfterSeconds`).
     private(set) var lastRetryAfter: Double?
     /// Polled ten times a second while a request waits (from the waiting thread): true cancels the request, so a
@@ -82,6 +85,7 @@ final class HTTPFetch: @unchecked Sendable {
     ) throws(PlaybackError) -> Response? {
         let name = url.absoluteString
         lastErrorWasTransient = false
+        lastErrorWasConnection = false
         lastRetryAfter = nil
         if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
         if url.isFileURL {
@@ -144,7 +148,10 @@ final class HTTPFetch: @unchecked Sendable {
             return Response(body: b.data, contentType: r.contentType, seconds: r.elapsed, head: b.head)
         case .failure(let error)?:
             switch error {
-            case .timedOut, .transport: lastErrorWasTransient = true
+            case .timedOut: lastErrorWasTransient = true
+            case .transport:
+                lastErrorWasTransient = true
+                lastErrorWasConnection = true
             case .httpStatus(let code):
                 lastErrorWasTransient = RetryPolicy.isRetryable(status: code)
                 lastRetryAfter = retryAfter.current
@@ -177,7 +184,7 @@ final class HTTPFetch: @unchecked Sendable {
         case .cancelled:
             return PlaybackError(.network, source: url, reason: cancelled ? "cancelled" : "interrupted")
         case .transport(let text):
-            return PlaybackError(.network, source: url, reason: text.prefix(1).lowercased() + text.dropFirst())
+            return PlaybackError(.network, source: url, reason: PlaybackError.reason(from: text))
         case .tooManyRedirects:
             return PlaybackError(.network, source: url, reason: error.description)
         }

@@ -15,7 +15,8 @@ enum MediaOpener {
         hls: HLSClientOptions = .init(), stopping: (@Sendable () -> Bool)? = nil
     ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
-        let playlistURL = hlsURL(location, timeout: timeout, stopping: stopping)
+        let sniffed = sniff(location, timeout: timeout, stopping: stopping)
+        let playlistURL = sniffed.playlist
         if stopping?() == true { throw PlaybackError(.network, source: location, reason: "cancelled") }
         if let url = playlistURL {
             let source = try HLSSource(
@@ -46,6 +47,11 @@ enum MediaOpener {
             options.timeout = timeout
             return try MediaInput(location: location, options: options)
         } catch {
+            // FFmpeg reports a host that does not resolve, or a TLS failure, as a bare I/O error; the sniffing
+            // request's own words say which it was.
+            if let unreachable = sniffed.unreachable, error.code == FFmpegError.ioError {
+                throw unreachable
+            }
             throw PlaybackError(opening: location, error: error)
         }
     }
@@ -53,28 +59,46 @@ enum MediaOpener {
     /// The playlist URL when `location` is HLS: `.m3u8`, an HLS content type, or `#EXTM3U` followed by `#EXT-X-`
     /// tags in the first kilobytes.
     static func hlsURL(_ location: String, timeout: Double, stopping: (@Sendable () -> Bool)? = nil) -> URL? {
+        sniff(location, timeout: timeout, stopping: stopping).playlist
+    }
+
+    /// What a look at the first kilobytes of `location` found.
+    struct Sniffed {
+        /// The playlist URL, when `location` is HLS.
+        var playlist: URL?
+        /// The connection failure of the request that looked (the host does not resolve, the connection or TLS
+        /// failed), when it failed that way: the words FFmpeg's bare I/O error lacks.
+        var unreachable: PlaybackError?
+    }
+
+    /// Whether `location` is HLS (see `hlsURL`), and how the request that looked failed, if it did.
+    static func sniff(_ location: String, timeout: Double, stopping: (@Sendable () -> Bool)? = nil) -> Sniffed {
         let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
-        guard let url = isRemote ? URL(string: location) : URL(fileURLWithPath: location) else { return nil }
-        if url.pathExtension.lowercased() == "m3u8" { return url }
+        guard let url = isRemote ? URL(string: location) : URL(fileURLWithPath: location) else { return Sniffed() }
+        if url.pathExtension.lowercased() == "m3u8" { return Sniffed(playlist: url) }
         let head: Data
         if isRemote {
             // One small ranged request, bounded in all as a playlist's; when it fails, FFmpeg opens the URL and
-            // reports the error itself.
+            // reports the error itself (FFmpeg does not check certificates unless asked, and a server may refuse
+            // the range), unless all FFmpeg can say is "input/output error".
             let probe = HTTPFetch(timeout: min(timeout, 5), stopping: stopping)
-            guard
-                let r = try? probe.get(url, range: 0...4095, limit: 1 << 20, deadline: probe.playlistDeadline)
-            else { return nil }
-            if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return url }
+            let r: HTTPFetch.Response
+            do {
+                r = try probe.get(url, range: 0...4095, limit: 1 << 20, deadline: probe.playlistDeadline)
+            } catch {
+                return Sniffed(unreachable: probe.lastErrorWasConnection ? error : nil)
+            }
+            if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return Sniffed(playlist: url) }
             head = r.body
         } else {
             // Sniffing a FIFO or standard input would eat the bytes FFmpeg needs: only regular files are peeked at.
             guard LocalFileCheck.isRegularFile(url.path), let handle = FileHandle(forReadingAtPath: url.path) else {
-                return nil
+                return Sniffed()
             }
             head = handle.readData(ofLength: 4096)
             handle.closeFile()
         }
         let text = String(decoding: head, as: UTF8.self)
-        return text.hasPrefix("#EXTM3U") && text.contains("#EXT-X-") ? url : nil
+        return Sniffed(playlist: text.hasPrefix("#EXTM3U") && text.contains("#EXT-X-") ? url : nil)
     }
 }
