@@ -3,7 +3,9 @@
 # set (3Glogs, 4Glogs, sd_fs, hd_fs) with bbb.json and bbb4k.json, then over each set's two halves (traces at odd
 # and at even positions in name order: the policy's constants were tuned on the odd half only), then over four
 # families of synthetic traces scaled to each movie's ladder (scripts/abr-synthetic-traces.py: links the policy
-# was not tuned on; seed 1 showed the outage weakness fixed on 2026-12-04, seed 2 was run only after). Prints Markdown.
+# was not tuned on; seed 1 showed the outage weakness fixed on 2026-12-04, seed 2 was run only after), then over every
+# set with three ladders and segment lengths the policy was not tuned on (scripts/abr-ladders.py: 2, 4 and 6 s
+# segments; first run on 2026-12-04). Prints Markdown.
 # Usage: scripts/abr-benchmark.sh [CORPUS_DIR]   (default ../shared/corpora/traces/sabre/example/mmsys18)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +30,7 @@ for line in sys.stdin:
     best = max(online, key=lambda p: d["policies"][p]["qoe_lin"])
     for p in order:
         m = d["policies"][p]
-        share = "%.0f %%" % (100 * m["qoe_lin"] / opt) if opt > 0 else "n/a"
+        share = "%.0f %%" % (100 * m["qoe_lin"] / opt) if opt > 0 and m["qoe_lin"] > 0 else "n/a"
         q = "%.3f" % m["qoe_lin"]
         print("| %s | %s | %d | %s | %.0f | %.4f | %.2f | %.1f | %.0f | %.2f | %s | %s |" % (
             movie, name, d["traces"], p, m["bitrate_kbps"], m["rebuffer_ratio"], m["rebuffer_events"],
@@ -61,3 +63,12 @@ for seed in 1 2; do
     done
   done | table "synthetic traces, seed $seed (50 per family, 600 s each)" "${policies[@]}"
 done
+
+ladders=$(mktemp -d)
+trap 'rm -rf "$synthetic" "$ladders"' EXIT
+scripts/abr-ladders.py "$ladders"
+for movie in pensieve apple6s doubling2s; do
+  for set in 3Glogs 4Glogs sd_fs hd_fs; do
+    echo "$movie $set $("$sim" --movie "$ladders/$movie.json" --traces "$corpus/$set" "${args[@]}" --json)"
+  done
+done | table "other ladders and segment lengths (scripts/abr-ladders.py), all traces" "${policies[@]}"
