@@ -96,72 +96,12 @@ final class PlaybackEngine: @unchecked Sendable {
             sampleRate: configuration.format.sampleRate)
     }
 
-    /// Opens the input and starts playing threads (paused until `setRate`).
-    func start(at seconds: Double? = nil) {
-        if let seconds { control.withLock { $0.pendingSeek = SeekRequest(id: -1, seconds: seconds, exact: true) } }
-        spawn("playhead.demux") { $0.runDemux() }
-    }
-
     func spawn(_ name: String, _ body: @escaping @Sendable (PlaybackEngine) -> Void) {
         threadsDone.enter()
         PlaybackThreads.start(name) { [self] in
             body(self)
             threadsDone.leave()
         }
-    }
-
-    /// Plays at `rate` (media seconds per second); 0 pauses.
-    func setRate(_ rate: Double) {
-        let corked = control.withLock { c -> Bool in
-            c.rate = rate
-            return c.corked
-        }
-        applyCork(corked)
-        // A drain in progress must notice the pause.
-        if rate == 0, ownsOutput { config.audioOutput?.interruptWrite() }
-        wake()
-    }
-
-    /// Starts a seek; a seek already waiting is superseded (reported as not finished).
-    func seek(to seconds: Double, exact: Bool, id: Int) {
-        let superseded = control.withLock { $0.requestSeek(SeekRequest(id: id, seconds: seconds, exact: exact)) }
-        if let old = superseded, old.id >= 0 {
-            sink(.seekDone(id: old.id, position: clock.seconds, finished: false))
-        }
-        sink(.seekStarted(id: id, target: seconds))
-        // The demux thread may be blocked reading; it carries out the seek and wakes the decode threads.
-        source?.interrupt()
-        wake()
-    }
-
-    /// Sets the software volume (0...1) and mute, applied to audio written from now on.
-    func setVolume(_ volume: Float, muted: Bool) {
-        control.withLock {
-            $0.volume = volume
-            $0.muted = muted
-        }
-    }
-
-    /// Stops the threads and returns at once, waiting for nothing (no thread, no lock held across a call into the
-    /// sound server, no server round trip): a write or drain in progress is interrupted, the output is corked for
-    /// the next item, and the renderer's thread, which leaves this period's turn when it sees `stopping`, flushes
-    /// what this period wrote before it gives any period a turn again. The threads end on their own. Any thread.
-    func stop() {
-        control.withLock { $0.stopping = true }
-        let ownsOutput = self.ownsOutput
-        if ownsOutput { config.audioOutput?.interruptWrite() }
-        // No more turns on the renderer's thread; a period waiting at its end for this one looks again. The
-        // output, corked at once, is flushed before any uncork.
-        config.audio?.retire(self, flushingOutput: ownsOutput && config.decodeAudio)
-        source?.cancel()
-        audioQueue.abort()
-        videoQueue.abort()
-        frameQueue.abort()
-        wake()
-        config.audio?.remove(self)
-        // No picture of this item waits for its time any more.
-        video.setUpcoming(nil)
-        if control.withLock({ $0.active }) { config.playerVideo?.setUpcoming(nil) }
     }
 
     /// Whether this engine's period writes to the audio output now (the renderer's playing period). Any thread.
@@ -229,49 +169,5 @@ final class PlaybackEngine: @unchecked Sendable {
             }
         }
         wakeup.unlock()
-    }
-
-    func applyCork(_ corked: Bool) {
-        guard control.withLock({ $0.active }) else { return }
-        if config.decodeAudio, info?.audioStream != nil, ownsOutput { config.audio?.setCorked(corked) }
-        let rate = control.withLock { $0.rate }
-        clock.setSystemRunning(!corked, rate: rate == 0 ? 1 : rate)
-    }
-
-    /// Marks the engine as buffering (a stall) or not, corking the output and reporting the change.
-    func setBuffering(_ buffering: Bool) {
-        guard let change = control.withLock({ $0.setBuffering(buffering) }) else { return }
-        applyCork(change.corked)
-        wake()
-        if change.firstReady { config.audio?.nextChanged(self) }
-        guard change.announce else { return }
-        if change.firstReady {
-            sink(.ready)
-        } else {
-            sink(buffering ? .stalled : .resumed)
-        }
-    }
-
-    func fail(_ error: PlaybackError) {
-        if control.withLock({ $0.markFailed() }) {
-            sink(.failed(error))
-            config.audio?.nextChanged(self)
-        }
-    }
-
-    /// Reports the end once every active stream has ended and been heard; wakes threads waiting for a stream's end.
-    func checkEnded() {
-        wake()
-        let media = info
-        let playsAudio = media?.audioStream != nil && config.decodeAudio
-        let playsVideo = media?.videoStream != nil && config.decodeVideo
-        switch control.withLock({ $0.takeEnd(playsAudio: playsAudio, playsVideo: playsVideo) }) {
-        case nil: return
-        case .failed(let failure): fail(failure)
-        case .ended: sink(.ended)
-        case .notMedia:
-            let reason = source?.undecodableReason ?? "not a media file (nothing could be decoded)"
-            fail(PlaybackError(.parsing, source: config.location, reason: reason))
-        }
     }
 }
