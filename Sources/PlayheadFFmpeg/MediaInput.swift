@@ -172,56 +172,11 @@ public final class MediaInput: @unchecked Sendable {
         return streams.first { $0.mediaType == type && !$0.isAttachedPicture && $0.isDecodable }?.index
     }
 
-    /// Reads the next packet; nil at the end of the input. Throws `FFmpegError.exit` when interrupted.
-    public func readPacket() throws(FFmpegError) -> Packet? {
-        guard let c = context else { return nil }
-        let packet = try Packet()
-        let r = av_read_frame(c, packet.pointer)
-        if r == FFmpegError.endOfFile {
-            // A chained source may go on in a new format part (an HLS variant with another init section).
-            return try openNextPart() ? try readPacket() : nil
-        }
-        try check(r, "av_read_frame")
-        if chain != nil, !mapChained(packet) { return try readPacket() }
-        if let source = bridge?.source as? any TimestampAdjustingSource { adjust(packet, by: source) }
-        return packet
-    }
-
-    /// Shifts a packet's time stamps by what its source says (an HLS discontinuity).
-    private func adjust(_ packet: Packet, by source: any TimestampAdjustingSource) {
-        guard streams.indices.contains(packet.streamIndex), let ts = packet.dts ?? packet.pts else { return }
-        let stream = streams[packet.streamIndex]
-        let offset = source.timestampOffset(position: packet.pointer.pointee.pos, seconds: stream.seconds(ts))
-        guard offset != 0, stream.timeBase.num > 0 else { return }
-        let delta = Self.int64((offset * Double(stream.timeBase.den) / Double(stream.timeBase.num)).rounded())
-        if packet.pts != nil { packet.pointer.pointee.pts += delta }
-        if packet.dts != nil { packet.pointer.pointee.dts += delta }
-    }
-
-    /// Seeks so that the next packets start at the keyframe at or before `seconds` (in the container's timeline).
-    public func seek(toSeconds seconds: Double) throws(FFmpegError) {
-        guard let c = context else { return }
-        let ts = Self.int64(seconds * Double(ph_time_base()))
-        try check(avformat_seek_file(c, -1, Int64.min, ts, ts, 0), "avformat_seek_file")
-    }
-
-    /// How far into the resource the input has read, in bytes (its I/O context's position).
-    public var bytesRead: Int64 { context?.pointee.pb?.pointee.pos ?? 0 }
-
-    /// Lets reading go on after the end of the resource was reached, for a file that has grown since.
-    public func continueAfterEndOfFile() { context?.pointee.pb?.pointee.eof_reached = 0 }
-
     /// `value` as an `Int64` for FFmpeg, clamped to ±9.0e18 (NaN is 0), so that no number an API user or a file
     /// gives can trap the conversion. Pure; any thread.
     static func int64(_ value: Double) -> Int64 {
         guard !value.isNaN else { return 0 }
         return Int64(min(max(value, -9.0e18), 9.0e18))
-    }
-
-    /// Whether the input can seek (a file, or an HTTP resource that accepts ranges).
-    public var isSeekable: Bool {
-        guard let pb = context?.pointee.pb else { return false }
-        return pb.pointee.seekable != 0
     }
 
     /// The stream's codec parameters, valid only inside `body`, for creating decoders.
@@ -234,35 +189,12 @@ public final class MediaInput: @unchecked Sendable {
         return try body(par)
     }
 
-    /// Aborts a blocking open, read or seek from any thread; later calls fail with `FFmpegError.exit` until
-    /// `resume()`.
-    public func interrupt() { interruptFlag.interrupt() }
-
-    /// Aborts for good, as `interrupt()` does, and also cancels a custom byte source's blocking work (a segment
-    /// download): for stopping, not for seeking.
-    public func cancel() {
-        interruptFlag.interrupt()
-        bridge?.source.interrupt()
-    }
-
     /// Replaces the duration, for inputs whose container cannot know it but whose source does (an HLS playlist).
     public func setDuration(_ duration: MediaTime) { self.duration = duration }
 
     /// Replaces the first time stamp players subtract, for a source that knows where its bytes lie on a longer
     /// timeline (a live HLS stream starts inside its playlist's window, not at 0).
     public func setStartSeconds(_ seconds: Double) { startSeconds = seconds }
-
-    /// Allows blocking calls again after `interrupt()`.
-    public func resume() {
-        interruptFlag.reset()
-        // A read the interruption ended leaves FFmpeg's byte reader at "end of file" with the interruption as its
-        // error, so every later read would fail at once the same way (the demux thread spun on it, a hang): clear
-        // both, so the next read goes on where this one stopped.
-        if let pb = context?.pointee.pb, pb.pointee.error == FFmpegError.exit {
-            pb.pointee.error = 0
-            pb.pointee.eof_reached = 0
-        }
-    }
 
     /// The custom byte source this input reads, if any.
     public var byteSource: (any ByteSource)? { bridge?.source }
