@@ -83,6 +83,7 @@ public struct PlayheadController: ABRController {
     /// Feeds the rest of the download's chunks.
     public mutating func didDownload(_ transfer: ABRTransfer, context: ABRContext) {
         feed(transfer)
+        estimator.finishTransfer()
         meter = nil
         recentRate = .init()
         steadyRate = .init(window: 5)

@@ -89,6 +89,8 @@ public struct BandwidthEstimator: Sendable, Hashable {
     private var pendingIdle = 0.0
     private var lastSampleEnd: Double?
     private var countedDuration = 0.0
+    /// Whether `finishTransfer` has counted a whole download.
+    private var measuredTransfer = false
     /// Seconds of download and seconds of outage among them, both fading with `availabilityHalfLife`.
     private var downloadTime = 0.0
     private var outageTime = 0.0
@@ -135,6 +137,22 @@ public struct BandwidthEstimator: Sendable, Hashable {
         guard pendingBytes >= configuration.minimumSampleBytes,
             pendingDuration >= configuration.minimumSampleDuration
         else { return }
+        countPending()
+    }
+
+    /// Counts what is pooled when a download has ended, however short it took, if it holds at least
+    /// `minimumSampleBytes`: a whole download's bytes over its time from the response measure the link (the bursts
+    /// within it add up to its time). On a fast link (a LAN, a server on the same machine) a segment arrives within
+    /// a few milliseconds, and pooling until `minimumSampleDuration` left the estimate at its start for dozens of
+    /// segments, the player on its lowest variants. Callers say so after a download's last sample.
+    public mutating func finishTransfer() {
+        guard pendingBytes >= configuration.minimumSampleBytes, pendingDuration > 0 else { return }
+        countPending()
+        measuredTransfer = true
+    }
+
+    /// Turns the pooled samples into one counted sample.
+    private mutating func countPending() {
         let bitsPerSecond = Double(pendingBytes) * 8 / pendingDuration
         let fade = pow(0.5, pendingDuration / max(configuration.availabilityHalfLife, 0.001))
         let stopped = hasMeasurement && bitsPerSecond < configuration.outageFraction * estimate
@@ -151,8 +169,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
         pendingIdle = 0
     }
 
-    /// Whether enough transfer has been measured for `estimate` to come from the samples.
-    public var hasMeasurement: Bool { countedDuration >= configuration.minimumTotalWeight }
+    /// Whether enough transfer has been measured for `estimate` to come from the samples (or a whole download,
+    /// `finishTransfer`).
+    public var hasMeasurement: Bool { countedDuration >= configuration.minimumTotalWeight || measuredTransfer }
 
     /// The estimated throughput in bits per second: the lower of the fast and slow averages once measured, else the
     /// starting estimate.

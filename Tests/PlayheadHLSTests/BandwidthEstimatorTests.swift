@@ -41,6 +41,27 @@ struct BandwidthEstimatorTests {
         #expect(abs(estimator.estimate - measured) / measured < 0.01)
     }
 
+    @Test("a whole download counts when it ends, however short: a fast link is measured from its first segment")
+    func wholeShortDownloadCounts() {
+        var estimator = BandwidthEstimator()
+        // A 150 KB segment in ten chunks within 1.5 ms (800 Mbit/s: a server on the LAN or this machine), under the
+        // 50 ms the estimator pools small samples for.
+        var t = 10.0
+        for _ in 0..<10 {
+            t += 0.000_15
+            estimator.addSample(bytes: 15_000, duration: 0.000_15, at: t)
+        }
+        #expect(!estimator.hasMeasurement && estimator.estimate == 500_000)
+        estimator.finishTransfer()
+        #expect(estimator.hasMeasurement)
+        #expect(abs(estimator.estimate - 800e6) / 800e6 < 0.001, "\(estimator.estimate)")
+        // Too few bytes to measure stay pooled when their download ends.
+        var small = BandwidthEstimator()
+        small.addSample(bytes: 2000, duration: 0.000_1, at: 1)
+        small.finishTransfer()
+        #expect(!small.hasMeasurement && small.estimate == 500_000)
+    }
+
     @Test("a drop shows at once (the lower average), a rise only once it lasts")
     func asymmetry() {
         var estimator = BandwidthEstimator()

@@ -52,4 +52,29 @@ import Testing
         let tail = Array(samples[..<AudioAnalysis.soundSpan(samples)!.upperBound].suffix(48_000))
         #expect(abs(AudioAnalysis.frequency(tail) - 400) < 4, "left the capped variant")
     }
+
+    @Test func aFastOriginIsMeasuredFromTheFirstSegment() async throws {
+        // The test origin unpaced, on this machine: a segment arrives within milliseconds, under the 50 ms the
+        // estimator pools small samples for; the player stayed on 960x540 for the whole stream, its estimate at the
+        // 500 kbit/s default. A whole download now counts when it ends.
+        let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url(master))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .readyToPlay })
+        #expect(await eventually(timeout: 30) { player.currentTime().seconds >= 9 }, "did not play 9 s")
+        player.pause()
+        let samples = sink.stopRecording()
+        let start = try #require(AudioAnalysis.soundSpan(samples)).lowerBound
+        // From the third segment on (4 s): the 1080p variant's 700 Hz tone.
+        let later = Array(samples[(start + 4 * 48_000)...].prefix(4 * 48_000))
+        #expect(later.count == 4 * 48_000, "\(samples.count) samples")
+        #expect(
+            abs(AudioAnalysis.frequency(later) - 700) < 4, "not the top variant: \(AudioAnalysis.frequency(later)) Hz")
+        let top = item.accessLog.last
+        #expect(top?.indicatedBitrate == 3_610_000 && (top?.observedBitrate ?? 0) > 50e6, "\(item.accessLog)")
+    }
 }

@@ -53,13 +53,15 @@ final class HLSAdaptiveState: @unchecked Sendable {
         policy.nextRung(current: nil, estimate: estimator.estimate, buffer: 0, segmentDuration: 6)
     }
 
-    /// Moves the samples of the download in flight into the estimator (demux thread).
-    func drainSamples() {
+    /// Moves the samples of the download in flight into the estimator; `finished` when the download has ended with
+    /// its last byte, which counts what the estimator pooled however short it took (demux thread).
+    func drainSamples(finished: Bool = false) {
         let taken = samples.withLock { s -> [(bytes: Int, duration: Double, arrival: Double)] in
             defer { s.removeAll() }
             return s
         }
         for s in taken { estimator.addSample(bytes: s.bytes, duration: s.duration, at: s.arrival) }
+        if finished { estimator.finishTransfer() }
     }
 }
 

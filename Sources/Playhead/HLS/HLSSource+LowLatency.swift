@@ -133,7 +133,7 @@ extension HLSSource {
         try refuseEncryptedParts(url)
         let response = try download(url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil)
         fetchedAny = true
-        adaptive?.drainSamples()
+        adaptive?.drainSamples(finished: response != nil)
         partSeconds += response?.seconds ?? 0
         if let response, response.seconds > 0.002 {
             lastPartRate = Double(response.body.count) * 8 / response.seconds
