@@ -89,10 +89,13 @@ import Testing
     }
 
     /// A variant whose segments fail from the third on (500 every time): after its retries the other variant's
-    /// copy of the same segment plays, and the stream ends whole.
+    /// copy of the same segment plays, and the stream ends whole. The failing variant is the higher one: the player
+    /// starts on the lower, measures the origin (this machine: fast) and is on the higher from the second segment
+    /// (until 2026-12-04 the failing one was listed first, the lower, and the player stayed on it only because it
+    /// did not measure a link that delivers a segment within milliseconds).
     @Test func aFailingVariantGivesWayToTheOtherAtTheSameSegment() async throws {
         try FaultFixtures.playlist("fault-500", segments: [2, 3, 4, 5], query: "status=500")
-        let path = try FaultFixtures.ladder("ladder-failing", first: "fault-500.m3u8", second: "clear/index.m3u8")
+        let path = try FaultFixtures.ladder("ladder-failing", first: "clear/index.m3u8", second: "fault-500.m3u8")
         let origin = try TestOrigin(serving: try HLSFixtures.root())
         let (player, item) = try await playFast(origin.url(path))
         #expect(item.error == nil, "\(String(describing: item.error))")

@@ -22,9 +22,11 @@ import Testing
             to: MediaTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         #expect(done)
         let after = try HLSFixtures.requests(since: before)
-        // Segments are 2 s: 5 s lies in the third, seg02.ts.
-        #expect(after.first == "/ladder-ts/v0/seg02.ts", "\(after)")
-        #expect(!after.contains("/ladder-ts/v0/seg01.ts"), "\(after)")
+        // Segments are 2 s: 5 s lies in the third, seg02.ts (of the variant the player is on: on this fast origin,
+        // the top one by then).
+        #expect(
+            after.first?.hasPrefix("/ladder-ts/v") == true && after.first?.hasSuffix("/seg02.ts") == true, "\(after)")
+        #expect(!after.contains { $0.hasSuffix("/seg00.ts") || $0.hasSuffix("/seg01.ts") }, "\(after)")
         #expect(abs(player.currentTime().seconds - 5) < 0.05, "\(player.currentTime().seconds)")
         #expect(await eventually { !capture.frames.isEmpty })
         #expect(
