@@ -123,8 +123,7 @@ public struct StreamAttributes: Sendable, Hashable, Codable {
 
 /// A variant stream (`EXT-X-STREAM-INF` and its URI). Stream attributes are reachable directly
 /// (`variant.bandwidth`). A value type, safe from any thread.
-@dynamicMemberLookup
-public struct Variant: Sendable, Hashable, Codable {
+public struct Variant: StreamReference, Sendable, Hashable, Codable {
     /// The URI line as written.
     public var uri: String
     /// The playlist URL the URI is relative to.
@@ -138,25 +137,10 @@ public struct Variant: Sendable, Hashable, Codable {
         self.baseURL = baseURL
         self.stream = stream
     }
-
-    /// The URI resolved against the playlist URL.
-    public var url: URL? { resolve(uri, against: baseURL) }
-
-    /// Reads and writes stream attributes directly.
-    public subscript<T>(dynamicMember keyPath: WritableKeyPath<StreamAttributes, T>) -> T {
-        get { stream[keyPath: keyPath] }
-        set { stream[keyPath: keyPath] = newValue }
-    }
-
-    /// Reads computed stream attributes directly (`codecList`).
-    public subscript<T>(dynamicMember keyPath: KeyPath<StreamAttributes, T>) -> T {
-        stream[keyPath: keyPath]
-    }
 }
 
 /// An I-frame stream (`EXT-X-I-FRAME-STREAM-INF`). A value type, safe from any thread.
-@dynamicMemberLookup
-public struct IFrameVariant: Sendable, Hashable, Codable {
+public struct IFrameVariant: StreamReference, Sendable, Hashable, Codable {
     /// `URI` as written.
     public var uri: String
     /// The playlist URL the URI is relative to.
@@ -170,7 +154,21 @@ public struct IFrameVariant: Sendable, Hashable, Codable {
         self.baseURL = baseURL
         self.stream = stream
     }
+}
 
+/// What `Variant` and `IFrameVariant` share: a URI relative to a playlist and the stream's attributes, reachable
+/// directly (`variant.bandwidth`). Implemented by value types, safe from any thread.
+@dynamicMemberLookup
+public protocol StreamReference {
+    /// The URI as written.
+    var uri: String { get }
+    /// The playlist URL the URI is relative to.
+    var baseURL: URL? { get }
+    /// The attributes.
+    var stream: StreamAttributes { get set }
+}
+
+extension StreamReference {
     /// The URI resolved against the playlist URL.
     public var url: URL? { resolve(uri, against: baseURL) }
 
