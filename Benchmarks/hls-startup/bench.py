@@ -5,7 +5,9 @@ their sound in the variants (`muxed`); and the same pictures without sound in 4 
 audio group of two renditions (English, German), each an audio-only MPEG-TS playlist of 4 s segments
 (`renditions`). With --old-playhead PATH an older playhead build runs beside the new one, alternating with it."""
 import argparse
+import collections
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -156,9 +158,15 @@ def main():
         early = statistics.median(r[1] for r in requests[name])
         playlists = sum(1 for l in last if ".m3u8" in l)
         other = sum(1 for l in last if ".ts" in l and "/v0/" not in l and "/a-en/" not in l)
+        # Segments by folder (variant or rendition): a player that adapts fetches the one it climbed to; one that
+        # probes fetches a few of each.
+        folders = collections.Counter(m.group(1) for l in last if ".ts" in l
+                                      for m in [re.search(r"/([^/ ]+)/[^/ ]+\.ts", l)] if m)
+        by = ", ".join("%s %d" % kv for kv in sorted(folders.items()))
         ratio = " (%.2f x mpv)" % (med / base) if base else ""
         print("  %-14s first sound %4.0f ms%s; %g requests before it; in its first 2.5 s: %d playlist requests, "
-              "%d segments of other variants or renditions" % (name, med * 1000, ratio, early, playlists, other))
+              "%d segments of other variants or renditions (by folder: %s)"
+              % (name, med * 1000, ratio, early, playlists, other, by))
 
 
 if __name__ == "__main__":
