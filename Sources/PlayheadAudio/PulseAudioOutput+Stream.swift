@@ -149,18 +149,6 @@ extension PulseAudioOutput {
     /// Waits (lock held) for an operation to finish; `interruptible` lets `interruptWrite` end the wait.
     @discardableResult
     func wait(_ op: OpaquePointer?, interruptible: Bool = false) -> Bool {
-        guard let op else { return false }
-        let deadline = MonotonicClock.now() + 5
-        while pa_operation_get_state(op) == PA_OPERATION_RUNNING {
-            let lost = context.map { pa_context_get_state($0) != PA_CONTEXT_READY } ?? true
-            if (interruptible && interrupted) || lost || MonotonicClock.now() > deadline {
-                pa_operation_cancel(op)
-                break
-            }
-            timedWait(0.1)
-        }
-        let done = pa_operation_get_state(op) == PA_OPERATION_DONE
-        pa_operation_unref(op)
-        return done
+        connection.wait(for: op, seconds: 5) { interruptible && interrupted }
     }
 }

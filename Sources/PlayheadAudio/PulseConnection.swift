@@ -171,6 +171,25 @@ final class PulseConnection: @unchecked Sendable {
         }
     }
 
+    /// Waits (lock held) for the operation `op` to finish, at most `seconds`, and unrefs it; cancels it when the
+    /// context is lost, the time is up or `giveUp` says so (checked at each wake-up). True when it completed.
+    @discardableResult
+    func wait(for op: OpaquePointer?, seconds: Double, giveUp: () -> Bool = { false }) -> Bool {
+        guard let op else { return false }
+        let deadline = MonotonicClock.now() + seconds
+        while pa_operation_get_state(op) == PA_OPERATION_RUNNING {
+            let lost = context.map { pa_context_get_state($0) != PA_CONTEXT_READY } ?? true
+            if giveUp() || lost || MonotonicClock.now() > deadline {
+                pa_operation_cancel(op)
+                break
+            }
+            timedWait(0.1)
+        }
+        let done = pa_operation_get_state(op) == PA_OPERATION_DONE
+        pa_operation_unref(op)
+        return done
+    }
+
     /// Waits on the mainloop condition (lock held) at most `seconds`; a C callback's signal ends it early.
     func timedWait(_ seconds: Double) {
         // pa_threaded_mainloop_wait has no time-out; a timer event signals us instead.

@@ -138,19 +138,7 @@ final class PulseContextMonitor: PulseConnectionClient, @unchecked Sendable {
     /// Waits (lock held) for an operation to finish, at most 3 seconds; true when it completed.
     @discardableResult
     func wait(_ op: OpaquePointer?) -> Bool {
-        guard let op else { return false }
-        let deadline = MonotonicClock.now() + 3
-        while pa_operation_get_state(op) == PA_OPERATION_RUNNING {
-            let lost = context.map { pa_context_get_state($0) != PA_CONTEXT_READY } ?? true
-            if lost || MonotonicClock.now() > deadline {
-                pa_operation_cancel(op)
-                break
-            }
-            timedWait(0.1)
-        }
-        let done = pa_operation_get_state(op) == PA_OPERATION_DONE
-        pa_operation_unref(op)
-        return done
+        connection.wait(for: op, seconds: 3)
     }
 }
 
