@@ -41,6 +41,18 @@ struct BadInputCommandTests {
         try expectOneLineError(cut.path, mentions: ["not a media file"])
     }
 
+    @Test func aDownloadCutBeforeItsFirstSampleSaysSo() throws {
+        // An M4A whose index comes first (as a streaming download's does), cut where its media data begins: FFmpeg
+        // opens it and reads no sample. It was "not a media file".
+        let tone = try Fixtures.make(
+            "tone-faststart.m4a",
+            ["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-c:a", "aac", "-movflags", "+faststart"])
+        let data = try Data(contentsOf: tone)
+        let mdat = try #require(data.range(of: Data("mdat".utf8)), "no mdat box in \(tone.path)")
+        let cut = Fixtures.file("cut-at-mdat.m4a", bytes: Array(data.prefix(mdat.upperBound)))
+        try expectOneLineError(cut.path, mentions: ["cut short"])
+    }
+
     @Test func truncatedCorpusFilesNeverCrash() throws {
         for name in ["fixture2.mkv", "fixture-isom.mp4", "fixture-babys-songbook.m4b.m4a"] {
             let path = Paths.corpora.appendingPathComponent("media/file-type/fixture/\(name)").path

@@ -2,6 +2,7 @@ import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
 import PlayheadSubtitles
+import Synchronization
 
 /// A media source FFmpeg demuxes: a local file (followed while it is still being written) or a URL through
 /// FFmpeg's own protocols. `HLSMediaSource` extends it for Playhead's HLS client.
@@ -16,6 +17,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     /// Set at init; a subclass may relabel them before the source is attached (an HLS rendition's language).
     var tracks: [MediaTrack]
     private let follower: FileFollower?
+    /// Whether the input has given a sample of a track (demux thread writes, any thread reads).
+    private let gaveSample = Atomic<Bool>(false)
     /// The cues of a subtitle file read whole by Playhead's parsers (its only track's), set by `SubtitleFiles`
     /// before the source is shared.
     var cueFile: [SubtitleCue]?
@@ -94,8 +97,13 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     var metadata: MediaMetadata { input.metadata }
     var isSeekable: Bool { input.isSeekable }
     var formatName: String { input.formatName }
-    /// Nothing known beyond the decoders' failure (a subclass may know more).
-    var undecodableReason: String? { nil }
+    /// When the input ended before its first sample: the container names streams but holds no data for them (a
+    /// file cut short, as a partial download whose index comes first). Otherwise nothing is known beyond the
+    /// decoders' failure (a subclass may know more). Any thread.
+    var undecodableReason: String? {
+        gaveSample.load(ordering: .relaxed)
+            ? nil : "no media data: it ends before its first sample (cut short or damaged)"
+    }
     /// No rendition groups (HLS's own source knows its variant's).
     var currentAudioGroup: String? { nil }
 
@@ -150,6 +158,7 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
             // Streams added after the open have no track (and no decoder): skipped.
             guard let track = track(packet.streamIndex) else { continue }
             let seconds = (packet.pts ?? packet.dts).map { track.seconds($0) }
+            gaveSample.store(true, ordering: .relaxed)
             return .sample(MediaSample(track: track.id, packet: packet, seconds: seconds))
         }
     }

@@ -89,14 +89,14 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
 
     private static func isCancellation(_ error: PlaybackError) -> Bool { error.reason.hasSuffix("cancelled") }
 
-    /// Samples encrypted with a key that is not theirs decrypt to noise no decoder takes.
     /// The `AUDIO` group of the variant being loaded (demux thread).
     override var currentAudioGroup: String? { hls.variant?.stream.audio }
 
+    /// Samples encrypted with a key that is not theirs decrypt to noise no decoder takes.
     override var undecodableReason: String? {
         hls.sampleEncryptionUsed.current.map {
             "nothing could be decoded: its samples are encrypted (\($0)); a wrong key?"
-        }
+        } ?? super.undecodableReason
     }
 
     override func deliverPendingJump() -> Bool {
