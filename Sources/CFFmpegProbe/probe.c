@@ -11,7 +11,17 @@ static _Thread_local char *captured;
 static _Thread_local size_t captured_length, captured_capacity;
 static _Thread_local int capturing;
 
+/* The last error-level message logged on this thread while `capturing_errors` is set. */
+static _Thread_local int capturing_errors;
+static _Thread_local char last_error[512];
+
 static void callback(void *avcl, int level, const char *fmt, va_list vl) {
+    if (capturing_errors && level <= AV_LOG_ERROR) {
+        va_list copy;
+        va_copy(copy, vl);
+        if (vsnprintf(last_error, sizeof last_error, fmt, copy) < 0) last_error[0] = 0;
+        va_end(copy);
+    }
     if (!capturing) {
         av_log_default_callback(avcl, level, fmt, vl);
         return;
@@ -35,6 +45,19 @@ static void callback(void *avcl, int level, const char *fmt, va_list vl) {
 static pthread_once_t installed = PTHREAD_ONCE_INIT;
 
 static void install(void) { av_log_set_callback(callback); }
+
+void ph_capture_errors_begin(void) {
+    pthread_once(&installed, install);
+    last_error[0] = 0;
+    capturing_errors = 1;
+}
+
+const char *ph_capture_errors_end(void) {
+    capturing_errors = 0;
+    size_t n = strlen(last_error);
+    while (n > 0 && (last_error[n - 1] == '\n' || last_error[n - 1] == ' ')) last_error[--n] = 0;
+    return last_error;
+}
 
 int ph_stream_has_closed_captions(AVFormatContext *context, int index) {
     if (!context || index < 0 || (unsigned)index >= context->nb_streams) return 0;

@@ -14,6 +14,12 @@ extension PlaybackError {
         case FFmpegError.isDirectory:
             self.init(.io, source: source, reason: "is a directory, not a media file", code: e.code)
         case FFmpegError.permissionDenied: self.init(.io, source: source, reason: "permission denied", code: e.code)
+        case FFmpegError.invalidData where e.detail?.contains("moov atom not found") == true:
+            // An MP4 or MOV whose index is written last (the default), cut before it: a partial download.
+            self.init(
+                .parsing, source: source,
+                reason: "an MP4 without its index (moov atom not found): cut short, or not yet fully downloaded",
+                code: e.code)
         case FFmpegError.invalidData,
             FFmpegError.invalidArgument where !isNetwork:
             self.init(

@@ -7,11 +7,15 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Int32
     /// The FFmpeg function that failed, such as `"avformat_open_input"`.
     public var function: String
+    /// What FFmpeg logged at error level as the call failed ("moov atom not found"), where it was captured (the
+    /// open of an input); nil otherwise.
+    public var detail: String?
 
-    /// An error for `code` returned by `function`.
-    public init(code: Int32, function: String) {
+    /// An error for `code` returned by `function`, with what FFmpeg logged about it.
+    public init(code: Int32, function: String, detail: String? = nil) {
         self.code = code
         self.function = function
+        self.detail = detail
     }
 
     /// End of the stream (`AVERROR_EOF`).

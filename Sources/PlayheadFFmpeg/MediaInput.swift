@@ -123,7 +123,12 @@ public final class MediaInput: @unchecked Sendable {
         interruptFlag.setDeadline(MonotonicClock.now() + options.timeout * 2)
         defer { interruptFlag.setDeadline(nil) }
         var c: UnsafeMutablePointer<AVFormatContext>? = ctx
-        try check(avformat_open_input(&c, url, format, &dict), "avformat_open_input")
+        ph_capture_errors_begin()
+        let opened = avformat_open_input(&c, url, format, &dict)
+        let logged = String(cString: ph_capture_errors_end())
+        if opened < 0 {
+            throw FFmpegError(code: opened, function: "avformat_open_input", detail: logged.isEmpty ? nil : logged)
+        }
         context = c
         // A later part of a chained source (an fMP4 init section and its fragments) takes its streams from the
         // first part, and its init section has the codec parameters: probing its packets would wait for more of

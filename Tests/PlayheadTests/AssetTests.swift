@@ -71,7 +71,7 @@ struct AssetTests {
             "truncated",
             {
                 let whole = try Data(contentsOf: try Fixtures.tone(seconds: 3))
-                return (Fixtures.file("cut.m4a", bytes: Array(whole.prefix(whole.count / 3))), "not a media file")
+                return (Fixtures.file("cut.m4a", bytes: Array(whole.prefix(whole.count / 3))), "moov atom not found")
             }
         ),
         (
