@@ -52,9 +52,11 @@ extension PlaybackError {
 
     /// The error for a stream whose decoder cannot open.
     init(decoding source: String, stream: StreamInfo, error: any Error) {
+        // FFmpeg's words for its code, without the function's name.
+        let why = (error as? FFmpegError).map { Self.reason(from: $0.detail ?? $0.message) } ?? "\(error)"
         let reason =
             stream.isDecodable
-            ? "cannot decode the \(stream.mediaType.rawValue) stream (\(stream.codecName)): \(error)"
+            ? "cannot decode the \(stream.mediaType.rawValue) stream (\(stream.codecName)): \(why)"
             : "unsupported \(stream.mediaType.rawValue) codec '\(stream.codecName)': no decoder in this FFmpeg"
         self.init(stream.isDecodable ? .decoding : .unsupported, source: source, reason: reason)
     }

@@ -54,6 +54,15 @@ struct BadInputCommandTests {
         try expectOneLineError(cut.path, mentions: ["cut short"])
     }
 
+    @Test func aDecoderThatRefusesTheStreamIsSaidInWords() throws {
+        // FLAC's test bench: a block size FFmpeg's decoder refuses at open. It said "avcodec_open2: Invalid data...".
+        let path = Paths.corpora.appendingPathComponent("media/flac-test-files/faulty/08 - blocksize 65536.flac").path
+        try #require(FileManager.default.fileExists(atPath: path), "corpus file \(path)")
+        try expectOneLineError(path, mentions: ["cannot decode the audio stream (flac): invalid data"])
+        let r = try Run.command(Paths.playheadBinary(), ["--ao=null", "--vo=null", path], timeout: 20)
+        #expect(!r.stderr.contains("avcodec_"), "an FFmpeg function's name in: \(r.stderr)")
+    }
+
     @Test func truncatedCorpusFilesNeverCrash() throws {
         for name in ["fixture2.mkv", "fixture-isom.mp4", "fixture-babys-songbook.m4b.m4a"] {
             let path = Paths.corpora.appendingPathComponent("media/file-type/fixture/\(name)").path
