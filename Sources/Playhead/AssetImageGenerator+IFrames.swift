@@ -90,7 +90,9 @@ struct IFrameIndex: Sendable {
         } catch let error as PlaybackError {
             throw error
         } catch {
-            throw PlaybackError(.decoding, source: source, reason: "the I-frame's bytes cannot be read: \(error)")
+            throw PlaybackError(
+                .decoding, source: source,
+                reason: "the I-frame's bytes cannot be read: \(PlaybackError.words(for: error))")
         }
     }
 

@@ -52,13 +52,18 @@ extension PlaybackError {
 
     /// The error for a stream whose decoder cannot open.
     init(decoding source: String, stream: StreamInfo, error: any Error) {
-        // FFmpeg's words for its code, without the function's name.
-        let why = (error as? FFmpegError).map { Self.reason(from: $0.detail ?? $0.message) } ?? "\(error)"
+        let why = Self.words(for: error)
         let reason =
             stream.isDecodable
             ? "cannot decode the \(stream.mediaType.rawValue) stream (\(stream.codecName)): \(why)"
             : "unsupported \(stream.mediaType.rawValue) codec '\(stream.codecName)': no decoder in this FFmpeg"
         self.init(stream.isDecodable ? .decoding : .unsupported, source: source, reason: reason)
+    }
+
+    /// What went wrong in a user's words: FFmpeg's text for its error (what it logged, else its code's) without the
+    /// function's name, any other error's description.
+    static func words(for error: any Error) -> String {
+        (error as? FFmpegError).map { reason(from: $0.detail ?? $0.message) } ?? "\(error)"
     }
 
     /// The error for an input with no audio or video Playhead can decode.

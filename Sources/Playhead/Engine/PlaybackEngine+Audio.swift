@@ -162,7 +162,8 @@ extension PlaybackEngine {
                     try p.tempo?.process(part, flush: final, into: &p.stretched)
                 }
             } catch {
-                fail(PlaybackError(.decoding, source: info?.name ?? "", reason: "changing the speed failed: \(error)"))
+                let why = PlaybackError.words(for: error)
+                fail(PlaybackError(.decoding, source: info?.name ?? "", reason: "changing the speed failed: \(why)"))
                 p.samples.removeAll(keepingCapacity: true)
                 return false
             }
