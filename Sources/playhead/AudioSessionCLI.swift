@@ -40,7 +40,7 @@ final class AudioSessionCLI {
         print("Audio devices (--audio-device=NAME):")
         for o in outputs {
             let mark = o.uid == current ? "*" : " "
-            print("\(mark) \(o.uid)  \(o.portName) [\(o.portType.rawValue)]")
+            print(terminalSafe("\(mark) \(o.uid)  \(o.portName) [\(o.portType.rawValue)]"))
         }
         return 0
     }

@@ -211,7 +211,9 @@ final class PlaybackSession {
     }
 }
 
-/// Prints `playhead: message` on stderr.
+/// Prints `playhead: message` on stderr, its control characters shown as `?` (`terminalSafe`); in a terminal that
+/// shows the status line, over it (the next tick draws it again under the message). Any thread.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("playhead: \(message)\n".utf8))
+    let clear = Terminal.isInteractive && isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[J" : ""
+    FileHandle.standardError.write(Data("\(clear)playhead: \(terminalSafe(message))\n".utf8))
 }

@@ -51,7 +51,8 @@ enum ProbeCommand {
             FileHandle.standardOutput.write(PlaylistJSON.data(for: playlist))
             FileHandle.standardOutput.write(Data("\n".utf8))
         } else {
-            FileHandle.standardOutput.write(Data(ProbeReport.text(for: playlist).utf8))
+            let report = terminalSafe(ProbeReport.text(for: playlist), keepingLines: true)
+            FileHandle.standardOutput.write(Data(report.utf8))
         }
         return 0
     }
@@ -128,7 +129,7 @@ enum ProbeCommand {
 
     /// Prints `playhead: <target>: <message>` on standard error and returns 1.
     static func fail(_ target: String, _ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("playhead: \(target): \(message)\n".utf8))
+        printError("\(target): \(message)")
         return 1
     }
 }

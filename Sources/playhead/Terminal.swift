@@ -59,8 +59,8 @@ final class Terminal: @unchecked Sendable {
     func status(_ text: String, below: String = "") {
         guard Self.isInteractive else { return }
         // Everything from the status line down is cleared, then written again.
-        var out = "\r\u{1B}[J\(text)"
-        if !below.isEmpty { out += "\n\(below)\u{1B}[1A\r" }
+        var out = "\r\u{1B}[J\(terminalSafe(text))"
+        if !below.isEmpty { out += "\n\(terminalSafe(below))\u{1B}[1A\r" }
         FileHandle.standardOutput.write(Data(out.utf8))
         lineShown = true
     }
@@ -68,7 +68,7 @@ final class Terminal: @unchecked Sendable {
     /// Prints a full line above the status line (clearing the subtitle line under it).
     func message(_ text: String) {
         let prefix = lineShown ? "\r\u{1B}[J" : ""
-        FileHandle.standardOutput.write(Data("\(prefix)\(text)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(prefix)\(terminalSafe(text))\n".utf8))
         lineShown = false
     }
 
@@ -112,4 +112,23 @@ func clockString(_ seconds: Double) -> String {
     let s = Int(min(max(0, seconds), 1e15))
     return s >= 3600
         ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%02d:%02d", s / 60, s % 60)
+}
+
+/// `text` with the characters a terminal acts on shown as `?` (C0 controls, DEL and C1 controls: the escape
+/// sequences that clear the screen, retitle the window or set the clipboard), a tab as a space; with
+/// `keepingLines`, line breaks stay. For what anyone can write (file names, tags, subtitles, errors that quote them)
+/// before it reaches the terminal. Pure; any thread.
+func terminalSafe(_ text: String, keepingLines: Bool = false) -> String {
+    func acts(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 || (0x7F...0x9F).contains(s.value) }
+    guard text.unicodeScalars.contains(where: acts) else { return text }
+    var out = String.UnicodeScalarView()
+    for s in text.unicodeScalars {
+        switch s {
+        case "\n" where keepingLines: out.append(s)
+        case "\t": out.append(" ")
+        case _ where acts(s): out.append("?")
+        default: out.append(s)
+        }
+    }
+    return String(out)
 }

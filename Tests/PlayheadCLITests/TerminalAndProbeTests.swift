@@ -27,6 +27,27 @@ import Testing
         #expect(!events.contains("\"ended\""), "played to the end despite q")
     }
 
+    @Test func tagsAndFileNamesCannotDriveTheTerminal() throws {
+        // A title holding escape sequences (clear the screen, set the window's title) and a file name holding one
+        // reached the terminal as they were; each control character now shows as `?`.
+        let esc = "\u{1B}"
+        let tagged = try Fixtures.make(
+            "escape-title.mp3",
+            [
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-metadata",
+                "title=Evil\(esc)[2J\(esc)]0;pwned\u{7}Title",
+            ])
+        let missing = Paths.scratch("escape-name").appendingPathComponent("x\(esc)[1m.mp3").path
+        let r = try runInTerminal(["--ao=null", "--no-mpris", tagged.path, missing], keys: [])
+        #expect(r.stdout.contains("Evil?[2J?]0;pwned?Title"), "the title not shown: \(r.stdout.suffix(600))")
+        #expect(r.stdout.contains("x?[1m.mp3: no such file"), "the name not shown: \(r.stdout.suffix(600))")
+        for sequence in ["\(esc)[2J", "\(esc)]0;", "\(esc)[1m", "\u{7}"] {
+            #expect(!r.stdout.contains(sequence), "\(sequence.debugDescription) reached the terminal")
+        }
+        // The error is written over the status line, not after it on the same line.
+        #expect(r.stdout.contains("\r\(esc)[Jplayhead: "), "\(r.stdout.suffix(300).debugDescription)")
+    }
+
     @Test func noStatusLineWithoutATerminal() throws {
         let tone = try Fixtures.tone(seconds: 1)
         let r = try Run.command(Paths.playheadBinary(), ["--ao=null", tone.path], timeout: 20)
