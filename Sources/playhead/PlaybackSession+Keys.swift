@@ -3,27 +3,46 @@ import Playhead
 
 /// Keys and the status line. Main actor.
 extension PlaybackSession {
-    /// Called every 50 ms: redraws the status line, and the subtitles under it.
+    /// Called every 50 ms: redraws the status line, and the subtitles under it, each within one line of the
+    /// terminal (a wrapped line would leave the cursor off the status line, and each redraw would add a line).
     func tick() {
         guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return }
+        let columns = max(Terminal.columns - 1, 8)
         var line = StatusLine.render(player: player, item: item)
         if let c = current, c.item === item {
-            line =
-                "\(indexLabel(c.slot).trimmingCharacters(in: .whitespaces)) \(Self.short(title(of: item, slot: c.slot))) \(line)"
-            if let next = player.upNext.first, let slot = slots[ObjectIdentifier(next)] {
-                line += " | next: \(Self.short(title(of: next, slot: slot)))"
+            var next = ""
+            if let n = player.upNext.first, let slot = slots[ObjectIdentifier(n)] {
+                next = " | next: \(Self.short(title(of: n, slot: slot)))"
+            }
+            let label = indexLabel(c.slot).trimmingCharacters(in: .whitespaces)
+            let head = (label.isEmpty ? "" : label + " ") + Self.short(title(of: item, slot: c.slot)) + " "
+            line = Self.fit(head: head, next: next, columns: columns) {
+                StatusLine.render(player: player, item: item, bar: $0)
             }
         }
-        // Subtitles go under the status line when no window shows them, within one line of the terminal (a
-        // wrapped line would leave the cursor off the status line).
         var windowShowsThem = false
         if case .open = windowState { windowShowsThem = true }
-        let subtitles = windowShowsThem ? "" : Self.short(terminalSubtitles.current, max(Terminal.columns - 1, 8))
-        terminal.status(line.trimmingCharacters(in: .whitespaces), below: subtitles)
+        let subtitles = windowShowsThem ? "" : Self.short(terminalSubtitles.current, columns)
+        terminal.status(TerminalWidth.truncate(line, to: columns), below: subtitles)
+    }
+
+    /// The status line within `columns`: `head` (the entry's label and title), the playback status `status(bar)`
+    /// renders with a progress bar `bar` columns wide, and `next` (what plays next). What gives way, in turn: the bar
+    /// (down to 8 columns), what plays next, the bar (none), the title (down to 8 columns, then none).
+    static func fit(head: String, next: String, columns: Int, status: (Int) -> String) -> String {
+        let bare = status(0)
+        let used = TerminalWidth.columns(head + bare)
+        // " [" and "]" around the bar.
+        let withNext = used + 3 + TerminalWidth.columns(next)
+        if withNext + 8 <= columns { return head + status(min(24, columns - withNext)) + next }
+        if used + 3 + 8 <= columns { return head + status(min(24, columns - used - 3)) }
+        let room = columns - TerminalWidth.columns(bare) - 1
+        guard room >= 8 else { return bare }
+        return TerminalWidth.truncate(head.trimmingCharacters(in: .whitespaces), to: room) + " " + bare
     }
 
     static func short(_ s: String, _ limit: Int = 28) -> String {
-        s.count <= limit ? s : String(s.prefix(limit - 1)) + "…"
+        TerminalWidth.truncate(terminalSafe(s), to: limit)
     }
 
     func handle(_ key: Terminal.Key) {

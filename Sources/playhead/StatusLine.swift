@@ -3,7 +3,8 @@ import Playhead
 /// The terminal status line: state, elapsed / duration, progress bar, buffering, speed, volume. Main actor.
 @MainActor
 enum StatusLine {
-    static func render(player: Player, item: PlayerItem) -> String {
+    /// The line, its progress bar `bar` columns wide (none when 0 or less).
+    static func render(player: Player, item: PlayerItem, bar: Int = 24) -> String {
         let now = player.currentTime().seconds
         let duration = item.duration.isNumeric ? item.duration.seconds : .nan
         let state: String
@@ -14,10 +15,11 @@ enum StatusLine {
         }
         var line = "\(state) \(clockString(now)) / \(clockString(duration))"
         if duration.isFinite && duration > 0 {
-            let width = 24
-            let filled = Int((now / duration * Double(width)).rounded(.down))
-            line += " [" + String(repeating: "=", count: max(0, min(width, filled)))
-            line += String(repeating: "-", count: max(0, width - max(0, filled))) + "]"
+            if bar > 0 {
+                let filled = Int((now / duration * Double(bar)).rounded(.down))
+                line += " [" + String(repeating: "=", count: max(0, min(bar, filled)))
+                line += String(repeating: "-", count: max(0, bar - max(0, filled))) + "]"
+            }
             line += " \(Int(100 * min(1, now / duration)))%"
         }
         if !item.duration.isNumeric, let window = item.seekableTimeRanges.last {

@@ -48,6 +48,26 @@ import Testing
         #expect(r.stdout.contains("\r\(esc)[Jplayhead: "), "\(r.stdout.suffix(300).debugDescription)")
     }
 
+    @Test func theStatusLineFitsTheTerminal() throws {
+        // Two entries, the first with a long title, in the 80 columns a terminal that does not say its size is taken
+        // to have: each redraw within 79 columns (a longer line wrapped, and every redraw left a line behind).
+        let long = String(repeating: "Long title ", count: 12)
+        let first = try Fixtures.make(
+            "long-title.mp3", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-metadata", "title=\(long)"])
+        let second = try Fixtures.tone(seconds: 1, ext: "mp3")
+        let r = try runInTerminal(["--ao=null", "--no-mpris", first.path, second.path], keys: [])
+        #expect(r.status == 0, "\(r.stdout.suffix(400))")
+        let redraws = r.stdout.components(separatedBy: "\r\u{1B}[J").dropFirst().map {
+            $0.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        }
+        // The status lines (the "Playing ..." lines above them are whole lines: they may wrap).
+        let statuses = redraws.filter { $0.contains(" / 00:0") }
+        #expect(statuses.contains { $0.hasPrefix("[1/2] Long title") }, "\(r.stdout.suffix(400))")
+        #expect(statuses.contains { $0.contains("[==") }, "no progress bar: \(statuses.last ?? "")")
+        let widest = statuses.max { $0.count < $1.count } ?? ""
+        #expect(widest.count <= 79, "\(widest.count) columns: \(widest.debugDescription)")
+    }
+
     @Test func noStatusLineWithoutATerminal() throws {
         let tone = try Fixtures.tone(seconds: 1)
         let r = try Run.command(Paths.playheadBinary(), ["--ao=null", tone.path], timeout: 20)
