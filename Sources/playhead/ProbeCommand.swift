@@ -73,13 +73,33 @@ enum ProbeCommand {
             fileURL = URL(fileURLWithPath: target)
         }
         do {
-            return .success((try Data(contentsOf: fileURL), fileURL.standardizedFileURL))
+            return .success((try readHead(fileURL), fileURL.standardizedFileURL))
+        } catch let error as LoadError {
+            return .failure(error)
         } catch {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isDirectory)
             let message = !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot read the file"
             return .failure(LoadError(message: message))
         }
+    }
+
+    /// The most of a playlist file read (64 MiB; the largest VOD playlists are a few MiB).
+    static let playlistLimit = 64 << 20
+
+    /// A file's first 4 KiB, and the rest only when they look like a playlist (`looksLikePlaylist`): a media file of
+    /// gigabytes, a device or a pipe is not read whole to be told it is not a playlist. Throws `LoadError` past
+    /// `playlistLimit`, the file system's error when it cannot be read.
+    static func readHead(_ url: URL) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let head = try handle.read(upToCount: 4096) ?? Data()
+        guard looksLikePlaylist(head) else { return head }
+        let rest = try handle.read(upToCount: playlistLimit - head.count + 1) ?? Data()
+        guard head.count + rest.count <= playlistLimit else {
+            throw LoadError(message: "larger than \(playlistLimit >> 20) MiB: not a playlist probe reads")
+        }
+        return head + rest
     }
 
     private final class FetchResult: @unchecked Sendable {

@@ -89,4 +89,27 @@ import Testing
         #expect(bad.status == 1)
         #expect(bad.stderr.hasPrefix("playhead: /nonexistent/x.m3u8"), "\(bad.stderr)")
     }
+
+    /// A sparse file of `size` bytes that begins with `head`.
+    func sparseFile(_ name: String, head: String, size: UInt64) throws -> URL {
+        let url = Fixtures.file(name, bytes: Array(head.utf8))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: size)
+        try handle.close()
+        return url
+    }
+
+    @Test func probeDoesNotReadAWholeMediaFile() throws {
+        // 8 GiB (sparse): it was read into memory whole (3 GiB took 15 s and 3 GiB of memory) to say it is not a
+        // playlist.
+        let big = try sparseFile("big.mp4", head: "\u{0}\u{0}\u{0}\u{20}ftypisom", size: 8 << 30)
+        let r = try Run.command(Paths.playheadBinary(), ["probe", big.path], timeout: 20)
+        #expect(r.status == 1, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.contains("\(big.path): not an HLS playlist"), "\(r.stderr)")
+        #expect(r.seconds < 10, "took \(r.seconds) s")
+        // A "playlist" past 64 MiB is refused, not read on.
+        let huge = try sparseFile("huge.m3u8", head: "#EXTM3U\n", size: 65 << 20)
+        let h = try Run.command(Paths.playheadBinary(), ["probe", huge.path], timeout: 20)
+        #expect(h.status == 1 && h.stderr.contains("larger than 64 MiB"), "exit \(h.status): \(h.stderr)")
+    }
 }
