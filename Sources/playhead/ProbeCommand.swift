@@ -102,37 +102,73 @@ enum ProbeCommand {
         return head + rest
     }
 
-    private final class FetchResult: @unchecked Sendable {
-        var value: Result<(data: Data, url: URL), LoadError> = .failure(LoadError(message: "no response"))
-    }
-
+    /// Fetches an `http(s)` URL as `readHead` reads a file: it hangs up after the first 4 KiB unless they look like a
+    /// playlist, and past `playlistLimit`. At most 10 s.
     private static func fetch(_ url: URL) -> Result<(data: Data, url: URL), LoadError> {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
         request.setValue("playhead-probe", forHTTPHeaderField: "User-Agent")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         configuration.timeoutIntervalForResource = 10
-        let session = URLSession(configuration: configuration)
-        let result = FetchResult()
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            if let error {
-                result.value = .failure(LoadError(message: error.localizedDescription))
-            } else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                result.value = .failure(LoadError(message: "HTTP status \(http.statusCode)"))
-            } else {
-                result.value = .success((data ?? Data(), response?.url ?? url))
-            }
-            done.signal()
-        }
+        let fetcher = HeadFetcher(url: url)
+        let session = URLSession(configuration: configuration, delegate: fetcher, delegateQueue: nil)
+        let task = session.dataTask(with: request)
         task.resume()
-        if done.wait(timeout: .now() + 11) == .timedOut {
+        if fetcher.done.wait(timeout: .now() + 11) == .timedOut {
             task.cancel()
             session.invalidateAndCancel()
             return .failure(LoadError(message: "timed out after 10 s"))
         }
-        session.finishTasksAndInvalidate()
-        return result.value
+        session.invalidateAndCancel()
+        return fetcher.result ?? .failure(LoadError(message: "no response"))
+    }
+
+    /// The delegate of `fetch`: its callbacks come one at a time on the session's queue; `result` is set once, before
+    /// `done` is signalled.
+    private final class HeadFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        let url: URL
+        let done = DispatchSemaphore(value: 0)
+        private(set) var result: Result<(data: Data, url: URL), LoadError>?
+        private var data = Data()
+
+        init(url: URL) { self.url = url }
+
+        private func finish(_ value: Result<(data: Data, url: URL), LoadError>, _ task: URLSessionTask) {
+            guard result == nil else { return }
+            result = value
+            task.cancel()
+            done.signal()
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                finish(.failure(LoadError(message: "HTTP status \(http.statusCode)")), dataTask)
+                completionHandler(.cancel)
+                return
+            }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            self.data.append(data)
+            if self.data.count >= 4096 && !ProbeCommand.looksLikePlaylist(self.data) {
+                finish(.success((self.data, dataTask.response?.url ?? url)), dataTask)
+            } else if self.data.count > ProbeCommand.playlistLimit {
+                let limit = ProbeCommand.playlistLimit >> 20
+                finish(.failure(LoadError(message: "larger than \(limit) MiB: not a playlist probe reads")), dataTask)
+            }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            if let error {
+                finish(.failure(LoadError(message: error.localizedDescription)), task)
+            } else {
+                finish(.success((data, task.response?.url ?? url)), task)
+            }
+        }
     }
 
     /// Whether the bytes look like a playlist: `#EXTM3U` first (after a byte-order mark and blank space), or,

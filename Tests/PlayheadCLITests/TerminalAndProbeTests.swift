@@ -112,4 +112,19 @@ import Testing
         let h = try Run.command(Paths.playheadBinary(), ["probe", huge.path], timeout: 20)
         #expect(h.status == 1 && h.stderr.contains("larger than 64 MiB"), "exit \(h.status): \(h.stderr)")
     }
+
+    @Test func probeHangsUpOnAMediaURL() throws {
+        // Over HTTP the whole body was downloaded into memory for up to 10 s (and then "timed out").
+        let folder = Paths.scratch("probe-origin")
+        let big = try sparseFile("big.mp4", head: "\u{0}\u{0}\u{0}\u{20}ftypisom", size: 8 << 30)
+        try FileManager.default.moveItem(at: big, to: folder.appendingPathComponent("big.mp4"))
+        let origin = try TestOrigin(serving: folder)
+        let url = origin.url("big.mp4").absoluteString
+        let r = try Run.command(Paths.playheadBinary(), ["probe", url], timeout: 20)
+        #expect(r.status == 1 && r.stderr.contains("\(url): not an HLS playlist"), "exit \(r.status): \(r.stderr)")
+        #expect(r.seconds < 5, "took \(r.seconds) s")
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && origin.bodies.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(origin.bodies.first?.hasSuffix("aborted") == true, "the origin sent: \(origin.bodies)")
+    }
 }
