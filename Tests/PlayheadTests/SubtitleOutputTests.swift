@@ -146,4 +146,43 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
         player.close()
         _ = sink.stopRecording()
     }
+
+    /// Seeks back and forth while paused, each as soon as the one before finished: each seek finishes and shows
+    /// the cues of its target. (A seek's interrupt of the demuxer that came after the demux thread had carried
+    /// the seek out ended the next read, and FFmpeg's Matroska reader then said the file ended: the seek never
+    /// finished, `await seek` waited for good; 5 runs of 15 hung within the 60 seeks.)
+    @Test func pausedSeeksBackAndForthEachFinishAndShowTheirCues() async throws {
+        let media = try Fixtures.subtitled(container: "mkv", codec: "srt")
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: media)
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        // Rounds done, and what went wrong; the seeks run in a task of their own, so one that never finishes
+        // fails the test (closing the player ends its wait) instead of holding it.
+        let progress = Locked((rounds: 0, problem: String?.none))
+        let seeks = Task { @MainActor in
+            for round in 0..<60 {
+                let (seconds, expected) = round % 2 == 0 ? (2.8, ["Two\nlines"]) : (3.8, [])
+                let time = MediaTime(seconds: seconds, preferredTimescale: 1000)
+                guard await player.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero) else {
+                    progress.withLock { $0.problem = "round \(round): the seek to \(seconds) s did not finish" }
+                    return
+                }
+                guard await eventually(timeout: 2, { output.all.last?.texts == expected }) else {
+                    let shown = output.all.last?.texts ?? []
+                    progress.withLock { $0.problem = "round \(round): at \(seconds) s the output shows \(shown)" }
+                    return
+                }
+                progress.withLock { $0.rounds += 1 }
+            }
+        }
+        let done = await eventually(timeout: 30) { progress.current.rounds == 60 || progress.current.problem != nil }
+        #expect(done && progress.current.problem == nil, "\(progress.current.problem ?? "a seek never finished")")
+        player.close()
+        await seeks.value
+        _ = sink.stopRecording()
+    }
 }

@@ -29,8 +29,11 @@ extension PlaybackEngine {
             sink(.seekDone(id: old.id, position: clock.seconds, finished: false))
         }
         sink(.seekStarted(id: id, target: seconds))
-        // The demux thread may be blocked reading; it carries out the seek and wakes the decode threads.
-        source?.interrupt()
+        // The demux thread may be blocked reading: the read ends so it carries out the seek (and wakes the decode
+        // threads). Only while the seek waits (`seekInterrupt`).
+        seekInterrupt.withLock {
+            if control.withLock({ $0.pendingSeek?.id == id }) { source?.interrupt() }
+        }
         wake()
     }
 

@@ -111,19 +111,21 @@ extension PlaybackEngine {
                 videoQueue.flush()
                 frameQueue.flush()
             }
-            let (stopping, seek) = control.withLock { c -> (Bool, SeekRequest?) in
-                let s = c.pendingSeek
-                if s != nil {
-                    c.pendingSeek = nil
-                    c.activeSeek = s
-                    c.generation += 1
-                    c.exactTarget = s!.exact ? s!.seconds : nil
-                    c.audioEnded = false
-                    c.videoEnded = false
-                    c.endedPosted = false
-                    c.endFailure = nil
+            let (stopping, seek) = seekInterrupt.withLock {
+                control.withLock { c -> (Bool, SeekRequest?) in
+                    let s = c.pendingSeek
+                    if s != nil {
+                        c.pendingSeek = nil
+                        c.activeSeek = s
+                        c.generation += 1
+                        c.exactTarget = s!.exact ? s!.seconds : nil
+                        c.audioEnded = false
+                        c.videoEnded = false
+                        c.endedPosted = false
+                        c.endFailure = nil
+                    }
+                    return (c.stopping, s)
                 }
-                return (c.stopping, s)
             }
             if stopping { return }
             if seek != nil { state.alternates = AlternateAudio() }

@@ -42,6 +42,12 @@ final class PlaybackEngine: @unchecked Sendable {
     let wakeup = PriorityInheritingCondition()
     /// How many times `wake()` was called; guarded by `wakeup`.
     private var wakeCount = 0
+    /// Orders a seek's interrupt of the source (`seek`, on the playback loop) against the demux thread's taking of
+    /// that seek: the interrupt lands only while its seek waits, to end a blocking read so the seek is seen, never
+    /// on the reads after the seek was carried out. (It did: the read after the seek ended, and FFmpeg's Matroska
+    /// reader, interrupted mid-read, then says the file ended, so the item ended at the seek's target with the seek
+    /// never done and `await seek` waiting for good.) Taken before `control`.
+    let seekInterrupt = NSLock()
     let audioQueue = PacketQueue()
     /// The audio tracks other than the one playing whose recent packets the demux thread keeps (a switch to one
     /// of them is seamless).
