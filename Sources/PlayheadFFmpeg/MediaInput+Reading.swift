@@ -31,11 +31,13 @@ extension MediaInput {
         if packet.dts != nil { packet.pointer.pointee.dts += delta }
     }
 
-    /// Seeks so that the next packets start at the keyframe at or before `seconds` (in the container's timeline).
-    public func seek(toSeconds seconds: Double) throws(FFmpegError) {
+    /// Seeks so that the next packets start at the keyframe at or before `seconds` (in the container's timeline);
+    /// with `orAfter`, at the first one after it when there is none before (a subtitle file whose first cue comes
+    /// later: FFmpeg's subtitle readers refuse a seek before it).
+    public func seek(toSeconds seconds: Double, orAfter: Bool = false) throws(FFmpegError) {
         guard let c = context else { return }
         let ts = Self.int64(seconds * Double(ph_time_base()))
-        try check(avformat_seek_file(c, -1, Int64.min, ts, ts, 0), "avformat_seek_file")
+        try check(avformat_seek_file(c, -1, Int64.min, ts, orAfter ? Int64.max : ts, 0), "avformat_seek_file")
     }
 
     /// How far into the resource the input has read, in bytes (its I/O context's position).

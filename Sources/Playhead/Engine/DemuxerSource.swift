@@ -136,7 +136,9 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     func deliverPendingJump() -> Bool { false }
 
     func read() throws(PlaybackError) -> SourceRead {
-        try readFed() ?? .end
+        // A subtitle file whose cues are known whole has nothing to give.
+        if cueFile != nil { return .end }
+        return try readFed() ?? .end
     }
 
     /// The next sample of what the input holds; nil at its end (for now: more may be fed to it, or be written to
@@ -163,11 +165,20 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
         }
     }
 
+    /// A subtitle file beside the item (`SubtitleFiles`) never fails the item's seek: its cues known whole, it is
+    /// not read at all; else it goes to the cue at or before the target, or the first after (FFmpeg refuses a
+    /// seek before a subtitle file's first cue, and any seek in a file it read no cue from: such a seek failed
+    /// the item's, which then did not move: a seek back to the start, every seek with a WebVTT file that has a
+    /// region).
     func seek(to seconds: Double) throws(PlaybackError) {
         input.resume()
+        if cueFile != nil { return }
+        let subtitlesOnly = !tracks.isEmpty && tracks.allSatisfy { $0.kind == .text }
         do {
-            try input.seek(toSeconds: seconds + input.startSeconds)
+            try input.seek(toSeconds: seconds + input.startSeconds, orAfter: subtitlesOnly)
         } catch {
+            // Only a file FFmpeg read no cue from fails so: nothing to read wherever it stands.
+            if subtitlesOnly { return }
             throw PlaybackError(reading: input.name, error: error)
         }
     }
