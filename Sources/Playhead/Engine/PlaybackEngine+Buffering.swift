@@ -46,6 +46,8 @@ extension PlaybackEngine {
         videoQueue.flush()
         frameQueue.flush()
         clock.reset(to: seek.seconds)
+        // The text thread, woken for the seek before the clock moved, looks at the new time.
+        wake()
         do {
             try source.seek(to: seek.seconds)
         } catch {
