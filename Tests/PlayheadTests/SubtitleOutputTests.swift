@@ -113,14 +113,19 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
         _ = sink.stopRecording()
     }
 
-    @Test func theTextThreadWakesForChangesOnlyAndSleepsWhilePaused() async throws {
-        let media = try Fixtures.subtitled(container: "mkv", codec: "srt")
-        let sink = try TestSink()
+    /// A player on `sink` whose current item is subtitled Matroska (SubRip), told to `output`.
+    static func subtitledPlayer(_ sink: TestSink) throws -> (Player, PlayerItem, CaptureLegibleOutput) {
         let player = Player.onSink(sink)
-        let item = PlayerItem(url: media)
+        let item = PlayerItem(url: try Fixtures.subtitled(container: "mkv", codec: "srt"))
         let output = CaptureLegibleOutput(player)
         item.add(output)
         player.replaceCurrentItem(with: item)
+        return (player, item, output)
+    }
+
+    @Test func theTextThreadWakesForChangesOnlyAndSleepsWhilePaused() async throws {
+        let sink = try TestSink()
+        let (player, item, output) = try Self.subtitledPlayer(sink)
         player.play()
         #expect(await eventually { player.timeControlStatus == .playing })
         try await Task.sleep(for: .milliseconds(300))
@@ -152,13 +157,8 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
     /// the seek out ended the next read, and FFmpeg's Matroska reader then said the file ended: the seek never
     /// finished, `await seek` waited for good; 5 runs of 15 hung within the 60 seeks.)
     @Test func pausedSeeksBackAndForthEachFinishAndShowTheirCues() async throws {
-        let media = try Fixtures.subtitled(container: "mkv", codec: "srt")
         let sink = try TestSink()
-        let player = Player.onSink(sink)
-        let item = PlayerItem(url: media)
-        let output = CaptureLegibleOutput(player)
-        item.add(output)
-        player.replaceCurrentItem(with: item)
+        let (player, item, output) = try Self.subtitledPlayer(sink)
         #expect(await eventually { item.status == .readyToPlay })
         // Rounds done, and what went wrong; the seeks run in a task of their own, so one that never finishes
         // fails the test (closing the player ends its wait) instead of holding it.
