@@ -30,8 +30,15 @@ final class PacketQueue: @unchecked Sendable {
     /// The time stamp of the first and last packet held, in seconds.
     private var firstSeconds: Double?
     private var lastSeconds: Double?
-    /// Whether the end-of-stream marker has been queued since the last flush.
-    private(set) var reachedEnd = false
+    /// Whether the end-of-stream marker has been queued since the last flush (`reachedEnd`); guarded by the lock.
+    private var endQueued = false
+    /// Whether the end-of-stream marker has been queued since the last flush. Any thread (under the queue's lock:
+    /// the decode threads read it while the demux thread flushes).
+    var reachedEnd: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return endQueued
+    }
 
     /// Seconds of media between the first and the last packet held.
     var seconds: Double {
@@ -52,7 +59,7 @@ final class PacketQueue: @unchecked Sendable {
     var isStarving: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return waitingConsumer && head == items.count && !reachedEnd
+        return waitingConsumer && head == items.count && !endQueued
     }
 
     /// Whether nothing is waiting to be taken.
@@ -85,7 +92,7 @@ final class PacketQueue: @unchecked Sendable {
                 lastSeconds = max(lastSeconds ?? s, s)
             }
         case .endOfStream:
-            reachedEnd = true
+            endQueued = true
         case .switchAudio: break
         }
         items.append(Tagged(item: item, generation: generation))
@@ -101,7 +108,7 @@ final class PacketQueue: @unchecked Sendable {
         }
         // An end of stream taken out must be put again (after what replaces it) when the stream ends.
         if items[head...].contains(where: { if case .endOfStream = $0.item { true } else { false } }) {
-            reachedEnd = false
+            endQueued = false
         }
         items.removeAll(keepingCapacity: true)
         head = 0
@@ -145,7 +152,7 @@ final class PacketQueue: @unchecked Sendable {
         bytes = 0
         firstSeconds = nil
         lastSeconds = nil
-        reachedEnd = false
+        endQueued = false
         condition.unlock()
     }
 
