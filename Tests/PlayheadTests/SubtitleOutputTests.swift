@@ -155,7 +155,7 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
     /// Seeks back and forth while paused, each as soon as the one before finished: each seek finishes and shows
     /// the cues of its target. (A seek's interrupt of the demuxer that came after the demux thread had carried
     /// the seek out ended the next read, and FFmpeg's Matroska reader then said the file ended: the seek never
-    /// finished, `await seek` waited for good; 5 runs of 15 hung within the 60 seeks.)
+    /// finished, `await seek` waited for good; 6 runs of 15 hung within the 60 seeks.)
     @Test func pausedSeeksBackAndForthEachFinishAndShowTheirCues() async throws {
         let sink = try TestSink()
         let (player, item, output) = try Self.subtitledPlayer(sink)
