@@ -30,9 +30,11 @@ extension PlaybackEngine {
         }
         sink(.seekStarted(id: id, target: seconds))
         // The demux thread may be blocked reading: the read ends so it carries out the seek (and wakes the decode
-        // threads). Only while the seek waits (`seekInterrupt`).
+        // threads). Only while the seek waits (`seekInterrupt`), and not for an input that cannot seek: the seek is
+        // refused, and the read goes on undisturbed.
         seekInterrupt.withLock {
-            if control.withLock({ $0.pendingSeek?.id == id }) { source?.interrupt() }
+            guard let source, source.isSeekable, control.withLock({ $0.pendingSeek?.id == id }) else { return }
+            source.interrupt()
         }
         wake()
     }

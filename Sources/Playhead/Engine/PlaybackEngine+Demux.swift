@@ -105,6 +105,9 @@ extension PlaybackEngine {
             let token = wakeToken()
             if !source.deliverPendingJump() { releaseJumpWait() }
             if control.withLock({ $0.pendingSeek != nil }) {
+                // An input that cannot seek (a pipe, HTTP without ranges) refuses the seek before anything changes:
+                // what is buffered stays, the clock stays, and it plays on.
+                if !source.isSeekable, refuseSeek() { continue }
                 // Empty the queues before the generation changes: a decode thread that adopts the new generation
                 // must not find packets of the old one.
                 audioQueue.flush()
@@ -198,6 +201,19 @@ extension PlaybackEngine {
                 route(sample, source, &state, generation: g)
             }
         }
+    }
+
+    /// Takes the waiting seek out and reports it as not finished; false when none waits any more. Demux thread.
+    private func refuseSeek() -> Bool {
+        let refused = seekInterrupt.withLock {
+            control.withLock { c -> SeekRequest? in
+                defer { c.pendingSeek = nil }
+                return c.pendingSeek
+            }
+        }
+        guard let refused else { return false }
+        if refused.id >= 0 { sink(.seekDone(id: refused.id, position: clock.seconds, finished: false)) }
+        return true
     }
 
     /// The queue of the chosen audio or video track `id`; nil for any other track (its samples are dropped).

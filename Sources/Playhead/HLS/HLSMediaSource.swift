@@ -92,6 +92,10 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     /// The `AUDIO` group of the variant being loaded (demux thread).
     override var currentAudioGroup: String? { hls.variant?.stream.audio }
 
+    /// A stream seeks by restarting at the target's segment (`seek(to:)`), whatever FFmpeg's byte reader says
+    /// (Playhead's HLS client feeds it without seeking); a live one within its window.
+    override var isSeekable: Bool { true }
+
     /// Samples encrypted with a key that is not theirs decrypt to noise no decoder takes.
     override var undecodableReason: String? {
         hls.sampleEncryptionUsed.current.map {

@@ -1,0 +1,36 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// A seek in an input that cannot seek (a pipe; likewise HTTP without ranges) is refused, like `AVPlayer`'s: the
+/// completion says false and nothing changes. (The engine used to flush what it had buffered, move its clock to the
+/// target, and only then learn that the input could not seek: the position jumped there and back, and the sound
+/// skipped what had been buffered, all of a short file.)
+@MainActor @Suite(.serialized) struct UnseekableInputTests {
+    @Test func aSeekInAPipeIsRefusedAndPlaybackGoesOn() async throws {
+        let tone = try Fixtures.tone(seconds: 4, ext: "wav")
+        let fifo = Paths.scratch("seek-fifo").appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "cat '\(tone.path)' > '\(fifo.path)'"]
+        try writer.run()
+        defer { if writer.isRunning { writer.terminate() } }
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: PlayerItem(url: fifo))
+        player.play()
+        #expect(await eventually { player.currentTime().seconds > 1 })
+        let finished = await player.seek(
+            to: MediaTime(seconds: 3.5, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(!finished, "a seek in a pipe said it finished")
+        let after = player.currentTime().seconds
+        #expect(after > 0.9 && after < 2, "after the refused seek the position is \(after) s")
+        #expect(await eventually(timeout: 10) { ended.value }, "the item did not end")
+        player.close()
+        let heard = AudioAnalysis.audibleSeconds(sink.stopRecording())
+        #expect(abs(heard - 4) < 0.3, "\(heard) s of the 4 s tone heard")
+    }
+}
