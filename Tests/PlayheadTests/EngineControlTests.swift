@@ -63,6 +63,21 @@ import Testing
         #expect(r8?.announce == true)
     }
 
+    /// A failure is final: a readiness or stall decided after it is not announced (the item would read as ready
+    /// again), though the output still corks and uncorks with the buffer.
+    @Test func nothingIsAnnouncedAfterAFailure() {
+        var c = Control()
+        c.rate = 1
+        let failed = c.markFailed()
+        #expect(failed)
+        let first = c.setBuffering(false)
+        #expect(first == .init(announce: false, corked: false, firstReady: true))
+        let stall = c.setBuffering(true)
+        #expect(stall == .init(announce: false, corked: true, firstReady: false))
+        let again = c.markFailed()
+        #expect(!again, "one failure")
+    }
+
     @Test func nothingChangesWhileStopping() {
         var c = Control()
         c.stopping = true

@@ -75,7 +75,8 @@ extension PlaybackEngine {
             if first { readyPosted = true }
             let silent = seekBuffering && !first
             if !newValue { seekBuffering = false }
-            return BufferingChange(announce: !silent, corked: corked, firstReady: first)
+            // A failed item stays failed: no readiness or stall is reported after its failure.
+            return BufferingChange(announce: !silent && !failed, corked: corked, firstReady: first)
         }
 
         /// The item plays, its source holds no pending jump and no seek came of one: the jump is gone and the wait

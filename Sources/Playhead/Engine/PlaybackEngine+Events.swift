@@ -12,24 +12,30 @@ extension PlaybackEngine {
     }
 
     /// Marks the engine as buffering (a stall) or not, corking the output and reporting the change.
+    ///
+    /// The readiness, stalls, failure and end are decided under the control lock by whichever thread gets there
+    /// first, and posted under it too, so the player hears them in the order they were decided: posted after the
+    /// lock, a `.ready` decided on the demux thread could reach the player after the audio thread's `.failed`,
+    /// and the failed item read as ready. (`sink` only enqueues; it takes no lock of the engine's.)
     func setBuffering(_ buffering: Bool) {
-        guard let change = control.withLock({ $0.setBuffering(buffering) }) else { return }
+        let change = control.withLock { c -> Control.BufferingChange? in
+            let change = c.setBuffering(buffering)
+            if let change, change.announce { sink(change.firstReady ? .ready : buffering ? .stalled : .resumed) }
+            return change
+        }
+        guard let change else { return }
         applyCork(change.corked)
         wake()
         if change.firstReady { config.audio?.nextChanged(self) }
-        guard change.announce else { return }
-        if change.firstReady {
-            sink(.ready)
-        } else {
-            sink(buffering ? .stalled : .resumed)
-        }
     }
 
     func fail(_ error: PlaybackError) {
-        if control.withLock({ $0.markFailed() }) {
-            sink(.failed(error))
-            config.audio?.nextChanged(self)
+        let failed = control.withLock { c in
+            let first = c.markFailed()
+            if first { sink(.failed(error)) }
+            return first
         }
+        if failed { config.audio?.nextChanged(self) }
     }
 
     /// Reports the end once every active stream has ended and been heard; wakes threads waiting for a stream's end.
@@ -38,10 +44,14 @@ extension PlaybackEngine {
         let media = info
         let playsAudio = media?.audioStream != nil && config.decodeAudio
         let playsVideo = media?.videoStream != nil && config.decodeVideo
-        switch control.withLock({ $0.takeEnd(playsAudio: playsAudio, playsVideo: playsVideo) }) {
-        case nil: return
+        let end = control.withLock { c in
+            let end = c.takeEnd(playsAudio: playsAudio, playsVideo: playsVideo)
+            if end == .ended { sink(.ended) }
+            return end
+        }
+        switch end {
+        case nil, .ended: return
         case .failed(let failure): fail(failure)
-        case .ended: sink(.ended)
         case .notMedia:
             let reason = source?.undecodableReason ?? "not a media file (nothing could be decoded)"
             fail(PlaybackError(.parsing, source: config.location, reason: reason))
