@@ -28,6 +28,18 @@ import Testing
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let item = PlayerItem(url: try Self.media(ext))
+        // The seeks' starts and ends as the player reports them, in its order.
+        let reported = Locked<[Bool]>([])
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events {
+                switch e.kind {
+                case .seekStarted: reported.withLock { $0.append(true) }
+                case .seekDone: reported.withLock { $0.append(false) }
+                default: break
+                }
+            }
+        }
         player.replaceCurrentItem(with: item)
         #expect(await eventually { item.status == .readyToPlay })
         var random = SystemRandomNumberGenerator()
@@ -63,6 +75,17 @@ import Testing
             }
         }
         #expect(player.error == nil && item.error == nil, "\(ext): \(String(describing: item.error))")
+        // Every seek's end is reported after its start, and every seek started has ended.
+        let balanced = await eventually(timeout: 2) {
+            let r = reported.current
+            return r.filter { $0 }.count == 90 && r.count == 180
+        }
+        let order = reported.current
+        let ahead = order.indices.first { i in order[...i].filter { !$0 }.count > order[...i].filter { $0 }.count }
+        #expect(
+            balanced && ahead == nil,
+            "\(ext): \(order.count) reports, an end before its start at \(String(describing: ahead)): \(order.map { $0 ? "s" : "d" }.joined())"
+        )
         player.close()
         _ = sink.stopRecording()
     }

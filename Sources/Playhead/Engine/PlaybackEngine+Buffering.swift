@@ -52,14 +52,18 @@ extension PlaybackEngine {
             try source.seek(to: seek.seconds)
         } catch {
             if isStopping { return }
-            // Unseekable inputs keep playing from where they are.
+            // Unseekable inputs keep playing from where they are. A newer seek may have superseded this one
+            // meanwhile (its interrupt is what ended this one): that reported this one's end.
+            let position = clock.seconds
             let corked = control.withLock { c -> Bool in
-                c.activeSeek = nil
+                if c.activeSeek?.id == seek.id {
+                    c.activeSeek = nil
+                    if seek.id >= 0 { sink(.seekDone(id: seek.id, position: position, finished: false)) }
+                }
                 c.jumpWaiting = false
                 return c.corked
             }
             applyCork(corked)
-            if seek.id >= 0 { sink(.seekDone(id: seek.id, position: clock.seconds, finished: false)) }
             return
         }
         control.withLock {

@@ -24,11 +24,16 @@ extension PlaybackEngine {
 
     /// Starts a seek; a seek already waiting is superseded (reported as not finished).
     func seek(to seconds: Double, exact: Bool, id: Int) {
-        let superseded = control.withLock { $0.requestSeek(SeekRequest(id: id, seconds: seconds, exact: exact)) }
-        if let old = superseded, old.id >= 0 {
-            sink(.seekDone(id: old.id, position: clock.seconds, finished: false))
+        // Posted with the request, under the lock the demux thread takes it with: the seek's end, which that thread
+        // may post at once, never reaches the player before its start.
+        let position = clock.seconds
+        control.withLock { c in
+            let superseded = c.requestSeek(SeekRequest(id: id, seconds: seconds, exact: exact))
+            if let old = superseded, old.id >= 0 {
+                sink(.seekDone(id: old.id, position: position, finished: false))
+            }
+            sink(.seekStarted(id: id, target: seconds))
         }
-        sink(.seekStarted(id: id, target: seconds))
         // The demux thread may be blocked reading: the read ends so it carries out the seek (and wakes the decode
         // threads). Only while the seek waits (`seekInterrupt`), and not for an input that cannot seek: the seek is
         // refused, and the read goes on undisturbed.
