@@ -63,8 +63,8 @@ import Testing
         #expect(r8?.announce == true)
     }
 
-    /// A failure is final: a readiness or stall decided after it is not announced (the item would read as ready
-    /// again), though the output still corks and uncorks with the buffer.
+    /// A failure is final: a readiness, stall or end decided after it is not announced (the item would read as
+    /// ready again, or a queue move on twice), though the output still corks and uncorks with the buffer.
     @Test func nothingIsAnnouncedAfterAFailure() {
         var c = Control()
         c.rate = 1
@@ -76,6 +76,9 @@ import Testing
         #expect(stall == .init(announce: false, corked: true, firstReady: false))
         let again = c.markFailed()
         #expect(!again, "one failure")
+        (c.audioEnded, c.decodedAny) = (true, true)
+        let end = c.takeEnd(playsAudio: true, playsVideo: false)
+        #expect(end == nil, "a failed item does not also end")
     }
 
     @Test func nothingChangesWhileStopping() {

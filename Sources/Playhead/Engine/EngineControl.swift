@@ -112,9 +112,10 @@ extension PlaybackEngine {
         }
 
         /// The period's end, once: when every stream it plays (`playsAudio`, `playsVideo`) has ended, unless a seek
-        /// waits or it is stopping; nil otherwise.
+        /// waits, it is stopping or it failed (a failed item does not also play to its end); nil otherwise.
         mutating func takeEnd(playsAudio: Bool, playsVideo: Bool) -> End? {
-            guard !playsAudio || audioEnded, !playsVideo || videoEnded, !endedPosted, !stopping, pendingSeek == nil
+            guard !playsAudio || audioEnded, !playsVideo || videoEnded, !endedPosted, !stopping, !failed,
+                pendingSeek == nil
             else { return nil }
             endedPosted = true
             if let endFailure { return .failed(endFailure) }
