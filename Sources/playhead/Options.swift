@@ -154,9 +154,10 @@ struct Options {
 
     static let help = """
         Usage: playhead [options] FILE|URL...
-               playhead probe [--json] FILE|URL
+               playhead probe [--json] [--strict] FILE|URL
 
         Plays local files, http(s) URLs, HLS streams and playlists (M3U, PLS) as one gapless queue.
+        probe: what an HLS playlist or a media file holds (tracks, tags), without playing it.
 
         Options:
           --ao=auto|pulse|null|wav:PATH  audio output (auto: PulseAudio, else silent)

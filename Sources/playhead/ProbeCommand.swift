@@ -6,13 +6,14 @@ import PlayheadHLS
     import FoundationNetworking
 #endif
 
-/// `playhead probe [--json] [--strict] URL|FILE`: prints what an HLS playlist contains, as a report or as JSON
-/// (schema in `docs/probe-json.md`). Errors are one line on standard error: `playhead: <target>: <problem>`.
+/// `playhead probe [--json] [--strict] URL|FILE`: prints what an HLS playlist contains, or a media file's duration,
+/// tags and tracks (`MediaProbe`), as a report or as JSON (schema in `docs/probe-json.md`). Errors are one line on
+/// standard error: `playhead: <target>: <problem>`.
 enum ProbeCommand {
     static let usage = "usage: playhead probe [--json] [--strict] URL|FILE"
 
     /// Runs the command with the arguments after `probe`; returns the process exit code (0 or 1).
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String]) async -> Int32 {
         var json = false
         var strict = false
         var targets: [String] = []
@@ -37,9 +38,8 @@ enum ProbeCommand {
         case .success(let value): loaded = value
         case .failure(let error): return fail(target, PlaybackError.reason(from: error.message))
         }
-        guard looksLikePlaylist(loaded.data) else {
-            return fail(target, "not an HLS playlist (no #EXTM3U); media files are not supported by probe yet")
-        }
+        // Only the first 4 KiB of anything else was read: the media is opened as a player opens it.
+        guard looksLikePlaylist(loaded.data) else { return await MediaProbe.run(target, url: loaded.url, json: json) }
         let playlist: Playlist
         do {
             playlist = try PlaylistParser(options: PlaylistParserOptions(strict: strict)).parse(

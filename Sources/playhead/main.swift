@@ -7,7 +7,7 @@ import PlayheadFFmpeg
 func runCommand(_ arguments: [String], shownNames: [String: String]) async -> Int32 {
     if arguments.first == "probe" {
         QuitSignals.exitOnSignal()
-        return ProbeCommand.run(Array(arguments.dropFirst()))
+        return await ProbeCommand.run(Array(arguments.dropFirst()))
     }
     let options: Options
     do {
