@@ -1,7 +1,8 @@
 import Foundation
 import PlayheadABRSim
 
-/// The command line: `--movie PATH --traces DIR|FILE... [--policy NAME]... [--buffer SECONDS] [--frontier] [--json]`.
+/// The command line: `--movie PATH --traces DIR|FILE... [--policy NAME]... [--buffer SECONDS] [--frontier] [--segments]
+/// [--json]`.
 /// Parsed on the main thread.
 struct Options {
     var movie = ""
@@ -11,13 +12,15 @@ struct Options {
     var json = false
     /// Instead of the policies: the offline optimum at each of these charges per stalled second (`--frontier`).
     var frontier: [Double] = []
+    /// Instead of the means: each trace's run, segment by segment, each policy beside the others (`--segments`).
+    var segments = false
 
     /// The charges `--frontier` tries: the metric's own 4.3 Mbit/s, then 2, 5, 10 and 100 times it.
     static let frontierPenalties = [1.0, 2, 5, 10, 100].map { $0 * ABRMetrics.rebufferPenalty }
 
     static let usage =
         "usage: playhead-abr-sim --movie PATH --traces DIR|FILE... [--policy NAME]... [--buffer SECONDS] "
-        + "[--frontier] [--json]"
+        + "[--frontier] [--segments] [--json]"
 
     /// Parses `arguments` (without the program name); throws a one-line `ABRInputError` for anything wrong.
     init(_ arguments: [String]) throws {
@@ -58,6 +61,7 @@ struct Options {
                 buffer = b
             case "--json": json = true
             case "--frontier": frontier = Self.frontierPenalties
+            case "--segments": segments = true
             case "-h", "--help": throw ABRInputError(Self.usage)
             default: throw ABRInputError("unknown argument \"\(a)\"; \(Self.usage)")
             }
@@ -67,6 +71,9 @@ struct Options {
         guard !traces.isEmpty else { throw ABRInputError("--traces is required; \(Self.usage)") }
         if !frontier.isEmpty, !policies.isEmpty {
             throw ABRInputError("--frontier runs the offline optimum only: it takes no --policy")
+        }
+        if segments, json || !frontier.isEmpty {
+            throw ABRInputError("--segments prints each run as text: it takes no --json or --frontier")
         }
         if policies.isEmpty { policies = ABRPolicy.allCases }
     }

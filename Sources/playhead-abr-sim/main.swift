@@ -30,6 +30,13 @@ func main() -> Int32 {
             }
             return 0
         }
+        if options.segments {
+            for trace in traces {
+                let session = ABRSession(movie: movie, trace: trace, maximumBuffer: options.buffer)
+                print(segmentTable(trace: trace.name, options.policies.map { ($0.rawValue, $0.run(session)) }, movie))
+            }
+            return 0
+        }
         let results = benchmark.run()
         if options.json {
             var policies: [String: Any] = [:]

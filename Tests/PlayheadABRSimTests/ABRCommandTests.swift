@@ -84,6 +84,48 @@ struct ABRCommandTests {
         }
     }
 
+    @Test("--segments: each trace's runs segment by segment, telling the same runs as the means")
+    func segments() throws {
+        let (movie, traces, _) = try files()
+        let trace = traces + "/a.json"
+        let r = try sim([
+            "--movie", movie, "--traces", trace, "--policy", "playhead", "--policy", "optimal", "--segments",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "trace a", "\(r.stdout)")
+        // The movie's 6 segments, each with a request time, a buffer and a bit rate of the ladder per policy.
+        let rows = lines.filter { $0.first == " " && Int($0.split(separator: " ").first ?? "") != nil }
+        #expect(rows.count == 6, "\(r.stdout)")
+        var kbps: [[Double]] = [[], []]
+        for row in rows {
+            let cells = row.split(separator: " ").map { String($0).replacingOccurrences(of: "*", with: "") }
+            #expect(cells.count == 7, "\(row)")
+            guard cells.count == 7 else { continue }
+            for p in 0..<2 {
+                let rate = Double(cells[3 + 3 * p]) ?? -1
+                #expect([200, 500, 1000].contains(rate), "\(row)")
+                kbps[p].append(rate)
+            }
+        }
+        // Both request the first segment at once, with nothing buffered.
+        let first = rows.first?.split(separator: " ").map(String.init) ?? []
+        #expect(first.count == 7 && first[1] == "0.0" && first[2] == "0.0" && first[4] == "0.0" && first[5] == "0.0")
+        // The same runs as the means: each column's bit rate and the summary's qoe_lin are what --json reports.
+        let means = try sim([
+            "--movie", movie, "--traces", trace, "--policy", "playhead", "--policy", "optimal", "--json",
+        ])
+        let object = try JSONSerialization.jsonObject(with: Data(means.stdout.utf8)) as? [String: Any]
+        let policies = try #require(object?["policies"] as? [String: [String: Double]])
+        for (p, name) in ["playhead", "optimal"].enumerated() {
+            let m = try #require(policies[name])
+            let mean = kbps[p].reduce(0, +) / Double(max(kbps[p].count, 1))
+            #expect(abs(mean - (m["bitrate_kbps"] ?? -1)) < 0.5, "\(name): \(kbps[p]) against \(m)")
+            let summary = lines.first { $0.hasPrefix("  \(name): ") } ?? ""
+            #expect(summary.contains(String(format: "qoe_lin %.3f", m["qoe_lin"] ?? .nan)), "\(summary) against \(m)")
+        }
+    }
+
     @Test("bad files and flags: one line naming the file or flag, exit 2")
     func badInput() throws {
         let (movie, traces, folder) = try files()
@@ -102,6 +144,7 @@ struct ABRCommandTests {
             (["--movie", movie], "--traces is required"),
             (["--movie", movie, "--traces", traces, "--frobnicate"], "--frobnicate"),
             (["--movie", movie, "--traces", traces, "--frontier", "--policy", "optimal"], "--frontier"),
+            (["--movie", movie, "--traces", traces, "--segments", "--json"], "--segments"),
         ]
         for (arguments, culprit) in cases {
             let r = try sim(arguments)
