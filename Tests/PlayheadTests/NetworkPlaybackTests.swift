@@ -3,7 +3,8 @@ import Playhead
 import PlayheadTestSupport
 import Testing
 
-/// Progressive HTTP playback: plays, stalls when the server stops sending, resumes by itself.
+/// Progressive HTTP playback: plays, stalls when the server stops sending, resumes by itself, and picks a cut
+/// connection up where it broke off.
 @MainActor @Suite(.serialized) struct NetworkPlaybackTests {
     @Test func playsARemoteFile() async throws {
         let tone = try Fixtures.tone(seconds: 2)
@@ -20,6 +21,33 @@ import Testing
         let samples = sink.stopRecording()
         #expect(abs(AudioAnalysis.audibleSeconds(samples) - 2) < 0.1)
         #expect(abs(AudioAnalysis.frequency(samples) - 440) < 4.4)
+    }
+
+    @Test func aConnectionCutMidBodyIsPickedUpWhereItBrokeOff() async throws {
+        // 8 s of audio (about 130 kB) from an origin that closes every connection after 30 kB: the player asks for
+        // the rest from where it stopped (a Range request) each time, and the whole sound is heard once, in order.
+        let tone = try Fixtures.tone(seconds: 8)
+        let origin = try TestOrigin(serving: tone.deletingLastPathComponent())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url(tone.lastPathComponent, ["reset_after": "30000"]))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        #expect(await eventually(timeout: 15) { player.timeControlStatus == .paused }, "did not reach the end")
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        let samples = sink.stopRecording()
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.2, "heard \(AudioAnalysis.audibleSeconds(samples)) s")
+        #expect(abs(AudioAnalysis.frequency(samples) - 440) < 4.4)
+        // Each cut was picked up from where it broke off (a Range request from a later offset), never by starting
+        // the body over: one request from the start after the 4 KiB probe. (This M4A has its index after its
+        // media data, so FFmpeg reads through to the index and then seeks back to the media: two runs of resumes.)
+        let ranges = origin.requests.filter { $0.contains(tone.lastPathComponent) }.compactMap { line in
+            line.split(separator: " ").last.map(String.init)
+        }
+        #expect(ranges.filter { $0 == "bytes=0-" }.count == 1, "\(ranges)")
+        #expect(ranges.filter { $0.hasPrefix("bytes=") && !$0.hasPrefix("bytes=0-") }.count >= 3, "\(ranges)")
     }
 
     @Test func stallsAndResumesOnASlowServer() async throws {
