@@ -111,8 +111,11 @@ public final class MediaInput: @unchecked Sendable {
         let micros = String(Self.int64(options.timeout * 1_000_000))
         av_dict_set(&dict, "rw_timeout", micros, 0)
         av_dict_set(&dict, "user_agent", options.userAgent, 0)
+        // A connection cut mid-body is asked again from where it broke off, after 0, 1, 3, 7... s, while the wait
+        // is within the network timeout: a server restarting or a link handing over is ridden out from the buffer
+        // (with 2 s, an origin down for more than a second failed the item). An open that fails is not retried.
         av_dict_set(&dict, "reconnect", "1", 0)
-        av_dict_set(&dict, "reconnect_delay_max", "2", 0)
+        av_dict_set(&dict, "reconnect_delay_max", String(Int(min(max(options.timeout, 1), 3600))), 0)
         // Samples encrypted with Common Encryption are decrypted by the MP4 demuxer with the source's key.
         if let key = (bridge?.source as? any ChainedByteSource)?.sampleDecryptionKey {
             av_dict_set(&dict, "decryption_key", key.map { String(format: "%02x", $0) }.joined(), 0)

@@ -50,6 +50,33 @@ import Testing
         #expect(ranges.filter { $0.hasPrefix("bytes=") && !$0.hasPrefix("bytes=0-") }.count >= 3, "\(ranges)")
     }
 
+    @Test func anOriginDownForSecondsMidBodyIsRiddenOut() async throws {
+        // 8 s of audio sent at 1.25 x its rate, the connection cut after 60 kB (about 3.7 s of sound, 3 s in), and
+        // every request answered 503 from 1 s in for 5 s: the player stalls on what it has, asks again until the
+        // origin is back, and plays the rest. (FFmpeg's retries stopped after 1 s before: the item failed.)
+        let tone = try Fixtures.tone(seconds: 8)
+        let origin = try TestOrigin(serving: tone.deletingLastPathComponent())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let bytesPerSecond = Int(Double(try tone.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) / 8 * 1.25)
+        let url = origin.url(tone.lastPathComponent, ["rate": "\(bytesPerSecond)", "reset_after": "60000"])
+        let item = PlayerItem(url: url)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .seconds(1))
+        try origin.fail(status: 503, forSeconds: 5)
+        #expect(await eventually(timeout: 25) { player.timeControlStatus == .paused }, "did not reach the end")
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        let samples = sink.stopRecording()
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(samples) - 8) < 0.3, "heard \(AudioAnalysis.audibleSeconds(samples)) s")
+        #expect(AudioAnalysis.longestGap(samples) > 1, "no stall while the origin was down")
+        // The origin was asked again while it was down (the same offset more than once) and answered at last.
+        let resumes = origin.requests.filter { $0.contains(tone.lastPathComponent) && !$0.hasSuffix("bytes=0-") }
+        #expect(resumes.count >= 3 && Set(resumes).count < resumes.count, "\(origin.requests)")
+    }
+
     @Test func stallsAndResumesOnASlowServer() async throws {
         // 8 s of audio (about 130 kB); the server sends 45 kB (about 2.7 s of sound) at once, then stops for 5 s.
         let tone = try Fixtures.tone(seconds: 8)
