@@ -10,6 +10,7 @@ request through query parameters:
   ?redirect=loop           answer 302 to the same URL, forever
   ?redirect=to:BASE        answer 302 to BASE followed by the path (another host serving the same files)
   ?reset_after=BYTES       close the connection after that many body bytes
+  ?ranges=no               ignore Range and send no Accept-Ranges: the whole body, 200 (an origin that cannot seek)
   ?once=1                  apply status/reset_after/stall/first_byte_delay only to the first request for that path
   ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
   ?trickle=SECONDS         chunked: the file, then a comment line ("# still here") every SECONDS, forever
@@ -373,7 +374,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         size = os.path.getsize(path)
         start, end = 0, size - 1
-        rng = self.headers.get("Range")
+        rng = self.headers.get("Range") if q.get("ranges") != "no" else None
         if rng and rng.startswith("bytes="):
             a, _, b = rng[6:].partition("-")
             start = int(a) if a else 0
@@ -382,7 +383,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, size))
         else:
             self.send_response(200)
-        self.send_header("Accept-Ranges", "bytes")
+        if q.get("ranges") != "no":
+            self.send_header("Accept-Ranges", "bytes")
         self.send_header("Content-Length", str(end - start + 1))
         self.send_header("Content-Type", q.get("type", "application/octet-stream"))
         self.end_headers()

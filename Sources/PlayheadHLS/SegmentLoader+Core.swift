@@ -27,6 +27,9 @@ final class Transfer: @unchecked Sendable {
     var statusCode = 0
     var expectedBytes: Int?
     var delivered = 0
+    /// The response's whole body (its `Content-Length`), and the body bytes received so far, dropped ones included.
+    var wholeBytes: Int?
+    var received = 0
     var contentType: String?
     var redirects = 0
     /// When a server ignored the Range header (200 with the whole file): bytes still to drop, then to keep.
@@ -46,8 +49,8 @@ final class Transfer: @unchecked Sendable {
 final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let idleTimeout: Double
     let maximumBytes: Int
-    private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
+    let lock = NSLock()
+    var transfers: [Int: Transfer] = [:]
     private let watchdogQueue = DispatchQueue(label: "PlayheadHLS.SegmentLoader.watchdog")
 
     init(idleTimeout: Double, maximumBytes: Int) {
@@ -99,13 +102,38 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func fail(_ task: URLSessionTask, with error: SegmentLoadError) { fail(task.taskIdentifier, with: error) }
 
     func fail(_ id: Int, with error: SegmentLoadError) {
-        let task = lock.withLock { transfers[id]?.task }
+        let transfer = lock.withLock { transfers[id] }
         finish(id, .failure(error))
-        task?.cancel()
+        // A stalled body has nothing coming: it is cancelled whatever is left of it.
+        if let transfer { giveUp(transfer, stalled: error == .timedOut(after: idleTimeout)) }
+    }
+
+    /// A body given up is let arrive (and dropped) rather than cancelled when its rest would take at most this many
+    /// seconds at the rate it has come so far, or, before any of it came, when it is at most `restLetFinish` bytes:
+    /// cancelling a task whose body has already arrived whole (a small rest, a fast link), its completion queued,
+    /// traps in FoundationNetworking ("a task that in not in the registry"), as `playhead` did about once in 25
+    /// opens of a file on an origin that ignores ranges. On a slow link the rest is cancelled: it would hold up the
+    /// next request (a seek's segment).
+    static let restLetFinishSeconds = 0.25
+    static let restLetFinish = 512 << 10
+
+    /// Ends the task of a body nobody waits for any more: let finish when its rest is known to be near (see
+    /// `restLetFinishSeconds`) and it has not stalled, else cancelled. Any thread.
+    func giveUp(_ transfer: Transfer, stalled: Bool = false) {
+        let (task, letFinish) = lock.withLock { () -> (URLSessionTask?, Bool) in
+            guard !stalled, let whole = transfer.wholeBytes else { return (transfer.task, false) }
+            let rest = Double(whole - transfer.received)
+            guard transfer.received > 0, let since = transfer.responseAt else {
+                return (transfer.task, rest <= Double(Self.restLetFinish))
+            }
+            let rate = Double(transfer.received) / max(monotonicSeconds() - since, 0.001)
+            return (transfer.task, rest <= rate * Self.restLetFinishSeconds)
+        }
+        if !letFinish { task?.cancel() }
     }
 
     /// Ends download `id` once: resumes its continuation (or keeps the outcome for `start`).
-    private func finish(_ id: Int, _ outcome: Result<SegmentLoadResult, SegmentLoadError>) {
+    func finish(_ id: Int, _ outcome: Result<SegmentLoadResult, SegmentLoadError>) {
         let continuation: CheckedContinuation<SegmentLoadResult, any Error>? = lock.withLock {
             guard let transfer = transfers.removeValue(forKey: id), !transfer.done else { return nil }
             transfer.done = true
@@ -118,119 +146,11 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         continuation?.resume(with: outcome.mapError { $0 as any Error })
     }
 
-    private func result(of transfer: Transfer) -> SegmentLoadResult {
+    func result(of transfer: Transfer) -> SegmentLoadResult {
         let now = monotonicSeconds()
         return SegmentLoadResult(
             statusCode: transfer.statusCode, bytes: transfer.delivered, expectedBytes: transfer.expectedBytes,
             timeToFirstByte: (transfer.responseAt ?? now) - transfer.started, elapsed: now - transfer.started,
             contentType: transfer.contentType)
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let id = dataTask.taskIdentifier
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-        var failure: SegmentLoadError? = (200..<300).contains(status) ? nil : .httpStatus(status)
-        if let http = response as? HTTPURLResponse, let onResponse = lock.withLock({ transfers[id]?.onResponse }) {
-            onResponse(http)
-        }
-        lock.withLock {
-            guard let transfer = transfers[id] else { return }
-            let now = monotonicSeconds()
-            transfer.responseAt = now
-            transfer.lastActivity = now
-            transfer.meter.responded(at: now)
-            transfer.statusCode = status
-            transfer.contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
-            let length = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
-            transfer.expectedBytes = length
-            if let range = transfer.range, status == 200 {
-                transfer.skip = range.offset
-                transfer.keep = range.length
-                transfer.expectedBytes = range.length
-            }
-            if let expected = transfer.expectedBytes, expected > transfer.limit, failure == nil {
-                failure = .tooLarge(limit: transfer.limit)
-            }
-        }
-        if let failure {
-            finish(id, .failure(failure))
-            completionHandler(.cancel)
-        } else {
-            completionHandler(.allow)
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let id = dataTask.taskIdentifier
-        var failure: SegmentLoadError?
-        var complete = false
-        let delivery: (Transfer, SegmentChunk)? = lock.withLock {
-            guard let transfer = transfers[id], !transfer.done else { return nil }
-            var body = data
-            if transfer.skip > 0 {
-                let dropped = min(transfer.skip, body.count)
-                body = body.dropFirst(dropped)
-                transfer.skip -= dropped
-            }
-            if let keep = transfer.keep {
-                body = body.prefix(keep)
-                transfer.keep = keep - body.count
-                complete = transfer.keep == 0
-            }
-            let now = monotonicSeconds()
-            let sample = transfer.meter.chunk(bytes: body.count, at: now)
-            transfer.lastActivity = now
-            guard !body.isEmpty else { return nil }
-            let chunk = SegmentChunk(
-                data: Data(body), offset: transfer.delivered, duration: sample.duration, arrival: now)
-            transfer.delivered += body.count
-            if transfer.delivered > transfer.limit { failure = .tooLarge(limit: transfer.limit) }
-            return failure == nil ? (transfer, chunk) : nil
-        }
-        if let (transfer, chunk) = delivery { transfer.onChunk(chunk) }
-        if let failure {
-            fail(id, with: failure)
-        } else if complete, let transfer = lock.withLock({ transfers[id] }) {
-            let done = lock.withLock { result(of: transfer) }
-            finish(id, .success(done))
-            dataTask.cancel()
-        }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        let id = task.taskIdentifier
-        let count = lock.withLock { () -> Int in
-            guard let transfer = transfers[id] else { return 0 }
-            transfer.redirects += 1
-            transfer.lastActivity = monotonicSeconds()
-            return transfer.redirects
-        }
-        if count > SegmentLoader.maximumRedirects {
-            completionHandler(nil)
-            fail(id, with: .tooManyRedirects(SegmentLoader.maximumRedirects))
-        } else {
-            completionHandler(request)
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let id = task.taskIdentifier
-        guard let transfer = lock.withLock({ transfers[id] }) else { return }
-        guard let error else {
-            finish(id, .success(lock.withLock { result(of: transfer) }))
-            return
-        }
-        let code = (error as? URLError)?.code
-        switch code {
-        case .cancelled?: finish(id, .failure(.cancelled))
-        case .timedOut?: finish(id, .failure(.timedOut(after: idleTimeout)))
-        default: finish(id, .failure(.transport(error.localizedDescription)))
-        }
     }
 }

@@ -18,6 +18,9 @@ public enum SegmentLoadError: Error, Sendable, Hashable, CustomStringConvertible
     case transport(String)
     /// The server redirected more than this many times (a redirect loop).
     case tooManyRedirects(Int)
+    /// A byte range was asked for and the server answered with the whole resource (200, not 206), of this many
+    /// bytes (nil: not said), more than the loader takes for it.
+    case rangeIgnored(wholeBytes: Int?)
 
     /// One line for logs and error messages.
     public var description: String {
@@ -28,6 +31,8 @@ public enum SegmentLoadError: Error, Sendable, Hashable, CustomStringConvertible
         case .cancelled: "cancelled"
         case .transport(let text): text
         case .tooManyRedirects(let count): "more than \(count) redirects (a redirect loop)"
+        case .rangeIgnored(let whole):
+            "the server ignores byte ranges: it sends the whole resource" + (whole.map { " (\($0) bytes)" } ?? "")
         }
     }
 }
@@ -98,7 +103,9 @@ public final class SegmentLoader: @unchecked Sendable {
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Tasks still running are let finish: a body given up with much of it to come was cancelled then, what runs
+        // on is a small rest (`LoaderCore.restLetFinish`), which cancelling could trap in FoundationNetworking.
+        session.finishTasksAndInvalidate()
     }
 
     /// Redirects followed per request before failing with `.tooManyRedirects`.

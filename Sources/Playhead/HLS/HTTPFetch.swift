@@ -185,7 +185,7 @@ final class HTTPFetch: @unchecked Sendable {
             return PlaybackError(.network, source: url, reason: cancelled ? "cancelled" : "interrupted")
         case .transport(let text):
             return PlaybackError(.network, source: url, reason: PlaybackError.reason(from: text))
-        case .tooManyRedirects:
+        case .tooManyRedirects, .rangeIgnored:
             return PlaybackError(.network, source: url, reason: error.description)
         }
     }
