@@ -33,10 +33,13 @@ extension PlayerControls {
         return s
     }
 
-    /// Whether the seek bar and the seek keys are refused now: the window requires linear playback, or the player
-    /// is in an ad that does.
+    /// Whether the seek bar and the seek keys are refused now: the window requires linear playback, the player is
+    /// in an ad that does, or its item cannot seek (a pipe, a server that does not serve byte ranges).
     var seekingIsRefused: Bool {
         guard let host else { return true }
+        if let item = host.player?.currentItem, item.status == .readyToPlay, item.seekableTimeRanges.isEmpty {
+            return true
+        }
         return host.requiresLinearPlayback || (host.player?.requiresLinearPlayback ?? false)
     }
 

@@ -32,8 +32,8 @@ public final class NowPlayingInfoCenter {
 
     /// Whether the app's window covers the screen, published as MPRIS `Fullscreen`; the app keeps it current.
     public var isFullscreen = false { didSet { if oldValue != isFullscreen { bridge?.update() } } }
-    /// Whether the desktop may not seek now (the session's player requires linear playback): MPRIS `CanSeek` is
-    /// false and `Seek`/`SetPosition` fail, whatever the commands say. Main actor.
+    /// Whether the desktop may not seek now (the session's player requires linear playback, or its item cannot
+    /// seek): MPRIS `CanSeek` is false and `Seek`/`SetPosition` fail, whatever the commands say. Main actor.
     package var refusesSeeking = false { didSet { if oldValue != refusesSeeking { bridge?.update() } } }
 
     /// The commands this center's desktop presence accepts.

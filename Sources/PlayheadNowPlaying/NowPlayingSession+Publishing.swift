@@ -94,9 +94,11 @@ extension NowPlayingSession {
         let previous = publishedItem
         publishedItem = player.currentItem
         publishQueue(current: player.currentItem, previous: previous)
-        // What the app set (observed); the ads' part follows the published ad ranges.
-        if center.refusesSeeking != player.linearPlaybackRequired {
-            center.refusesSeeking = player.linearPlaybackRequired
+        // What the app set (observed), or an item that cannot seek (a pipe, a server without byte ranges); the ads'
+        // part follows the published ad ranges.
+        let unseekable = player.currentItem.map { $0.status == .readyToPlay && $0.seekableTimeRanges.isEmpty } ?? false
+        if center.refusesSeeking != (player.linearPlaybackRequired || unseekable) {
+            center.refusesSeeking = player.linearPlaybackRequired || unseekable
         }
         guard let item = player.currentItem else {
             center.info = nil

@@ -4,7 +4,7 @@ import PlayheadTestSupport
 import Testing
 
 /// A seek in an input that cannot seek (a pipe; likewise HTTP without ranges) is refused, like `AVPlayer`'s: the
-/// completion says false and nothing changes. (The engine used to flush what it had buffered, move its clock to the
+/// completion says false and nothing changes. An item's start position is reached by reading on to it. (The engine used to flush what it had buffered, move its clock to the
 /// target, and only then learn that the input could not seek: the position jumped there and back, and the sound
 /// skipped what had been buffered, all of a short file.)
 @MainActor @Suite(.serialized) struct UnseekableInputTests {
@@ -32,5 +32,33 @@ import Testing
         player.close()
         let heard = AudioAnalysis.audibleSeconds(sink.stopRecording())
         #expect(abs(heard - 4) < 0.3, "\(heard) s of the 4 s tone heard")
+    }
+
+    @Test func anItemStartsAtItsStartPositionInAPipeByReadingOn() async throws {
+        // The position chirp (200 + 2t Hz) through a pipe, the item asked to start at 200 s: the first sound heard
+        // is 600 Hz, and the play head never shows less than 200 s. (It started from the beginning: 200 Hz.)
+        let chirp = try GaplessFixtures.positionChirp()
+        let fifo = Paths.scratch("start-fifo").appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "cat '\(chirp.path)' > '\(fifo.path)'"]
+        try writer.run()
+        defer { if writer.isRunning { writer.terminate() } }
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: fifo)
+        let reached = Locked(false)
+        item.seek(to: MediaTime(seconds: 200, preferredTimescale: 1000)) { ok in reached.withLock { $0 = ok } }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 15) { player.timeControlStatus == .playing })
+        #expect(player.currentTime().seconds >= 200, "playing at \(player.currentTime().seconds) s")
+        #expect(await eventually(timeout: 10) { player.currentTime().seconds > 201.5 })
+        #expect(reached.current, "the start's completion did not say it was reached")
+        player.close()
+        let samples = sink.stopRecording()
+        let first = Array(samples[(AudioAnalysis.soundSpan(samples)?.lowerBound ?? 0)...].prefix(24_000))
+        #expect(abs(AudioAnalysis.frequency(first) - 600) < 8, "first heard \(AudioAnalysis.frequency(first)) Hz")
     }
 }

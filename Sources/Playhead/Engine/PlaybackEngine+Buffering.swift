@@ -40,8 +40,9 @@ extension PlaybackEngine {
 
     /// Carries out a seek on the source in place: a file seeks to the keyframe before the target; an HLS source
     /// restarts at the segment that holds the target (fetched first), so nothing is opened or probed again and the
-    /// decoders are kept.
-    func performSeek(_ seek: SeekRequest, source: any MediaSource) {
+    /// decoders are kept. `readingOn`: the source is not asked to seek, it is read on from where it is to the target
+    /// (an unseekable input's start position; the decoders drop what comes before the target).
+    func performSeek(_ seek: SeekRequest, source: any MediaSource, readingOn: Bool = false) {
         audioQueue.flush()
         videoQueue.flush()
         frameQueue.flush()
@@ -49,7 +50,7 @@ extension PlaybackEngine {
         // The text thread, woken for the seek before the clock moved, looks at the new time.
         wake()
         do {
-            try source.seek(to: seek.seconds)
+            if !readingOn { try source.seek(to: seek.seconds) }
         } catch {
             if isStopping { return }
             // Unseekable inputs keep playing from where they are. A newer seek may have superseded this one

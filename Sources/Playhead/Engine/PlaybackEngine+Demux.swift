@@ -104,10 +104,16 @@ extension PlaybackEngine {
             // Read before looking at the state: a command that comes after the look wakes the wait below.
             let token = wakeToken()
             if !source.deliverPendingJump() { releaseJumpWait() }
+            var readsOn = false
             if control.withLock({ $0.pendingSeek != nil }) {
                 // An input that cannot seek (a pipe, HTTP without ranges) refuses the seek before anything changes:
-                // what is buffered stays, the clock stays, and it plays on.
-                if !source.isSeekable, refuseSeek() { continue }
+                // what is buffered stays, the clock stays, and it plays on. Only the item's start position, asked
+                // before anything was read, is reached by reading on to it (what comes before is decoded and
+                // dropped, as after an exact seek's keyframe), as `ffplay -ss` does: it started from the beginning.
+                if !source.isSeekable {
+                    readsOn = !state.readAny && control.withLock { $0.pendingSeek.map { $0.id < 0 } ?? false }
+                    if !readsOn, refuseSeek() { continue }
+                }
                 // Empty the queues before the generation changes: a decode thread that adopts the new generation
                 // must not find packets of the old one.
                 audioQueue.flush()
@@ -142,7 +148,7 @@ extension PlaybackEngine {
                 // Its pictures, ended before the seek, may be shown again.
                 presentersChanged()
                 control.withLock { $0.cutShort = true }
-                performSeek(seek, source: source)
+                performSeek(seek, source: source, readingOn: readsOn)
                 state.atEnd = false
                 state.pastEnd.removeAll()
                 continue

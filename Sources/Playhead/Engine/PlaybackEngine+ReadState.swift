@@ -30,6 +30,8 @@ extension PlaybackEngine {
         /// kind: each is read whatever is buffered until it reaches `until` (item time); a sound rendition is
         /// switched to then.
         var catchingUp: [TrackKind: (track: Int, until: Double)] = [:]
+        /// A sample has been read: the input is no longer at its start.
+        var readAny = false
 
         init(media: MediaInfo, source: any MediaSource) {
             self.media = media
@@ -136,6 +138,7 @@ extension PlaybackEngine {
     /// A sample read: the text shown or kept, the packet of a playing track queued (or ended past the item's end),
     /// another audio track's kept for a switch.
     func route(_ sample: MediaSample, _ source: any MediaSource, _ state: inout ReadState, generation g: Int) {
+        state.readAny = true
         if let text = state.media.text, sample.track == text.id, let reader = state.textReader {
             if state.knownCues == nil { takeText(sample, reader: reader, track: text) }
             return
