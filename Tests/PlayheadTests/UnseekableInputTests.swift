@@ -4,18 +4,23 @@ import PlayheadTestSupport
 import Testing
 
 /// A seek in an input that cannot seek (a pipe; likewise HTTP without ranges) is refused, like `AVPlayer`'s: the
-/// completion says false and nothing changes. An item's start position is reached by reading on to it. (The engine used to flush what it had buffered, move its clock to the
+/// completion says false and nothing changes. (The engine used to flush what it had buffered, move its clock to the
 /// target, and only then learn that the input could not seek: the position jumped there and back, and the sound
-/// skipped what had been buffered, all of a short file.)
+/// skipped what had been buffered, all of a short file.) An item's start position is reached by reading on to it.
 @MainActor @Suite(.serialized) struct UnseekableInputTests {
-    @Test func aSeekInAPipeIsRefusedAndPlaybackGoesOn() async throws {
-        let tone = try Fixtures.tone(seconds: 4, ext: "wav")
-        let fifo = Paths.scratch("seek-fifo").appendingPathComponent("pipe")
-        #expect(mkfifo(fifo.path, 0o600) == 0)
+    /// A named pipe in a scratch folder, and the process writing `file` into it (to terminate when done).
+    func pipe(_ file: URL) throws -> (URL, Process) {
+        let fifo = Paths.scratch("fifo").appendingPathComponent("pipe")
+        guard mkfifo(fifo.path, 0o600) == 0 else { throw TestSupportError("mkfifo \(fifo.path) failed") }
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "cat '\(tone.path)' > '\(fifo.path)'"]
+        writer.arguments = ["-c", "cat '\(file.path)' > '\(fifo.path)'"]
         try writer.run()
+        return (fifo, writer)
+    }
+
+    @Test func aSeekInAPipeIsRefusedAndPlaybackGoesOn() async throws {
+        let (fifo, writer) = try pipe(try Fixtures.tone(seconds: 4, ext: "wav"))
         defer { if writer.isRunning { writer.terminate() } }
         let sink = try TestSink()
         let player = Player.onSink(sink)
@@ -37,13 +42,7 @@ import Testing
     @Test func anItemStartsAtItsStartPositionInAPipeByReadingOn() async throws {
         // The position chirp (200 + 2t Hz) through a pipe, the item asked to start at 200 s: the first sound heard
         // is 600 Hz, and the play head never shows less than 200 s. (It started from the beginning: 200 Hz.)
-        let chirp = try GaplessFixtures.positionChirp()
-        let fifo = Paths.scratch("start-fifo").appendingPathComponent("pipe")
-        #expect(mkfifo(fifo.path, 0o600) == 0)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "cat '\(chirp.path)' > '\(fifo.path)'"]
-        try writer.run()
+        let (fifo, writer) = try pipe(try GaplessFixtures.positionChirp())
         defer { if writer.isRunning { writer.terminate() } }
         let sink = try TestSink()
         let player = Player.onSink(sink)
