@@ -30,7 +30,8 @@ boxes before it), and INDEPENDENT=YES is set where the fragment's first sample o
 DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master.m3u8 serves DIR/master.m3u8 as it is:
 its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency playlists of its variants.
 
-With --log-queries each request is logged with its query string.
+With --log-queries each request is logged with its query string. With --parent=PID the origin ends once process PID
+is gone (the test process that started it, if it crashed).
 
 With --trace=SECONDS:BITS_PER_SECOND[:LATENCY_SECONDS],... every body shares one link whose rate follows the trace
 (each step lasts its seconds; the last rate holds), counted from the first request: a bandwidth trace replayed. A
@@ -463,7 +464,22 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
+    for a in sys.argv[1:]:
+        if a.startswith("--parent="):
+            threading.Thread(target=exit_with, args=(int(a[len("--parent="):]),), daemon=True).start()
     server.serve_forever()
+
+
+def exit_with(pid):
+    """Ends the origin once process `pid` (the test process) is gone: one that crashed never stops it."""
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:
+            pass
+        time.sleep(1)
 
 
 if __name__ == "__main__":

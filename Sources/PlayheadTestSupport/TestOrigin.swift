@@ -40,6 +40,8 @@ public final class TestOrigin: @unchecked Sendable {
                 "--trace=" + trace.map { "\($0.seconds):\($0.bitsPerSecond):\($0.latency)" }.joined(separator: ","))
         }
         if logQueries { arguments.append("--log-queries") }
+        // It ends with this process if this process crashes before stopping it.
+        arguments.append("--parent=\(getpid())")
         process.arguments = arguments
         process.standardOutput = output
         try Run.start(process)
