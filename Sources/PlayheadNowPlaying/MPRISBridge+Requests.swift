@@ -11,7 +11,7 @@ extension MPRISBridge {
         case .method("OpenUri", _, _, let uri, _, let reply):
             // The handler loads the asset before touching the queue: the reply waits for it.
             if let problem = uriProblem(uri) { return bus.reply(reply, error: problem) }
-            guard let url = URL(string: uri), let openURL = center?.openURL else { return bus.reply(reply) }
+            guard let url = URL(text: uri), let openURL = center?.openURL else { return bus.reply(reply) }
             Task { @MainActor [bus] in bus.reply(reply, error: await openURL(url)) }
         case .method("AddTrack", _, let after, let uri, let makeCurrent, let reply):
             guard let list = center?.trackList, list.canEdit else { return bus.reply(reply) }  // the spec's no-op
@@ -107,7 +107,7 @@ extension MPRISBridge {
     /// Checks `uri` against the supported schemes (none without an open handler) before `body` opens it.
     private func open(_ uri: String, _ body: (URL) -> MPRISError??) -> MPRISError? {
         if let problem = uriProblem(uri) { return problem }
-        guard let url = URL(string: uri) else { return nil }
+        guard let url = URL(text: uri) else { return nil }
         return body(url) ?? nil
     }
 
@@ -115,7 +115,7 @@ extension MPRISBridge {
     /// handler) or a missing file; nil when it may be tried. Main actor.
     private func uriProblem(_ uri: String) -> MPRISError? {
         let supported = state.supportedURISchemes
-        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), supported.contains(scheme) else {
+        guard let url = URL(text: uri), let scheme = url.scheme?.lowercased(), supported.contains(scheme) else {
             return (
                 "org.freedesktop.DBus.Error.NotSupported",
                 "\(uri): not a URI Playhead opens (schemes: \(supported.joined(separator: ", ")))"

@@ -27,7 +27,7 @@ extension PlaybackSession {
         let location = location(of: slot)
         let url =
             location.contains("://")
-            ? (URL(string: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
+            ? (URL(text: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
         let item = options.hls.makeItem(
             url: url, subtitleFiles: options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0) })
         if let selection = options.tracks.selection { item.trackSelection = selection }

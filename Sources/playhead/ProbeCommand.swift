@@ -63,11 +63,11 @@ enum ProbeCommand {
 
     /// Reads a local file (path or `file:` URL) or fetches an `http(s)` URL with a 10 s timeout.
     static func load(_ target: String) -> Result<(data: Data, url: URL), LoadError> {
-        if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+        if let url = URL(text: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             return fetch(url)
         }
         let fileURL: URL
-        if target.hasPrefix("file:"), let url = URL(string: target) {
+        if target.hasPrefix("file:"), let url = URL(text: target) {
             fileURL = url
         } else {
             fileURL = URL(fileURLWithPath: target)

@@ -125,7 +125,7 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
 
     @Test func theTextThreadWakesForChangesOnlyAndSleepsWhilePaused() async throws {
         let sink = try TestSink()
-        let (player, item, output) = try Self.subtitledPlayer(sink)
+        let (player, _, output) = try Self.subtitledPlayer(sink)
         player.play()
         #expect(await eventually { player.timeControlStatus == .playing })
         try await Task.sleep(for: .milliseconds(300))
