@@ -14,6 +14,10 @@ request through query parameters:
   ?once=1                  apply status/reset_after/stall/first_byte_delay only to the first request for that path
   ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
   ?trickle=SECONDS         chunked: the file, then a comment line ("# still here") every SECONDS, forever
+  ?icy=TITLE|TITLE...&icy_every=BYTES   an internet radio (SHOUTcast/Icecast): the file as one body of no
+                           announced length, ended by closing the connection; to a client that asks for ICY metadata
+                           (Icy-MetaData: 1), "icy-name: Test Radio" and a metadata block every 8192 bytes whose
+                           StreamTitle is the Nth title over the body's Nth icy_every bytes (sent when it changes)
 
 /_control?status=CODE[&seconds=S][&match=TEXT] makes every other request (with match, every one whose path and
 query contain TEXT) answer CODE (for S seconds, or until the next /_control; status=0 ends it at once): an origin
@@ -361,7 +365,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
             return
-        rel = url.path.lstrip("/")
+        rel = urllib.parse.unquote(url.path.lstrip("/"))
         if rel.startswith("llhls/"):
             rel = rel[len("llhls/"):]
         path = os.path.join(self.root, rel)
@@ -372,6 +376,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if "trickle" in q:
             self.trickle(path, float(q["trickle"]), q.get("type", "application/vnd.apple.mpegurl"))
+            return
+        if "icy" in q:
+            self.icy(path, q["icy"].split("|"), int(q.get("icy_every", 1 << 30)), float(q.get("rate", 0)))
             return
         size = os.path.getsize(path)
         start, end = 0, size - 1
@@ -426,6 +433,47 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         time.sleep(ahead)
         print("SENT %s %d complete" % (url.path, sent), flush=True)
 
+
+    def icy(self, path, titles, every, rate):
+        """Sends the file as an internet radio does: no length, the end a closed connection, and ICY metadata
+        blocks (a length byte in 16-byte units, then "StreamTitle='...';" padded with NULs) after every 8192
+        bytes of audio when the client asked for them."""
+        interval = 8192
+        metadata = self.headers.get("Icy-MetaData") == "1"
+        with open(path, "rb") as f:
+            data = f.read()
+        self.send_response(200)
+        self.send_header("Content-Type", "audio/mpeg")
+        self.send_header("Connection", "close")
+        if metadata:
+            self.send_header("icy-name", "Test Radio")
+            self.send_header("icy-metaint", str(interval))
+        self.end_headers()
+        self.close_connection = True
+        sent, shown, t0 = 0, None, time.monotonic()
+        try:
+            while sent < len(data):
+                block = data[sent:sent + interval]
+                self.wfile.write(block)
+                sent += len(block)
+                if metadata and len(block) == interval:
+                    title = titles[min(sent // every, len(titles) - 1)]
+                    if title == shown:
+                        self.wfile.write(b"\0")
+                    else:
+                        text = ("StreamTitle='%s';" % title).encode()
+                        n = (len(text) + 15) // 16
+                        self.wfile.write(bytes([n]) + text.ljust(n * 16, b"\0"))
+                        shown = title
+                if rate > 0:
+                    ahead = sent / rate - (time.monotonic() - t0)
+                    if ahead > 0:
+                        time.sleep(ahead)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            print("SENT %s %d aborted" % (urllib.parse.urlparse(self.path).path, sent), flush=True)
+            return
+        print("SENT %s %d complete" % (urllib.parse.urlparse(self.path).path, sent), flush=True)
 
     def trickle(self, path, every, content_type):
         """Sends the file with chunked transfer encoding, then one comment line every `every` seconds until the

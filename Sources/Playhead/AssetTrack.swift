@@ -114,11 +114,20 @@ public struct MetadataItem: Sendable, Hashable {
 
     static func items(from m: MediaMetadata) -> [MetadataItem] {
         var items: [MetadataItem] = []
+        var tags = m.tags
+        // An internet radio's ICY tags: the song playing is the title, the station its album (and the title until
+        // a song's title comes, or while it is empty).
+        if tags["title"] == nil, let song = tags["streamtitle"]?.trimmingCharacters(in: .whitespaces), !song.isEmpty {
+            tags["title"] = song
+        }
+        if let station = tags["icy-name"]?.trimmingCharacters(in: .whitespaces), !station.isEmpty {
+            if tags["title"] == nil { tags["title"] = station } else if tags["album"] == nil { tags["album"] = station }
+        }
         let known: [(String, Key)] = [
             ("title", .title), ("artist", .artist), ("album", .albumName), ("album_artist", .albumArtist),
             ("genre", .genre), ("track", .trackNumber),
         ]
-        for (tag, key) in known { if let v = m.tags[tag] { items.append(MetadataItem(key: key, stringValue: v)) } }
+        for (tag, key) in known { if let v = tags[tag] { items.append(MetadataItem(key: key, stringValue: v)) } }
         for (tag, v) in m.tags.sorted(by: { $0.key < $1.key }) where !known.contains(where: { $0.0 == tag }) {
             items.append(MetadataItem(key: .other(tag), stringValue: v))
         }

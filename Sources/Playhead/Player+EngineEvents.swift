@@ -69,6 +69,7 @@ extension Player {
             item.accessLogDidLoad(bytes: bytes, seconds: seconds, estimate: estimate)
             emit(PlayerEvent(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate), timestamp: timestamp))
         case .hls(let notice): handleHLS(notice, item: item, timestamp: timestamp)
+        case .metadataChanged(let metadata, let seconds): scheduleTimedMetadata(metadata, at: seconds, item: item)
         }
         updateTimeControlStatus()
     }

@@ -55,6 +55,8 @@ extension Player {
     func handlePreloaded(_ event: EngineEvent, item: PlayerItem) {
         switch event {
         case .opened(let info): item.apply(info)
+        // Read ahead of the item's start: shown from its start (a stream changing tags that soon is rare).
+        case .metadataChanged(let metadata, _): item.applyTimedMetadata(metadata)
         case .ready:
             preloaded?.ready = true
             item.startReached()

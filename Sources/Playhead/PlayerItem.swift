@@ -53,8 +53,16 @@ public final class PlayerItem {
     public internal(set) var isPlaybackBufferEmpty = true
     /// Whether the buffer holds all it may (the forward buffer is full or the end was read).
     public internal(set) var isPlaybackBufferFull = false
-    /// The common metadata read from the file's tags (empty until opened).
+    /// The common metadata read from the file's tags (empty until opened); a stream that changes its tags while
+    /// it plays (an internet radio's song title) changes them here when playback reaches the change.
     public internal(set) var metadata: [MetadataItem] = []
+    /// The tags the stream changed most recently while it played, like `AVPlayerItem.timedMetadata`: an internet
+    /// radio's new song title (ICY `StreamTitle`, as the `.title` item and the `other("streamtitle")` one), a
+    /// chained Ogg stream's next song. Empty until the first change; set when playback reaches it.
+    public internal(set) var timedMetadata: [MetadataItem] = []
+    /// The tag changes reported and the last one applied (`Player.scheduleTimedMetadata`): a change is applied
+    /// only after those before it.
+    @ObservationIgnored var timedMetadataChanges = (reported: 0, applied: 0)
     /// The access log, like `AVPlayerItemAccessLog`: one event per period on an HLS variant (empty for files).
     public internal(set) var accessLog: [AccessLogEvent] = []
     /// The error log, like `AVPlayerItemErrorLog`: one entry for each error met while playing the item.

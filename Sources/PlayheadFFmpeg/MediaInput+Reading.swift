@@ -14,10 +14,43 @@ extension MediaInput {
             // A chained source may go on in a new format part (an HLS variant with another init section).
             return try openNextPart() ? try readPacket() : nil
         }
+        // An HTTP body of no announced length ends when the server closes the connection (RFC 9112, 6.3); FFmpeg
+        // takes that close for a body cut short, and a whole file failed at its end (or before its first sample,
+        // when the probe had read it all).
+        if r == FFmpegError.ioError, endsWhenTheServerCloses { return nil }
         try check(r, "av_read_frame")
         if chain != nil, !mapChained(packet) { return try readPacket() }
         if let source = bridge?.source as? any TimestampAdjustingSource { adjust(packet, by: source) }
         return packet
+    }
+
+    /// Whether the input is an HTTP body that announced no length (FFmpeg's own protocol; not chunked, whose end
+    /// is marked): its end is the server closing the connection.
+    private var endsWhenTheServerCloses: Bool {
+        guard bridge == nil, name.hasPrefix("http://") || name.hasPrefix("https://"),
+            let pb = context?.pointee.pb
+        else { return false }
+        return avio_size(pb) < 0
+    }
+
+    /// Tags the stream changed while it was read, once: an internet radio's song title (its ICY `StreamTitle`),
+    /// the comments of a chained Ogg stream's next song. Nil when none changed since the last call. On the
+    /// reading thread.
+    public func takeMetadataUpdate() -> MediaMetadata? {
+        guard let c = context else { return nil }
+        var flagged = c.pointee.event_flags & AVFMT_EVENT_FLAG_METADATA_UPDATED != 0
+        c.pointee.event_flags &= ~AVFMT_EVENT_FLAG_METADATA_UPDATED
+        for i in 0..<Int(c.pointee.nb_streams) {
+            guard let s = c.pointee.streams[i], s.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0
+            else { continue }
+            s.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
+            flagged = true
+        }
+        guard flagged else { return nil }
+        let tags = Self.tags(of: c)
+        guard tags != metadata.tags else { return nil }
+        metadata.tags = tags
+        return metadata
     }
 
     /// Shifts a packet's time stamps by what its source says (an HLS discontinuity).

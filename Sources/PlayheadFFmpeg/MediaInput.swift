@@ -35,8 +35,9 @@ public final class MediaInput: @unchecked Sendable {
     public let name: String
     /// The streams of the input.
     public private(set) var streams: [StreamInfo] = []
-    /// The container's tags and cover art.
-    public private(set) var metadata = MediaMetadata()
+    /// The container's tags and cover art; the tags follow what the stream changes while it is read
+    /// (`takeMetadataUpdate`).
+    public internal(set) var metadata = MediaMetadata()
     /// The container's duration, `.invalid` when unknown (as for live or unbounded streams).
     public private(set) var duration: MediaTime = .invalid
     /// The container's short format name, such as "mov,mp4,m4a,3gp,3g2,mj2" or "mpegts".
@@ -151,7 +152,6 @@ public final class MediaInput: @unchecked Sendable {
         if c.pointee.duration != ph_nopts_value(), c.pointee.duration > 0 {
             duration = MediaTime(value: c.pointee.duration, timescale: ph_time_base()).convertScale(600)
         }
-        metadata.tags = MediaMetadata.all(in: c.pointee.metadata)
         for i in 0..<Int(c.pointee.nb_streams) {
             guard let s = c.pointee.streams[i] else { continue }
             var info = StreamInfo(s)
@@ -160,13 +160,21 @@ public final class MediaInput: @unchecked Sendable {
             if info.isAttachedPicture, metadata.artwork == nil, let data = s.pointee.attached_pic.data {
                 metadata.artwork = Array(UnsafeBufferPointer(start: data, count: Int(s.pointee.attached_pic.size)))
             }
-            // Ogg/FLAC/Opus keep their tags on the stream, not the container.
-            if info.mediaType == .audio {
-                for (k, v) in MediaMetadata.all(in: s.pointee.metadata) where metadata.tags[k] == nil {
-                    metadata.tags[k] = v
-                }
-            }
         }
+        metadata.tags = Self.tags(of: c)
+    }
+
+    /// The container's tags, and those of its audio streams it does not have (Ogg, FLAC and Opus keep theirs on
+    /// the stream).
+    static func tags(of c: UnsafeMutablePointer<AVFormatContext>) -> [String: String] {
+        var tags = MediaMetadata.all(in: c.pointee.metadata)
+        for i in 0..<Int(c.pointee.nb_streams) {
+            guard let s = c.pointee.streams[i], s.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else {
+                continue
+            }
+            for (k, v) in MediaMetadata.all(in: s.pointee.metadata) where tags[k] == nil { tags[k] = v }
+        }
+        return tags
     }
 
     /// The index of FFmpeg's best stream of `type` (`av_find_best_stream`), skipping cover pictures and streams

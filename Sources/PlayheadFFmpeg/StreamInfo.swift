@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import PlayheadCore
 
 /// What one stream of an input holds, read when the input opens. A value type, safe on any thread.
@@ -158,7 +159,15 @@ public struct MediaMetadata: Sendable, Hashable {
 
     static func tag(_ key: String, in dict: OpaquePointer?) -> String? {
         guard let dict, let entry = av_dict_get(dict, key, nil, 0), let v = entry.pointee.value else { return nil }
-        return String(cString: v)
+        return text(v)
+    }
+
+    /// A tag's bytes as text: UTF-8, else Latin-1 (an internet radio's ICY title is often Latin-1, and FFmpeg
+    /// passes it on as it came).
+    static func text(_ bytes: UnsafePointer<CChar>) -> String {
+        if let s = String(validatingCString: bytes) { return s }
+        let raw = UnsafeRawBufferPointer(start: bytes, count: strlen(bytes))
+        return String(String.UnicodeScalarView(raw.map { Unicode.Scalar($0) }))
     }
 
     static func all(in dict: OpaquePointer?) -> [String: String] {
@@ -166,7 +175,7 @@ public struct MediaMetadata: Sendable, Hashable {
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
         while let e = av_dict_get(dict, "", entry, AV_DICT_IGNORE_SUFFIX) {
             if let k = e.pointee.key, let v = e.pointee.value {
-                result[String(cString: k).lowercased()] = String(cString: v)
+                result[String(cString: k).lowercased()] = text(v)
             }
             entry = e
         }

@@ -17,6 +17,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     /// Set at init; a subclass may relabel them before the source is attached (an HLS rendition's language).
     var tracks: [MediaTrack]
     private let follower: FileFollower?
+    /// Reports the input's tag changes (from `attach`; demux thread).
+    private var post: (@Sendable (EngineEvent) -> Void)?
     /// Whether the input has given a sample of a track (demux thread writes, any thread reads).
     private let gaveSample = Atomic<Bool>(false)
     /// The cues of a subtitle file read whole by Playhead's parsers (its only track's), set by `SubtitleFiles`
@@ -119,7 +121,7 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
         try Decoder(input: input, stream: track, threads: threads)
     }
 
-    func attach(_ host: SourceHost) {}
+    func attach(_ host: SourceHost) { post = host.post }
 
     /// Gives the tracks of `kind` whose container names no language (or "und") the language `language` (an HLS
     /// rendition's `LANGUAGE`). Before the source is attached.
@@ -160,6 +162,7 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
             // Streams added after the open have no track (and no decoder): skipped.
             guard let track = track(packet.streamIndex) else { continue }
             let seconds = (packet.pts ?? packet.dts).map { track.seconds($0) }
+            if let post, let changed = input.takeMetadataUpdate() { post(.metadataChanged(changed, at: seconds)) }
             gaveSample.store(true, ordering: .relaxed)
             return .sample(MediaSample(track: track.id, packet: packet, seconds: seconds))
         }

@@ -28,6 +28,9 @@ enum EngineEvent: Sendable {
     case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
     /// HLS window, time jump and error-log reports (`Player+HLS.swift`).
     case hls(HLSNotice)
+    /// The stream's tags changed at item time `at` (an internet radio's song title); heard when playback gets
+    /// there.
+    case metadataChanged(MediaMetadata, at: Double?)
 }
 
 /// What an opened source holds, as the player needs it, and the tracks chosen to play. A value type, safe on any

@@ -49,6 +49,7 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     }
 
     override func attach(_ host: SourceHost) {
+        super.attach(host)
         hls.loadsOnRead = false
         // The fMP4 demuxer does not go on after the end of its bytes: each segment is a part with its init.
         hls.repeatsInit = input.formatName.contains("mp4")

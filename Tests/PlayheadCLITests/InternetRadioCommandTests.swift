@@ -1,0 +1,101 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// An internet radio (SHOUTcast/Icecast: a body of no announced length, the song's title in ICY metadata) and URLs
+/// as users paste them.
+@Suite(.serialized) struct InternetRadioCommandTests {
+    /// The song's title reaches the desktop (MPRIS, what `playerctl` reads) when the song is heard, not when the
+    /// demuxer reads its metadata: the origin sends the whole body at once, so the player has it 30 s ahead.
+    @Test func theSongTitleChangesWhenTheSongIsHeard() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        // 64 kbit/s: the second title from the body's 48,000th byte, 6 s in (after the 8192-byte block that
+        // crosses it: 6.1 s).
+        let chirp = try GaplessFixtures.positionChirp()
+        let origin = try TestOrigin(serving: chirp.deletingLastPathComponent())
+        let url = origin.url(chirp.lastPathComponent, ["icy": "First song|Second song", "icy_every": "48000"])
+        // The desktop's view, read while the program plays.
+        let readings = Readings()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let deadline = Date().addingTimeInterval(40)
+            while Date() < deadline, !readings.finished {
+                let r = try? Run.command(
+                    "playerctl", ["-p", "playhead", "metadata", "--format", "{{position}}|{{title}}|{{album}}"],
+                    timeout: 5)
+                let fields = (r?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines).split(
+                    separator: "|", omittingEmptySubsequences: false)
+                if r?.status == 0, fields.count == 3, let micros = Double(fields[0]) {
+                    readings.add((micros / 1e6, String(fields[1]), String(fields[2])))
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            done.signal()
+        }
+        let r = try Run.command(
+            try Paths.playheadBinary(), ["--ao=null", "--vo=null", "--length=9", url.absoluteString], timeout: 40)
+        readings.finish()
+        done.wait()
+        #expect(r.status == 0, "\(r.stderr)")
+        let seen = readings.all
+        let text = seen.map { "\(String(format: "%.2f", $0.position)) \($0.title)" }.joined(separator: ", ")
+        #expect(seen.contains { $0.position > 1 && $0.position < 5.5 }, "read too few: \(text)")
+        #expect(
+            seen.filter { $0.position > 0.5 && $0.position < 5.5 }.allSatisfy { $0.title == "First song" }, "\(text)")
+        #expect(seen.contains { $0.position > 7 }, "read too few: \(text)")
+        #expect(seen.filter { $0.position > 7 }.allSatisfy { $0.title == "Second song" }, "\(text)")
+        #expect(seen.filter { $0.position > 0.5 }.allSatisfy { $0.album == "Test Radio" }, "\(text)")
+    }
+
+    /// A body of no announced length ends when the server closes the connection: the whole file is heard, and the
+    /// program ends as for any file (FFmpeg takes the close for a body cut short: 0.05 s were heard, then "reading
+    /// failed: input/output error", exit status 1).
+    @Test func aBodyWithoutALengthPlaysToItsEnd() throws {
+        let part = try GaplessFixtures.parts("mp3")[0]
+        let origin = try TestOrigin(serving: part.deletingLastPathComponent())
+        let sink = try TestSink()
+        let r = try Run.command(
+            try Paths.playheadBinary(),
+            [
+                "--ao=pulse", "--vo=null", "--no-mpris", "--audio-device=\(sink.name)",
+                origin.url(part.lastPathComponent, ["icy": "Only song"]).absoluteString,
+            ], timeout: 40)
+        let heard = AudioAnalysis.soundSeconds(sink.stopRecording())
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty, "\(r.stderr)")
+        let expected = Double(GaplessFixtures.cuts[0]) / Double(GaplessFixtures.sampleRate)
+        #expect(abs(heard - expected) < 0.2, "heard \(heard) s of \(expected) s")
+    }
+
+    /// A URL pasted with a character a URL may not hold ("|") and an escape ("%20"): the escape is sent as it is.
+    /// Foundation's fallback encoded its "%" again, and the origin was asked for "two%2520words%7C1.mp3": 404.
+    @Test func aPastedURLKeepsItsEscapes() throws {
+        let part = try GaplessFixtures.parts("mp3")[0]
+        let folder = Paths.scratch("pasted-url")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = "two words|1.mp3"
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        try FileManager.default.copyItem(at: part, to: folder.appendingPathComponent(name))
+        let origin = try TestOrigin(serving: folder)
+        let pasted = origin.url("x").deletingLastPathComponent().absoluteString + "two%20words|1.mp3"
+        let r = try Run.command(
+            try Paths.playheadBinary(), ["--ao=null", "--vo=null", "--no-mpris", "--untimed", pasted], timeout: 40)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(origin.requests.contains { $0.contains("/two%20words%7C1.mp3") }, "\(origin.requests)")
+    }
+}
+
+/// What the desktop showed, collected on one thread and read on another.
+private final class Readings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [(position: Double, title: String, album: String)] = []
+    private var ended = false
+
+    func add(_ reading: (position: Double, title: String, album: String)) { lock.withLock { list.append(reading) } }
+    func finish() { lock.withLock { ended = true } }
+    var finished: Bool { lock.withLock { ended } }
+    var all: [(position: Double, title: String, album: String)] { lock.withLock { list } }
+}
