@@ -53,6 +53,17 @@ import time
 import urllib.parse
 
 
+LOG_LOCK = threading.Lock()
+
+
+def log(line):
+    """Writes one line of the request log whole: print's text and newline are two writes, and a line of another
+    thread could come between them ("SENT /a 4096 abortedGET /a -")."""
+    with LOG_LOCK:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
 class Link:
     """A shared link paced to a bandwidth trace: [(seconds, bits_per_second, latency_seconds)]."""
 
@@ -309,7 +320,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlparse(self.path)
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
         shown = self.path if url.path.startswith("/llhls/") or self.log_queries else url.path
-        print("GET %s %s" % (shown, self.headers.get("Range", "-")), flush=True)
+        log("GET %s %s" % (shown, self.headers.get("Range", "-")))
         if url.path == "/_control":
             status = int(q.get("status", "0"))
             seconds = float(q["seconds"]) if "seconds" in q else None
@@ -423,7 +434,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 try:
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
-                    print("SENT %s %d aborted" % (url.path, sent), flush=True)
+                    log("SENT %s %d aborted" % (url.path, sent))
                     return
                 sent += len(data)
                 remaining -= len(data)
@@ -431,7 +442,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     ahead = sent / rate - (time.monotonic() - t0)
                     if ahead > 0:
                         time.sleep(ahead)
-        print("SENT %s %d complete" % (url.path, sent), flush=True)
+        log("SENT %s %d complete" % (url.path, sent))
 
 
     def icy(self, path, titles, every, rate):
@@ -471,9 +482,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         time.sleep(ahead)
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
-            print("SENT %s %d aborted" % (urllib.parse.urlparse(self.path).path, sent), flush=True)
+            log("SENT %s %d aborted" % (urllib.parse.urlparse(self.path).path, sent))
             return
-        print("SENT %s %d complete" % (urllib.parse.urlparse(self.path).path, sent), flush=True)
+        log("SENT %s %d complete" % (urllib.parse.urlparse(self.path).path, sent))
 
     def trickle(self, path, every, content_type):
         """Sends the file with chunked transfer encoding, then one comment line every `every` seconds until the
@@ -498,7 +509,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 chunk(b"# still here\n")
                 sent += 13
         except (BrokenPipeError, ConnectionResetError, OSError):
-            print("SENT %s %d aborted" % (urllib.parse.urlparse(self.path).path, sent), flush=True)
+            log("SENT %s %d aborted" % (urllib.parse.urlparse(self.path).path, sent))
 
 
 def main():

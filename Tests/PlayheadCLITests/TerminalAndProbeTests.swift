@@ -128,8 +128,16 @@ import Testing
             r.status == 1 && r.stderr.hasPrefix("playhead: \(url): an MP4 without its index"),
             "exit \(r.status): \(r.stderr)")
         #expect(r.seconds < 5, "took \(r.seconds) s")
+        // Hung up on: no body was sent whole but a 4 KiB range (the media probe's sniff). Which body's end the origin
+        // logs first is a race (a hang-up shows when its next write fails).
         let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline && origin.bodies.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(origin.bodies.first?.hasSuffix("aborted") == true, "the origin sent: \(origin.bodies)")
+        while Date() < deadline && !origin.bodies.contains(where: { $0.hasSuffix("aborted") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let bodies = origin.bodies
+        #expect(bodies.contains { $0.hasSuffix("aborted") }, "the origin sent: \(bodies)")
+        #expect(
+            !bodies.contains { $0.hasSuffix("complete") && !$0.hasSuffix(" 4096 complete") },
+            "the origin sent: \(bodies)")
     }
 }
