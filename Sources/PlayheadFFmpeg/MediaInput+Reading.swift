@@ -21,6 +21,11 @@ extension MediaInput {
         try check(r, "av_read_frame")
         if chain != nil, !mapChained(packet) { return try readPacket() }
         if let source = bridge?.source as? any TimestampAdjustingSource { adjust(packet, by: source) }
+        if formatName == "ogg", streams.indices.contains(packet.streamIndex),
+            streams[packet.streamIndex].mediaType == .audio
+        {
+            oggTimeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
+        }
         return packet
     }
 
@@ -70,6 +75,7 @@ extension MediaInput {
     public func seek(toSeconds seconds: Double, orAfter: Bool = false) throws(FFmpegError) {
         guard let c = context else { return }
         let ts = Self.int64(seconds * Double(ph_time_base()))
+        oggTimeline.reset()
         try check(avformat_seek_file(c, -1, Int64.min, ts, orAfter ? Int64.max : ts, 0), "avformat_seek_file")
     }
 

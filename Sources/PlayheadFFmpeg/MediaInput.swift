@@ -30,6 +30,8 @@ public final class MediaInput: @unchecked Sendable {
     var openOptions = OpenOptions()
     /// Parts of a chained source after the first: the current part's streams mapped onto the first part's.
     var chain: ChainState?
+    /// The audio time stamps of a chained Ogg stream, made to go on across its chains.
+    var oggTimeline = ChainedOggTimeline()
 
     /// What is being read, as given: a path or URL string, or the byte source's name.
     public let name: String

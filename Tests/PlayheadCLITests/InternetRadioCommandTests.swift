@@ -8,15 +8,60 @@ import Testing
     /// The song's title reaches the desktop (MPRIS, what `playerctl` reads) when the song is heard, not when the
     /// demuxer reads its metadata: the origin sends the whole body at once, so the player has it 30 s ahead.
     @Test func theSongTitleChangesWhenTheSongIsHeard() throws {
-        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
-        }
         // 64 kbit/s: the second title from the body's 48,000th byte, 6 s in (after the 8192-byte block that
         // crosses it: 6.1 s).
         let chirp = try GaplessFixtures.positionChirp()
         let origin = try TestOrigin(serving: chirp.deletingLastPathComponent())
         let url = origin.url(chirp.lastPathComponent, ["icy": "First song|Second song", "icy_every": "48000"])
-        // The desktop's view, read while the program plays.
+        let (r, seen) = try Self.playWatchingTheDesktop(["--ao=null", "--vo=null", "--length=9", url.absoluteString])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = seen.map { "\(String(format: "%.2f", $0.position)) \($0.title)" }.joined(separator: ", ")
+        #expect(seen.contains { $0.position > 1 && $0.position < 5.5 }, "read too few: \(text)")
+        #expect(
+            seen.filter { $0.position > 0.5 && $0.position < 5.5 }.allSatisfy { $0.title == "First song" }, "\(text)")
+        #expect(seen.contains { $0.position > 7 }, "read too few: \(text)")
+        #expect(seen.filter { $0.position > 7 }.allSatisfy { $0.title == "Second song" }, "\(text)")
+        #expect(seen.filter { $0.position > 0.5 }.allSatisfy { $0.album == "Test Radio" }, "\(text)")
+    }
+
+    /// An Ogg radio: each song a new chain, whose time stamps start again at 0. Each song's tags show when it is
+    /// heard (read at the chain's time 0, the next song's showed at once, up to the forward buffer early), and the
+    /// position goes on across the songs.
+    @Test func anOggRadioGoesOnAcrossItsSongs() throws {
+        let songs = try ["A": 440, "B": 550, "C": 660].sorted { $0.key < $1.key }.map { song, hertz in
+            try Fixtures.make(
+                "chain-song-\(song).ogg",
+                [
+                    "-f", "lavfi", "-i", "sine=f=\(hertz):d=4", "-c:a", "libvorbis", "-metadata",
+                    "title=Song \(song)", "-metadata", "artist=Band \(song)",
+                ])
+        }
+        let folder = Paths.scratch("ogg-radio")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chained = folder.appendingPathComponent("radio.ogg")
+        try Data(songs.map { try Data(contentsOf: $0) }.joined()).write(to: chained)
+        let origin = try TestOrigin(serving: folder)
+        let url = origin.url("radio.ogg", ["icy": "-"]).absoluteString
+        let (r, seen) = try Self.playWatchingTheDesktop(["--ao=null", "--vo=null", url])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = seen.map { "\(String(format: "%.2f", $0.position)) \($0.title)" }.joined(separator: ", ")
+        #expect(seen.contains { $0.position > 10 }, "the position stopped: \(text)")
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.position <= $1.position + 0.05 }, "\(text)")
+        for (song, from, to) in [("A", 0.5, 3.6), ("B", 4.5, 7.6), ("C", 8.5, 11.5)] {
+            let during = seen.filter { $0.position > from && $0.position < to }
+            #expect(!during.isEmpty && during.allSatisfy { $0.title == "Song \(song)" }, "\(song): \(text)")
+        }
+    }
+
+    /// Runs `playhead` with `arguments` while reading what the desktop shows (MPRIS through `playerctl`: position,
+    /// title, album) every 0.2 s.
+    static func playWatchingTheDesktop(
+        _ arguments: [String]
+    ) throws -> (Run.Result, [(position: Double, title: String, album: String)]) {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
         let readings = Readings()
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -34,19 +79,10 @@ import Testing
             }
             done.signal()
         }
-        let r = try Run.command(
-            try Paths.playheadBinary(), ["--ao=null", "--vo=null", "--length=9", url.absoluteString], timeout: 40)
+        let r = try Run.command(try Paths.playheadBinary(), arguments, timeout: 40)
         readings.finish()
         done.wait()
-        #expect(r.status == 0, "\(r.stderr)")
-        let seen = readings.all
-        let text = seen.map { "\(String(format: "%.2f", $0.position)) \($0.title)" }.joined(separator: ", ")
-        #expect(seen.contains { $0.position > 1 && $0.position < 5.5 }, "read too few: \(text)")
-        #expect(
-            seen.filter { $0.position > 0.5 && $0.position < 5.5 }.allSatisfy { $0.title == "First song" }, "\(text)")
-        #expect(seen.contains { $0.position > 7 }, "read too few: \(text)")
-        #expect(seen.filter { $0.position > 7 }.allSatisfy { $0.title == "Second song" }, "\(text)")
-        #expect(seen.filter { $0.position > 0.5 }.allSatisfy { $0.album == "Test Radio" }, "\(text)")
+        return (r, readings.all)
     }
 
     /// A body of no announced length ends when the server closes the connection: the whole file is heard, and the
