@@ -98,6 +98,6 @@ struct IFrameIndex: Sendable {
 
     /// A playlist byte range as an HTTP one.
     private static func range(_ r: ByteRange?) -> ClosedRange<Int>? {
-        r.map { $0.offset...($0.offset + max(1, $0.length) - 1) }
+        r.map(HLSSource.closed)
     }
 }

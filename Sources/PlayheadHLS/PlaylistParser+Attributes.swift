@@ -116,10 +116,19 @@ extension ParserState {
             try issue(.invalidValue, "#\(tag.name): \(text) is not a byte range (n[@o])")
             return nil
         }
+        // No bytes, or bytes past the largest offset there is: no range a request could ask for.
+        guard length > 0 else {
+            try issue(.invalidByteRange, "#\(tag.name): \(text) is a range of no bytes")
+            return nil
+        }
         guard pieces.count == 2 else { return (length, nil) }
         guard let offset = NumberGrammar.decimalInteger(String(pieces[1])) else {
             try issue(.invalidValue, "#\(tag.name): \(text) is not a byte range (n[@o])")
             return (length, nil)
+        }
+        guard offset <= Int.max - length else {
+            try issue(.invalidByteRange, "#\(tag.name): \(text) ends past the largest byte offset")
+            return nil
         }
         return (length, offset)
     }

@@ -53,6 +53,35 @@ import Testing
         if !p.isRunning { #expect(p.terminationStatus == 0, "exit \(p.terminationStatus)") }
     }
 
+    /// A segment's `EXT-X-BYTERANGE` of no bytes (or past the largest offset) trapped the player ("Range requires
+    /// lowerBound <= upperBound"); the parser drops such a range with a warning, and the stream plays.
+    @Test func aByteRangeOfNoBytesDoesNotCrashThePlayer() throws {
+        _ = try HLSFixtures.stream(
+            "byterange-6s", tone: 550, seconds: 6, audioOnly: false, ["-hls_flags", "single_file"])
+        let dir = try HLSFixtures.badInputs()
+        for range in ["0@487296", "9223372036854775807@9223372036854775807"] {
+            try """
+            #EXTM3U
+            #EXT-X-VERSION:4
+            #EXT-X-TARGETDURATION:2
+            #EXTINF:2,
+            #EXT-X-BYTERANGE:487296@0
+            ../byterange-6s/index.ts
+            #EXTINF:2,
+            #EXT-X-BYTERANGE:\(range)
+            ../byterange-6s/index.ts
+            #EXT-X-ENDLIST
+
+            """.write(to: dir.appendingPathComponent("no-bytes.m3u8"), atomically: true, encoding: .utf8)
+            let origin = try TestOrigin(serving: try HLSFixtures.root())
+            let r = try Run.command(
+                Paths.playheadBinary(),
+                ["--ao=null", "--vo=null", "--no-mpris", "--untimed", origin.url("bad/no-bytes.m3u8").absoluteString],
+                timeout: 30)
+            #expect(r.status == 0, "\(range): exit \(r.status); stderr: \(r.stderr)")
+        }
+    }
+
     @Test func segmentsServedAsHTMLPlayToTheEnd() throws {
         _ = try HLSFixtures.tsLadder()
         let dir = try HLSFixtures.badInputs()

@@ -15,6 +15,22 @@ struct EdgeCaseTests {
         #expect(throws: PlaylistParseError.self) { try PlaylistParser(options: .strict).parse(Data(bytes), url: nil) }
     }
 
+    @Test("a byte range of no bytes, or past the largest offset, is dropped with a warning (the player trapped on it)")
+    func unusableByteRanges() throws {
+        for range in ["0@100", "0", "9223372036854775807@9223372036854775807", "2@9223372036854775806"] {
+            let text =
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n#EXT-X-BYTERANGE:\(range)\na.ts\n"
+            let playlist = try PlaylistParser().parse(text, url: nil)
+            #expect(playlist.media?.segments.first?.byteRange == nil, "\(range)")
+            #expect(playlist.warnings.map(\.kind) == [.invalidByteRange], "\(range)")
+            #expect(throws: PlaylistParseError.self) { try PlaylistParser(options: .strict).parse(text, url: nil) }
+        }
+        // The last byte there is.
+        let last =
+            "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n#EXT-X-BYTERANGE:1@9223372036854775806\na.ts\n"
+        #expect(try PlaylistParser().parse(last, url: nil).media?.segments.first?.byteRange?.offset == Int.max - 1)
+    }
+
     @Test("a STREAM-INF without URI does not turn a media playlist multivariant")
     func danglingStreamInf() throws {
         let playlist = try PlaylistParser().parse(

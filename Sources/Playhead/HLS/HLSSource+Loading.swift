@@ -225,7 +225,13 @@ extension HLSSource {
             fMP4: segment.map != nil, resource: url)
     }
 
-    static func closed(_ r: ByteRange) -> ClosedRange<Int> { r.offset...(r.offset + r.length - 1) }
+    /// The bytes of `r` as a closed range; at least one byte, within `Int` (a range the playlist implied from a
+    /// previous one may be anything).
+    static func closed(_ r: ByteRange) -> ClosedRange<Int> {
+        let start = max(r.offset, 0)
+        let (end, overflow) = start.addingReportingOverflow(max(r.length, 1) - 1)
+        return start...(overflow ? Int.max : end)
+    }
 
     /// Whether two init sections are the same bytes: the same resolved URL and byte range (a reload of the same
     /// playlist from another URL, such as a blocking request's, changes only their base URL).
