@@ -39,7 +39,8 @@ final class ImageGeneratorWorker: Sendable {
     init(asset: URLAsset) {
         self.asset = asset
         let closed = self.closed
-        fetch = HTTPFetch(timeout: asset.networkTimeout, stopping: { closed.withLock { $0 } })
+        fetch = HTTPFetch(
+            timeout: asset.networkTimeout, localFiles: asset.url.isFileURL, stopping: { closed.withLock { $0 } })
     }
 
     /// Serves `request` on the queue.

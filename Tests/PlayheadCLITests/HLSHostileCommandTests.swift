@@ -82,6 +82,39 @@ import Testing
         }
     }
 
+    /// A playlist from the network may not read the user's files: a segment named by a `file:` URL is not read
+    /// (skipped as a segment that cannot be had), as FFmpeg's HLS demuxer refuses it.
+    @Test func aPlaylistFromTheNetworkCannotReadLocalFiles() throws {
+        _ = try HLSFixtures.tsLadder()
+        let ladder = try HLSFixtures.root().appendingPathComponent("ladder-ts/v0")
+        let dir = try HLSFixtures.badInputs()
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let remote = origin.url("ladder-ts/v0").absoluteString
+        try """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:2
+        #EXTINF:2,
+        \(remote)/seg00.ts
+        #EXTINF:2,
+        \(ladder.appendingPathComponent("seg01.ts").absoluteString)
+        #EXTINF:2,
+        \(remote)/seg02.ts
+        #EXT-X-ENDLIST
+
+        """.write(to: dir.appendingPathComponent("local-file.m3u8"), atomically: true, encoding: .utf8)
+        let folder = Paths.scratch("local-file")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wav = folder.appendingPathComponent("out.wav")
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            [
+                "--ao=wav:\(wav.path)", "--vo=null", "--no-mpris", origin.url("bad/local-file.m3u8").absoluteString,
+            ], timeout: 30)
+        #expect(r.status == 0, "exit \(r.status); stderr: \(r.stderr)")
+        let seconds = Double(try GaplessFixtures.samples(of: wav).count) / Double(GaplessFixtures.sampleRate)
+        #expect(abs(seconds - 4) < 0.3, "heard \(seconds) s: the local segment was read (6 s)")
+    }
+
     @Test func segmentsServedAsHTMLPlayToTheEnd() throws {
         _ = try HLSFixtures.tsLadder()
         let dir = try HLSFixtures.badInputs()

@@ -52,6 +52,8 @@ extension HLSSource {
         guard let url = rendition.url else {
             throw PlaybackError(.parsing, source: self.url.absoluteString, reason: "a rendition without a URI")
         }
+        var options = options
+        options.localFilesAllowed = fetch.localFiles
         let source = try HLSSource(url: url, timeout: fetch.timeout, options: options, stopping: stopping)
         if openedAt > 0 { source.reposition(at: openedAt) }
         source.timeline = timeline
@@ -76,6 +78,8 @@ extension HLSSource {
         guard let url = rendition.url else {
             throw PlaybackError(.parsing, source: self.url.absoluteString, reason: "a rendition without a URI")
         }
+        var options = options
+        options.localFilesAllowed = fetch.localFiles
         let source = try HLSSource(url: url, timeout: fetch.timeout, options: options, stopping: stopping)
         source.loadsOnRead = false
         // A subtitle segment that cannot be had is skipped like a later media segment, never the item's error.

@@ -14,6 +14,9 @@ struct HLSClientOptions: Sendable {
     var penaltySeconds = HLSSource.penaltySeconds
     /// The languages wanted for the sound, most wanted first: they choose among audio renditions.
     var audioLanguages = HLSSource.environmentLanguages()
+    /// Whether playlists may name local files: set from the item's own URL (a local playlist's segments are
+    /// files), and kept for its renditions; nil until the item's client opens.
+    var localFilesAllowed: Bool?
 }
 
 /// Failed downloads: retries with backoff, failing variants in a penalty box, and segments that cannot be had

@@ -143,7 +143,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         options: HLSClientOptions = .init(), stopping: (@Sendable () -> Bool)? = nil
     ) throws(PlaybackError) {
         self.url = url
-        fetch = HTTPFetch(timeout: timeout, stopping: stopping)
+        fetch = HTTPFetch(timeout: timeout, localFiles: options.localFilesAllowed ?? url.isFileURL, stopping: stopping)
         keyStore = HLSKeyStore(fetch: fetch, resourceLoader: options.resourceLoader)
         retryPolicy = options.retry
         let loadStarted = MonotonicClock.now()

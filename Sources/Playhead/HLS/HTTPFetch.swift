@@ -57,9 +57,14 @@ final class HTTPFetch: @unchecked Sendable {
 
     /// Seconds a playlist request may take in all (`playlistDeadlineFactor` network time-outs).
     var playlistDeadline: Double { timeout * Self.playlistDeadlineFactor }
+    /// Whether `file:` URLs are read (a local playlist's segments). Over the network only `http` and `https` are
+    /// fetched: a playlist from a server may not read the user's files (as FFmpeg's HLS demuxer refuses), nor reach
+    /// other protocols the transfer library speaks (ftp, smb, dict...).
+    let localFiles: Bool
 
-    init(timeout: Double, stopping: (@Sendable () -> Bool)? = nil) {
+    init(timeout: Double, localFiles: Bool, stopping: (@Sendable () -> Bool)? = nil) {
         self.timeout = timeout
+        self.localFiles = localFiles
         self.stopping = stopping
         loader = SegmentLoader(idleTimeout: timeout)
     }
@@ -88,6 +93,13 @@ final class HTTPFetch: @unchecked Sendable {
         lastErrorWasConnection = false
         lastRetryAfter = nil
         if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" || (scheme == "file" && localFiles) else {
+            throw PlaybackError(
+                .unsupported, source: name,
+                reason: scheme == "file"
+                    ? "a playlist from the network may not name a local file" : "not an http or https URL")
+        }
         if url.isFileURL {
             var response = try Self.file(url, range: range)
             response.head = response.body.prefix(512)

@@ -81,7 +81,7 @@ enum MediaOpener {
             // One small ranged request, bounded in all as a playlist's; when it fails, FFmpeg opens the URL and
             // reports the error itself (FFmpeg does not check certificates unless asked, and a server may refuse
             // the range), unless all FFmpeg can say is "input/output error".
-            let probe = HTTPFetch(timeout: min(timeout, 5), stopping: stopping)
+            let probe = HTTPFetch(timeout: min(timeout, 5), localFiles: false, stopping: stopping)
             let r: HTTPFetch.Response
             do {
                 r = try probe.get(url, range: 0...4095, limit: 1 << 20, deadline: probe.playlistDeadline)
