@@ -68,7 +68,8 @@ final class AutomaticAudioOutput: AudioOutput, @unchecked Sendable {
             return (f, true)
         }
         if made {
-            FileHandle.standardError.write(Data("playhead: no sound server answers; playing without sound\n".utf8))
+            try? FileHandle.standardError.write(
+                contentsOf: Data("playhead: no sound server answers; playing without sound\n".utf8))
             pulse.stop()
         }
         return null

@@ -5,7 +5,9 @@ import PlayheadCore
 /// exports. Frames count as heard once written. Safe from any thread; `write` is for the player's audio thread.
 public final class WAVAudioOutput: AudioOutput, @unchecked Sendable {
     private struct State {
-        var handle: FileHandle?
+        var fd: Int32 = -1
+        /// Whether the header's sizes can be written at the end (a file; not a pipe or a device).
+        var seekable = false
         var format = AudioFormat()
         var written: Int64 = 0
         var dataBytes: Int64 = 0
@@ -19,34 +21,58 @@ public final class WAVAudioOutput: AudioOutput, @unchecked Sendable {
     /// Ignored: a file has no server.
     public var eventHandler: (@Sendable (AudioOutputEvent) -> Void)?
 
-    /// An output writing to `path` (created or replaced when started).
+    /// An output writing to `path` when started (`OutputFile`: in place; an existing file only when it is empty
+    /// or a WAV file).
     public init(path: String) { self.path = path }
 
-    /// Creates the file and writes its header.
-    public func start(format: AudioFormat) throws(PlaybackError) {
-        guard FileManager.default.createFile(atPath: path, contents: Self.header(format: format, dataBytes: 0)),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            throw PlaybackError(.audioOutput, source: path, reason: "cannot create the WAV file")
-        }
-        handle.seekToEndOfFile()
-        state.withLock { $0 = State(handle: handle, format: format) }
+    deinit { stop() }
+
+    /// Whether `head` (a file's first bytes) is a WAV file's: an existing one may be written over.
+    public static func isWAV(_ head: Data) -> Bool {
+        head.count >= 12 && head.prefix(4) == Data("RIFF".utf8) && head.dropFirst(8).prefix(4) == Data("WAVE".utf8)
     }
 
-    /// Appends the samples as 16-bit PCM.
+    /// Opens the file (emptied) and writes its header; a header of unknown sizes to a pipe or a device.
+    public func start(format: AudioFormat) throws(PlaybackError) {
+        stop()
+        let opened: (fd: Int32, seekable: Bool)
+        do {
+            opened = try OutputFile.open(path, kind: "a WAV file", isOurs: Self.isWAV)
+        } catch {
+            throw PlaybackError(.audioOutput, source: path, reason: reason(error.description))
+        }
+        let header = Self.header(format: format, dataBytes: opened.seekable ? 0 : nil)
+        if let failure = OutputFile.write(header, to: opened.fd) {
+            close(opened.fd)
+            throw PlaybackError(.audioOutput, source: path, reason: "cannot write the WAV file: \(failure)")
+        }
+        state.withLock { $0 = State(fd: opened.fd, seekable: opened.seekable, format: format) }
+    }
+
+    /// The error's words without the path it starts with (the error names it).
+    private func reason(_ line: String) -> String {
+        line.hasPrefix(path + ": ") ? String(line.dropFirst(path.count + 2)) : line
+    }
+
+    /// Appends the samples as 16-bit PCM. Throws when the file cannot take them (a full disk).
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(PlaybackError) -> Int {
         var pcm = [Int16](repeating: 0, count: samples.count)
         for i in 0..<samples.count {
             pcm[i] = Int16(max(-1, min(1, samples[i])) * 32767)
         }
         let data = pcm.withUnsafeBytes { Data($0) }
-        return state.withLock { s in
-            s.handle?.write(data)
+        let (frames, failure) = state.withLock { s -> (Int, String?) in
+            guard s.fd >= 0 else { return (0, nil) }
+            if let failure = OutputFile.write(data, to: s.fd) { return (0, failure) }
             s.dataBytes += Int64(data.count)
-            let frames = samples.count / s.format.channels
+            let frames = samples.count / max(s.format.channels, 1)
             s.written += Int64(frames)
-            return frames
+            return (frames, nil)
         }
+        if let failure {
+            throw PlaybackError(.audioOutput, source: path, reason: "cannot write the WAV file: \(failure)")
+        }
+        return frames
     }
 
     /// Nothing blocks.
@@ -60,14 +86,15 @@ public final class WAVAudioOutput: AudioOutput, @unchecked Sendable {
     /// Everything written is already in the file.
     public func drain() -> Bool { true }
 
-    /// Fixes the header's sizes and closes the file.
+    /// Fixes the header's sizes (in a file) and closes it.
     public func stop() {
         state.withLock { s in
-            guard let h = s.handle else { return }
-            h.seek(toFileOffset: 0)
-            h.write(Self.header(format: s.format, dataBytes: s.dataBytes))
-            h.closeFile()
-            s.handle = nil
+            guard s.fd >= 0 else { return }
+            if s.seekable, lseek(s.fd, 0, SEEK_SET) == 0 {
+                _ = OutputFile.write(Self.header(format: s.format, dataBytes: s.dataBytes), to: s.fd)
+            }
+            close(s.fd)
+            s.fd = -1
         }
     }
 
@@ -76,13 +103,14 @@ public final class WAVAudioOutput: AudioOutput, @unchecked Sendable {
     /// Frames written.
     public var writePosition: Int64 { state.withLock { $0.written } }
 
-    static func header(format: AudioFormat, dataBytes: Int64) -> Data {
+    /// The 44-byte header; sizes of `0xFFFFFFFF` when unknown (`nil`: a stream to a pipe, as other tools write it).
+    static func header(format: AudioFormat, dataBytes: Int64?) -> Data {
         var d = Data()
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
         func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        let size = UInt32(clamping: dataBytes)
+        let size = dataBytes.map { UInt32(clamping: $0) } ?? .max
         d.append(contentsOf: Array("RIFF".utf8))
-        u32(36 &+ size)
+        u32(dataBytes == nil ? .max : 36 &+ size)
         d.append(contentsOf: Array("WAVEfmt ".utf8))
         u32(16)
         u16(1)

@@ -49,10 +49,10 @@ func main() -> Int32 {
         }
         return 0
     } catch let e as ABRInputError {
-        FileHandle.standardError.write(Data("playhead-abr-sim: \(e.description)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("playhead-abr-sim: \(e.description)\n".utf8))
         return 2
     } catch {
-        FileHandle.standardError.write(Data("playhead-abr-sim: \(error)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("playhead-abr-sim: \(error)\n".utf8))
         return 1
     }
 }

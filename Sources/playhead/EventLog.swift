@@ -19,17 +19,20 @@ final class EventLog {
         var description: String
     }
 
-    /// Opens `path` as every Unix tool does (`open(2)` with `O_WRONLY|O_CREAT|O_TRUNC`, mode 0644): an existing
-    /// file is truncated in place, a symlink is followed (never replaced), and a FIFO, a terminal, `/dev/stdout`
-    /// or `/dev/stderr` work. Throws when it cannot be opened.
+    /// Opens `path` as `OutputFile` does: in place (a symlink is followed, a FIFO, a terminal, `/dev/stdout` or
+    /// `/dev/stderr` work), an existing file only when it is empty or a log (its first byte a `{`); a FIFO no
+    /// program reads is an error, not a wait. Throws when it cannot be opened.
     init(path: String) throws(OpenError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw OpenError(description: "--log-json: \(path): \(String(cString: strerror(errno)))")
+        do {
+            fd = try OutputFile.open(path, kind: "a JSON log", isOurs: Self.isLog).fd
+        } catch {
+            throw OpenError(description: "--log-json: \(error.description)")
         }
-        self.fd = fd
         self.path = path
     }
+
+    /// Whether `head` (a file's first bytes) starts a JSON log.
+    static func isLog(_ head: Data) -> Bool { head.first == UInt8(ascii: "{") }
 
     deinit { close(fd) }
 

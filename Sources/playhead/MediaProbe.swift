@@ -27,10 +27,10 @@ enum MediaProbe {
             let data =
                 (try? JSONSerialization.data(
                     withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-            FileHandle.standardOutput.write((data ?? Data("{}".utf8)) + Data("\n".utf8))
+            try? FileHandle.standardOutput.write(contentsOf: (data ?? Data("{}".utf8)) + Data("\n".utf8))
         } else {
             let report = text(url: url, seconds: seconds, tags: tags(metadata), tracks: tracks)
-            FileHandle.standardOutput.write(Data(report.utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data(report.utf8))
         }
         return 0
     }

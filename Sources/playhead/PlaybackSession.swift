@@ -65,6 +65,12 @@ final class PlaybackSession {
     func run() async -> Int32 {
         // A signal caught since launch (or during the set-up below) quits as soon as the main actor is free.
         QuitSignals.onSignal { [weak self] _ in self?.requestQuit() }
+        // `-` is standard input, as in mpv.
+        let expansion = PlaylistFile.expand(options.inputs.map { $0 == "-" ? "/dev/stdin" : $0 })
+        if let problem = outputProblem(expansion.entries.map(\.location)) {
+            printError(problem)
+            return 2
+        }
         if let path = options.logJSON {
             do {
                 log = try EventLog(path: path)
@@ -73,8 +79,6 @@ final class PlaybackSession {
                 return 2
             }
         }
-        // `-` is standard input, as in mpv.
-        let expansion = PlaylistFile.expand(options.inputs.map { $0 == "-" ? "/dev/stdin" : $0 })
         for problem in expansion.problems { printError(problem) }
         failures = expansion.problems.count
         entries = expansion.entries
@@ -215,5 +219,5 @@ final class PlaybackSession {
 /// shows the status line, over it (the next tick draws it again under the message). Any thread.
 func printError(_ message: String) {
     let clear = Terminal.isInteractive && isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[J" : ""
-    FileHandle.standardError.write(Data("\(clear)playhead: \(terminalSafe(message))\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("\(clear)playhead: \(terminalSafe(message))\n".utf8))
 }

@@ -48,11 +48,11 @@ enum ProbeCommand {
             return fail(target, error.description)
         }
         if json {
-            FileHandle.standardOutput.write(PlaylistJSON.data(for: playlist))
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            try? FileHandle.standardOutput.write(contentsOf: PlaylistJSON.data(for: playlist))
+            try? FileHandle.standardOutput.write(contentsOf: Data("\n".utf8))
         } else {
             let report = terminalSafe(ProbeReport.text(for: playlist), keepingLines: true)
-            FileHandle.standardOutput.write(Data(report.utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data(report.utf8))
         }
         return 0
     }

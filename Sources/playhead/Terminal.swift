@@ -12,11 +12,33 @@ final class Terminal: @unchecked Sendable {
     private var saved = termios()
     private var raw = false
     private(set) var lineShown = false
+    /// Waits for the job to be brought to the foreground (`fg` sends SIGCONT) to start reading keys.
+    private var foregroundWatch: (any DispatchSourceSignal)?
+
+    /// Whether this process's group owns the terminal: only then may it change the terminal's settings or read
+    /// keys (a background job, `playhead FILE &`, is stopped by SIGTTOU or SIGTTIN when it tries, and stayed
+    /// stopped: even SIGTERM's quit touched the terminal again). Async-signal-safe.
+    nonisolated static var isForeground: Bool { tcgetpgrp(STDIN_FILENO) == getpgrp() }
 
     /// Puts the terminal in raw mode (no echo, no line buffering) and starts reading keys on a thread;
-    /// `onKey` is called on the main actor.
+    /// `onKey` is called on the main actor. A background job does so once it is brought to the foreground.
+    /// Main actor.
     func start(onKey: @escaping @MainActor @Sendable (Key) -> Void) {
-        guard Self.isInteractive else { return }
+        guard Self.isInteractive, !raw else { return }
+        guard Self.isForeground else {
+            guard foregroundWatch == nil else { return }
+            signal(SIGCONT, SIG_IGN)
+            let watch = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
+            watch.setEventHandler { [weak self] in
+                guard let self, Self.isForeground else { return }
+                self.foregroundWatch?.cancel()
+                self.foregroundWatch = nil
+                self.start(onKey: onKey)
+            }
+            foregroundWatch = watch
+            watch.resume()
+            return
+        }
         tcgetattr(STDIN_FILENO, &saved)
         var t = saved
         t.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -36,14 +58,16 @@ final class Terminal: @unchecked Sendable {
 
     /// Puts back the terminal settings of the start, from any thread, just before `_exit`.
     nonisolated static func restoreAtExit() {
-        if terminalSaved { tcsetattr(STDIN_FILENO, TCSANOW, &terminalAtStart) }
+        if terminalSaved, isForeground { tcsetattr(STDIN_FILENO, TCSANOW, &terminalAtStart) }
     }
 
     /// Restores the terminal and ends the status line (a subtitle line under it is cleared).
     func restore() {
-        if lineShown { FileHandle.standardOutput.write(Data("\n\u{1B}[K".utf8)) }
+        if lineShown { try? FileHandle.standardOutput.write(contentsOf: Data("\n\u{1B}[K".utf8)) }
         lineShown = false
-        if raw { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        foregroundWatch?.cancel()
+        foregroundWatch = nil
+        if raw, Self.isForeground { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
         raw = false
     }
 
@@ -61,14 +85,14 @@ final class Terminal: @unchecked Sendable {
         // Everything from the status line down is cleared, then written again.
         var out = "\r\u{1B}[J\(terminalSafe(text))"
         if !below.isEmpty { out += "\n\(terminalSafe(below))\u{1B}[1A\r" }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data(out.utf8))
         lineShown = true
     }
 
     /// Prints a full line above the status line (clearing the subtitle line under it).
     func message(_ text: String) {
         let prefix = lineShown ? "\r\u{1B}[J" : ""
-        FileHandle.standardOutput.write(Data("\(prefix)\(terminalSafe(text))\n".utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data("\(prefix)\(terminalSafe(text))\n".utf8))
         lineShown = false
     }
 

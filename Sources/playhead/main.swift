@@ -35,6 +35,9 @@ func runCommand(_ arguments: [String], shownNames: [String: String]) async -> In
 
 // First: a SIGINT or SIGTERM from now on quits cleanly, however early it comes.
 QuitSignals.install()
+// A standard stream the caller closed (`2>&-`) becomes /dev/null: the first file opened would take its number, and
+// what is meant for it would go into a WAV export or a log.
+for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 { _ = open("/dev/null", O_RDWR) }
 _ = MonotonicClock.processStart
 let commandLine = CommandLineBytes.arguments()
 let status = await runCommand(commandLine.arguments, shownNames: commandLine.shownNames)
