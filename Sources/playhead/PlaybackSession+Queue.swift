@@ -80,6 +80,14 @@ extension PlaybackSession {
 
     /// The "next" key: the next entry (skipping the current one's repeats).
     func playNextEntry() {
+        // A track the desktop added (MPRIS AddTrack) is none of the entries: up next, or playing now, the player's
+        // own queue goes on (Next did nothing while the added track waited after the last entry).
+        if let next = player.upNext.first,
+            slots[ObjectIdentifier(next)] == nil || player.currentItem !== current?.item
+        {
+            player.advanceToNextItem()
+            return
+        }
         guard let c = current, let cursor, let next = cursor.nextEntry(after: c.slot) else { return }
         jump(to: next)
     }

@@ -106,6 +106,42 @@ import Testing
         #expect(p.isRunning)
     }
 
+    /// A track the desktop added (MPRIS `AddTrack`) after the last entry is where Next goes (it did nothing: the
+    /// command's Next followed its own entries only).
+    @Test func nextGoesToATrackTheDesktopAdded() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let first = try Fixtures.tone(seconds: 20)
+        let added = try Fixtures.tone(seconds: 4, frequency: 660, ext: "wav")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--vo=null", "--no-resume", first.path]
+        try Run.start(p)
+        defer { Run.kill(p) }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let name = "org.mpris.MediaPlayer2.playhead"
+        let add = try Run.command(
+            "busctl",
+            [
+                "--user", "call", name, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.TrackList", "AddTrack",
+                "sob", added.absoluteString, "/org/mpris/MediaPlayer2/TrackList/NoTrack", "false",
+            ])
+        #expect(add.status == 0, "\(add.stderr)")
+        Thread.sleep(forTimeInterval: 0.5)
+        _ = try Run.command("playerctl", ["-p", "playhead", "next"])
+        var title = ""
+        let until = Date().addingTimeInterval(5)
+        while Date() < until, !title.contains("tone-660hz") {
+            Thread.sleep(forTimeInterval: 0.2)
+            title = try Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"]).stdout
+        }
+        #expect(title.contains("tone-660hz-4.0s"), "after Next: \(title)")
+    }
+
     @Test func noMPRISAndNoBusAreQuiet() throws {
         let tone = try Fixtures.tone(seconds: 1)
         let r = try Run.command(
