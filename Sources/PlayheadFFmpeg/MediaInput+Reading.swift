@@ -9,7 +9,16 @@ extension MediaInput {
     public func readPacket() throws(FFmpegError) -> Packet? {
         guard let c = context else { return nil }
         let packet = try Packet()
-        let r = av_read_frame(c, packet.pointer)
+        var r = av_read_frame(c, packet.pointer)
+        // "Call again": the MPEG-TS demuxer says so after skipping up to 64 KiB without a sync byte (a run of zeros
+        // or text inside a stream), having read on; as FFmpeg's own tools do, read again while that moves on.
+        var position = bytesRead
+        var stuck = 0
+        while r == FFmpegError.tryAgain, stuck < 100 {
+            stuck = bytesRead == position ? stuck + 1 : 0
+            position = bytesRead
+            r = av_read_frame(c, packet.pointer)
+        }
         if r == FFmpegError.endOfFile {
             // A chained source may go on in a new format part (an HLS variant with another init section).
             return try openNextPart() ? try readPacket() : nil

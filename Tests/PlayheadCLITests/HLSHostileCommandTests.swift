@@ -115,6 +115,59 @@ import Testing
         #expect(abs(seconds - 4) < 0.3, "heard \(seconds) s: the local segment was read (6 s)")
     }
 
+    /// The item's first playlist is tried again as a failed segment is (`--hls-retries`): an origin that answers
+    /// 503 once, or drops the connection once, is asked again and the stream plays (it failed at once). A 404 there
+    /// is a wrong address: one request, one error line.
+    @Test func theFirstPlaylistIsTriedAgainAfterATransientFailure() throws {
+        let master = try HLSFixtures.tsLadder()
+        for query in [["status": "503", "once": "1"], ["reset_after": "10", "once": "1"], ["status": "404"]] {
+            let origin = try TestOrigin(serving: try HLSFixtures.root())
+            let r = try Run.command(
+                Paths.playheadBinary(),
+                ["--ao=null", "--vo=null", "--no-mpris", "--untimed", origin.url(master, query).absoluteString],
+                timeout: 30)
+            let asked = origin.requests.filter { $0.contains("master.m3u8") }.count
+            if query["status"] == "404" {
+                #expect(r.status == 1 && r.stderr.contains("404"), "\(query): exit \(r.status); \(r.stderr)")
+                #expect(asked == 1, "\(query): asked \(asked) times")
+            } else {
+                #expect(r.status == 0, "\(query): exit \(r.status); \(r.stderr)")
+                #expect(asked == 2, "\(query): asked \(asked) times")
+            }
+        }
+    }
+
+    /// A segment of zeros (or any bytes without a TS sync byte) among MPEG-TS segments is read over: the demuxer
+    /// says "call again" after skipping them, which ended the whole stream ("reading failed: resource temporarily
+    /// unavailable", naming the playlist) before its first segment played. An empty playlist is said to be one
+    /// (it waited 3 s for a live playlist to change).
+    @Test func aSegmentOfZerosIsReadOverAndAnEmptyPlaylistIsSaid() throws {
+        _ = try HLSFixtures.tsLadder()
+        let dir = try HLSFixtures.badInputs()
+        try Data(count: 1000).write(to: dir.appendingPathComponent("zeros.ts"))
+        let segments = ["../ladder-ts/v0/seg00.ts", "zeros.ts", "../ladder-ts/v0/seg02.ts", "../ladder-ts/v0/seg03.ts"]
+        try
+            ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n" + segments.map { "#EXTINF:2,\n\($0)\n" }.joined()
+            + "#EXT-X-ENDLIST\n").write(to: dir.appendingPathComponent("zeros.m3u8"), atomically: true, encoding: .utf8)
+        try Data().write(to: dir.appendingPathComponent("empty.m3u8"))
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let folder = Paths.scratch("zeros")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wav = folder.appendingPathComponent("out.wav")
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--ao=wav:\(wav.path)", "--vo=null", "--no-mpris", origin.url("bad/zeros.m3u8").absoluteString],
+            timeout: 30)
+        #expect(r.status == 0, "exit \(r.status); stderr: \(r.stderr)")
+        let seconds = Double(try GaplessFixtures.samples(of: wav).count) / Double(GaplessFixtures.sampleRate)
+        #expect(seconds > 5.8, "heard \(seconds) s of the three good segments' 6 s")
+        let url = origin.url("bad/empty.m3u8").absoluteString
+        let e = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "--no-mpris", url], timeout: 30)
+        #expect(e.status == 1 && e.stderr == "playhead: \(url): an empty file, not an HLS playlist\n", "\(e.stderr)")
+        #expect(e.seconds < 2, "took \(e.seconds) s")
+    }
+
     @Test func segmentsServedAsHTMLPlayToTheEnd() throws {
         _ = try HLSFixtures.tsLadder()
         let dir = try HLSFixtures.badInputs()

@@ -67,10 +67,38 @@ extension HLSSource {
         if isHTML(response) {
             throw PlaybackError(.parsing, source: url.absoluteString, reason: "an HTML page, not an HLS playlist")
         }
+        // Taken for a live playlist with no segment yet, it failed 3 s later as one that "stopped changing".
+        if response.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw PlaybackError(.parsing, source: url.absoluteString, reason: "an empty file, not an HLS playlist")
+        }
         do {
             return try PlaylistParser().parse(response.body, url: url)
         } catch {
             throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a valid HLS playlist: \(error)")
+        }
+    }
+
+    /// The item's first playlist, tried again as a failed segment is (`retry`, `--hls-retries`): a transient failure
+    /// (a time-out, a dropped connection, a 5xx, 408 or 429) waits the policy's backoff, or the server's
+    /// `Retry-After` within it, and asks again; a 404 there is a wrong address and fails at once. A stop ends the wait.
+    static func loadFirst(_ url: URL, _ fetch: HTTPFetch, retry: RetryPolicy) throws(PlaybackError) -> Playlist {
+        var retries = 0
+        while true {
+            do {
+                return try load(url, fetch)
+            } catch {
+                guard fetch.lastErrorWasTransient, fetch.lastStatus != 404, retries < retry.maximumRetries else {
+                    throw error
+                }
+                retries += 1
+                let delay = retry.delay(
+                    beforeRetry: retries, retryAfter: fetch.lastRetryAfter, random: .random(in: 0...1))
+                let end = MonotonicClock.now() + delay
+                while MonotonicClock.now() < end {
+                    if fetch.stopping?() == true { throw error }
+                    Thread.sleep(forTimeInterval: min(0.1, max(end - MonotonicClock.now(), 0)))
+                }
+            }
         }
     }
 

@@ -147,7 +147,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
         keyStore = HLSKeyStore(fetch: fetch, resourceLoader: options.resourceLoader)
         retryPolicy = options.retry
         let loadStarted = MonotonicClock.now()
-        switch try Self.load(url, fetch) {
+        switch try Self.loadFirst(url, fetch, retry: options.retry) {
         case .media(let media):
             playlist = media
             playlistURL = url

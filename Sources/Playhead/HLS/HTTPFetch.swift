@@ -49,6 +49,8 @@ final class HTTPFetch: @unchecked Sendable {
     /// Whether the last error thrown was the connection's (the host did not resolve, the connection or its TLS
     /// failed): no HTTP answer came.
     private(set) var lastErrorWasConnection = false
+    /// The HTTP status of the last error thrown, when it was one.
+    private(set) var lastStatus: Int?
     /// The last response's `Retry-After` in seconds (range-checked by `RetryPolicy.retryAfterSeconds`).
     private(set) var lastRetryAfter: Double?
     /// Polled ten times a second while a request waits (from the waiting thread): true cancels the request, so a
@@ -91,6 +93,7 @@ final class HTTPFetch: @unchecked Sendable {
         let name = url.absoluteString
         lastErrorWasTransient = false
         lastErrorWasConnection = false
+        lastStatus = nil
         lastRetryAfter = nil
         if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
         let scheme = url.scheme?.lowercased() ?? ""
@@ -165,6 +168,7 @@ final class HTTPFetch: @unchecked Sendable {
                 lastErrorWasTransient = true
                 lastErrorWasConnection = true
             case .httpStatus(let code):
+                lastStatus = code
                 lastErrorWasTransient = RetryPolicy.isRetryable(status: code)
                 lastRetryAfter = retryAfter.current
             default: break
@@ -184,6 +188,13 @@ final class HTTPFetch: @unchecked Sendable {
         task?.cancel()
     }
 
+    /// A byte count in words: "16 MiB", "64 KiB", "16 bytes" (a key's limit was "0 MiB").
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
     static func error(_ error: SegmentLoadError, url: String, cancelled: Bool) -> PlaybackError {
         switch error {
         case .httpStatus(let code):
@@ -192,7 +203,7 @@ final class HTTPFetch: @unchecked Sendable {
         case .timedOut(let after):
             return PlaybackError(.network, source: url, reason: "no data for \(seconds(after)) (timed out)")
         case .tooLarge(let limit):
-            return PlaybackError(.network, source: url, reason: "larger than \(limit >> 20) MiB; refused")
+            return PlaybackError(.network, source: url, reason: "larger than \(size(limit)); refused")
         case .cancelled:
             return PlaybackError(.network, source: url, reason: cancelled ? "cancelled" : "interrupted")
         case .transport(let text):
