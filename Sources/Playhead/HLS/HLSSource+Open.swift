@@ -78,16 +78,20 @@ extension HLSSource {
         }
     }
 
-    /// The item's first playlist, tried again as a failed segment is (`retry`, `--hls-retries`): a transient failure
-    /// (a time-out, a dropped connection, a 5xx, 408 or 429) waits the policy's backoff, or the server's
-    /// `Retry-After` within it, and asks again; a 404 there is a wrong address and fails at once. A stop ends the wait.
+    /// The item's first playlist, tried again as a failed segment is (`retry`, `--hls-retries`): a failed or dropped
+    /// connection, a 5xx, 408 or 429 waits the policy's backoff, or the server's `Retry-After` within it, and asks
+    /// again. A 404 there is a wrong address, and a time-out has already waited the network time-out (a playlist
+    /// that trickles forever is one error after its limit): both fail at once. A stop ends the wait.
     static func loadFirst(_ url: URL, _ fetch: HTTPFetch, retry: RetryPolicy) throws(PlaybackError) -> Playlist {
         var retries = 0
         while true {
             do {
                 return try load(url, fetch)
             } catch {
-                guard fetch.lastErrorWasTransient, fetch.lastStatus != 404, retries < retry.maximumRetries else {
+                let retryable =
+                    fetch.lastErrorWasConnection
+                    || fetch.lastStatus.map { $0 != 404 && RetryPolicy.isRetryable(status: $0) } == true
+                guard retryable, retries < retry.maximumRetries else {
                     throw error
                 }
                 retries += 1
