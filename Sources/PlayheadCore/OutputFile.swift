@@ -4,9 +4,12 @@ import Foundation
 /// at the cost of what the user keeps: written in place (`open(2)`, never a new file renamed over it), so a symlink
 /// is followed, a FIFO, `/dev/null` or a terminal stay what they are and a file keeps its owner and mode; an
 /// existing file is overwritten only when it is empty or of the kind written (a previous export, a previous log),
-/// never a file of another kind; a FIFO no program reads is an error at once, not a wait. Any thread (the open does
-/// not block).
+/// never a file of another kind; a FIFO no program reads is an error after `readerWait`, not a wait for ever. Any
+/// thread (the open waits at most `readerWait`).
 public enum OutputFile {
+    /// Seconds a FIFO's reader has to open it.
+    public static let readerWait = 3.0
+
     /// Why the output cannot be opened, in one line that names it.
     public struct OpenError: Error, CustomStringConvertible, Sendable {
         /// The line.
@@ -20,7 +23,14 @@ public enum OutputFile {
         _ path: String, kind: String, isOurs: (Data) -> Bool
     ) throws(OpenError) -> (fd: Int32, seekable: Bool) {
         try checkExisting(path, kind: kind, isOurs: isOurs)
-        let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
+        // A FIFO's reader may be starting beside the command (`tail -f FIFO & playhead ...`): it has a few
+        // seconds to open it, then the command is told, instead of waiting for ever in `open`.
+        var fd = Foundation.open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
+        let deadline = MonotonicClock.now() + readerWait
+        while fd < 0, errno == ENXIO, MonotonicClock.now() < deadline {
+            usleep(20_000)
+            fd = Foundation.open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else {
             let reason = errno == ENXIO ? "a pipe no program reads" : String(cString: strerror(errno))
             throw OpenError(description: "\(path): \(reason)")

@@ -20,7 +20,8 @@ import Testing
         let dir = Paths.scratch("logjson")
         let target = dir.appendingPathComponent("target.jsonl")
         let link = dir.appendingPathComponent("link.jsonl")
-        try Data("old contents\n".utf8).write(to: target)
+        // A previous run's log (a file of another kind is not written over: OutputFileCommandTests).
+        try Data("{\"event\":\"old contents\"}\n".utf8).write(to: target)
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
         let r = try play(link.path)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")

@@ -95,7 +95,7 @@ import Testing
         #expect(mkfifo(unread.path, 0o644) == 0)
         let r = try play(["--ao=null", "--log-json=" + unread.path, tone.path], timeout: 10)
         #expect(r.status == 2 && r.stderr.contains("a pipe no program reads"), "exit \(r.status); \(r.stderr)")
-        #expect(r.seconds < 5, "took \(r.seconds) s")
+        #expect(r.seconds < 6, "took \(r.seconds) s (its reader has 3 s to come)")
     }
 
     /// Messages to a closed standard error, or to a pipe whose reader is gone, are lost, not a crash.
@@ -108,7 +108,7 @@ import Testing
         let bin = try Paths.playheadBinary()
         for command in [
             "'\(bin)' --vo=null --ao=null --no-mpris '\(dir.path)/nothing.wav' 2>&-; echo $?",
-            "'\(bin)' --vo=null --ao=null --no-mpris '\(list.path)' 2>&1 | head -1 >/dev/null; echo ${PIPESTATUS[0]}",
+            "'\(bin)' --vo=null --ao=null --no-mpris '\(list.path)' 2>&1 | { read -r _; }; echo ${PIPESTATUS[0]}",
         ] {
             let r = try Run.command("bash", ["-c", command], timeout: 30)
             #expect(
