@@ -58,8 +58,24 @@ public enum PlaylistFile {
         reported: inout Set<String>, title: String? = nil
     ) {
         let isURL = location.contains("://") && !location.hasPrefix("file://")
-        let path = location.hasPrefix("file://") ? (URL(string: location)?.path ?? location) : location
+        let path = location.hasPrefix("file://") ? (URL(text: location)?.path ?? location) : location
+        // "file://" alone, "file://name.wav" (a host, no path) or another host's file: no file here to read (the
+        // empty path was the working folder, "is a directory"; another host's path was read locally).
+        if location.hasPrefix("file://"),
+            path.isEmpty || !["", "localhost"].contains(URL(text: location)?.host?.lowercased() ?? "")
+        {
+            let message = "\(playlist.map { "\($0): " } ?? "")\(location): not a local file URL (file:///path)"
+            if reported.insert(message).inserted { result.problems.append(message) }
+            return
+        }
         if isURL || !isPlaylist(path) {
+            // A playlist's entry may name a file or a web address, not any protocol FFmpeg speaks (tcp, gopher,
+            // ftp...): a playlist from elsewhere would reach hosts and ports the user never named.
+            if isURL, let playlist, !["http", "https"].contains(URL(text: location)?.scheme?.lowercased() ?? "") {
+                let message = "\(playlist): \(location): not a file or an http(s) URL (skipped)"
+                if reported.insert(message).inserted { result.problems.append(message) }
+                return
+            }
             if !isURL, playlist != nil, !FileManager.default.fileExists(atPath: path) {
                 let message = "\(playlist!): \(location): no such file (skipped)"
                 if reported.insert(message).inserted { result.problems.append(message) }

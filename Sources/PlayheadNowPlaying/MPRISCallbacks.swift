@@ -147,11 +147,14 @@ let mprisSet: playhead_mpris_set_fn = { interface, property, value, context, err
         guard ["None", "Track", "Playlist"].contains(loop) else {
             return invalidArgs(error, "LoopStatus is None, Track or Playlist")
         }
+        // Asking for what is already so is no change to refuse (a desktop that syncs its toggles sets them all).
+        if !s.canSetLoop && loop == s.loopStatus { return 0 }
         guard s.canSetLoop else { return sd_bus_error_set(error, notSupported, "repeat is not supported") }
         bus.record(.set(property: name, double: 0, bool: false, string: loop))
     case "Shuffle":
         var b: Int32 = 0
         guard sd_bus_message_read_basic(value, type("b"), &b) > 0 else { return -EINVAL }
+        if !s.canSetShuffle && (b != 0) == s.shuffle { return 0 }
         guard s.canSetShuffle else { return sd_bus_error_set(error, notSupported, "shuffle is not supported") }
         bus.record(.set(property: name, double: 0, bool: b != 0, string: ""))
     case "Fullscreen":

@@ -118,7 +118,10 @@ struct CommandLineTrackSelection: TrackSelectionPolicy {
             let ofKind = tracks.filter { $0.mediaType == mediaType }
             if n <= ofKind.count { return ofKind[n - 1] }
             let s = ofKind.count == 1 ? "" : "s"
-            printError("\(option)=\(n): the input has \(ofKind.count) \(kind) track\(s); playing the default one")
+            let has = ofKind.isEmpty ? "no \(kind) track" : "\(ofKind.count) \(kind) track\(s)"
+            let instead =
+                suggested == nil ? "" : mediaType == .audio ? "; playing the default one" : "; showing the default one"
+            printError("\(option)=\(n): the input has \(has)\(instead)")
             return suggested
         }
         return LanguageTrackSelection(audioLanguages: audioLanguages, subtitleLanguages: subtitleLanguages).select(

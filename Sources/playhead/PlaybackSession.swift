@@ -89,7 +89,8 @@ final class PlaybackSession {
             playlistLoops: options.playlist.loopPlaylist, fileLoops: options.loopFile, generator: &random)
         self.cursor = cursor
         guard let first = cursor.first else {
-            printError("--playlist-start=\(options.playlist.playlistStart): there are only \(entries.count) entries")
+            let count = entries.count == 1 ? "there is only 1 entry" : "there are only \(entries.count) entries"
+            printError("--playlist-start=\(options.playlist.playlistStart): \(count) (counted from 0)")
             return 2
         }
         if let warning = resume?.warning { printError(warning) }

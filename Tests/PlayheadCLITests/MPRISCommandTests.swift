@@ -107,7 +107,7 @@ import Testing
     }
 
     /// A track the desktop added (MPRIS `AddTrack`) after the last entry is where Next goes (it did nothing: the
-    /// command's Next followed its own entries only).
+    /// command's Next followed its own entries only). Also: repeat and shuffle set to what they are.
     @Test func nextGoesToATrackTheDesktopAdded() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
@@ -131,6 +131,20 @@ import Testing
                 "sob", added.absoluteString, "/org/mpris/MediaPlayer2/TrackList/NoTrack", "false",
             ])
         #expect(add.status == 0, "\(add.stderr)")
+        // Repeat and shuffle are not the command's: setting them as they are is no change (a desktop syncing its
+        // toggles got an error), setting another value is refused.
+        for (property, signature, value, accepted) in [
+            ("LoopStatus", "s", "None", true), ("Shuffle", "b", "false", true), ("LoopStatus", "s", "Track", false),
+        ] {
+            let set = try Run.command(
+                "busctl",
+                [
+                    "--user", "set-property", name, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player",
+                    property,
+                    signature, value,
+                ])
+            #expect((set.status == 0) == accepted, "\(property)=\(value): exit \(set.status) \(set.stderr)")
+        }
         Thread.sleep(forTimeInterval: 0.5)
         _ = try Run.command("playerctl", ["-p", "playhead", "next"])
         var title = ""

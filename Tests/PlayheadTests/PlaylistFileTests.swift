@@ -31,6 +31,30 @@ import Testing
         #expect(expansion.entries == [.init(location: hls.path)] && expansion.problems.isEmpty)
     }
 
+    /// A playlist's entries name files or web addresses: any other protocol FFmpeg speaks (tcp, gopher, ftp) is
+    /// skipped with a word (a playlist from elsewhere made connections to hosts and ports the user never named).
+    @Test func entriesOfOtherProtocolsAreSkipped() throws {
+        let folder = Paths.scratch("schemes")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let list = folder.appendingPathComponent("list.m3u")
+        let entries = ["tcp://127.0.0.1:9/x", "gopher://h/1", "ftp://h/a.mp3", "http://h/a.mp3", "HTTPS://h/b.mp3"]
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try entries.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let expansion = PlaylistFile.expand([list.path])
+        #expect(expansion.entries.map(\.location) == ["http://h/a.mp3", "HTTPS://h/b.mp3"])
+        #expect(
+            expansion.problems.count == 3
+                && expansion.problems.allSatisfy { $0.contains("not a file or an http(s) URL") })
+        // A file URL with no path, or another host's: no file here.
+        for bad in ["file://", "file://relative.wav", "file://otherhost/tmp/a.wav"] {
+            let e = PlaylistFile.expand([bad])
+            #expect(e.entries.isEmpty && e.problems == ["\(bad): not a local file URL (file:///path)"], "\(bad)")
+        }
+        #expect(PlaylistFile.expand(["file://localhost/tmp/a.wav"]).entries.map(\.location) == ["/tmp/a.wav"])
+        // On the command line the user chose: passed on.
+        #expect(PlaylistFile.expand(["rtsp://h/live"]).entries.map(\.location) == ["rtsp://h/live"])
+    }
+
     @Test func nestedPlaylistsResolveAgainstTheirOwnFolder() throws {
         let folder = Paths.scratch("nest")
         let sub = folder.appendingPathComponent("sub")
