@@ -19,14 +19,16 @@ import Testing
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
             + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGINT, signal.SIGTERM)]; "
             + "os.execv(sys.argv[1], sys.argv[1:])"
+        // The job's state from /proc (a clean machine has no `ps`): T is stopped; nothing once it ended.
         try """
+        state() { local s; read -r _ _ s _ 2>/dev/null < /proc/$1/stat && echo "$s"; }
         python3 -c '\(exec)' '\(try Paths.playheadBinary())' --vo=null --ao=null --no-mpris --no-resume '\(tone.path)' &
         p=$!
         sleep 1.5
-        echo "running=$(ps -o stat= -p $p)"
+        echo "running=$(state $p)"
         kill -TERM $p
         sleep 1
-        echo "after=$(ps -o stat= -p $p)"
+        echo "after=$(state $p)"
         kill -9 $p 2>/dev/null
         echo end
 
