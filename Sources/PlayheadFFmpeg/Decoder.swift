@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// What one call to `Decoder.receive()` produced.
-public enum DecodeResult: Sendable {
+enum DecodeResult: Sendable {
     /// A decoded frame.
     case frame(Frame)
     /// The decoder needs another packet before it can produce a frame.
@@ -15,32 +15,20 @@ public enum DecodeResult: Sendable {
 /// Used by one thread at a time (the engine's audio or video decode thread).
 public final class Decoder: @unchecked Sendable {
     private var context: UnsafeMutablePointer<AVCodecContext>?
-    /// The stream this decoder decodes.
+    /// The stream this decoder decodes (as its input first described it).
     public let stream: StreamInfo
+    private let threads: Int
+    /// The parameters of the part the last packet came from (a chained input's), to see a codec change.
+    private var parameters: CodecParameters?
 
     /// Opens a decoder for stream `index` of `input`; `threads` 0 lets FFmpeg choose.
     public init(input: MediaInput, stream index: Int, threads: Int = 0) throws(FFmpegError) {
         stream = input.streams[index]
+        self.threads = threads
+        let timeBase = AVRational(num: stream.timeBase.num, den: stream.timeBase.den)
         let made: Result<UnsafeMutablePointer<AVCodecContext>, FFmpegError> =
             input.withCodecParameters(stream: index) { par in
-                guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
-                    return .failure(FFmpegError(code: ph_averror_decoder_not_found(), function: "avcodec_find_decoder"))
-                }
-                guard let ctx = avcodec_alloc_context3(codec) else {
-                    return .failure(FFmpegError(code: ph_averror(ENOMEM), function: "avcodec_alloc_context3"))
-                }
-                var c: UnsafeMutablePointer<AVCodecContext>? = ctx
-                var r = avcodec_parameters_to_context(ctx, par)
-                if r >= 0 {
-                    ctx.pointee.pkt_timebase = AVRational(num: stream.timeBase.num, den: stream.timeBase.den)
-                    ctx.pointee.thread_count = Int32(threads)
-                    r = avcodec_open2(ctx, codec, nil)
-                }
-                if r < 0 {
-                    avcodec_free_context(&c)
-                    return .failure(FFmpegError(code: r, function: "avcodec_open2"))
-                }
-                return .success(ctx)
+                Result { () throws(FFmpegError) in try Self.open(par, timeBase: timeBase, threads: threads) }
             } ?? .failure(FFmpegError(code: ph_averror(EINVAL), function: "avcodec_parameters_to_context"))
         context = try made.get()
         FFmpegCounters.decoderCreated()
@@ -48,10 +36,32 @@ public final class Decoder: @unchecked Sendable {
 
     deinit { avcodec_free_context(&context) }
 
+    private static func open(
+        _ par: UnsafePointer<AVCodecParameters>, timeBase: AVRational, threads: Int
+    ) throws(FFmpegError) -> UnsafeMutablePointer<AVCodecContext> {
+        guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
+            throw FFmpegError(code: ph_averror_decoder_not_found(), function: "avcodec_find_decoder")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(code: ph_averror(ENOMEM), function: "avcodec_alloc_context3")
+        }
+        var c: UnsafeMutablePointer<AVCodecContext>? = ctx
+        var r = avcodec_parameters_to_context(ctx, par)
+        if r >= 0 {
+            ctx.pointee.pkt_timebase = timeBase
+            ctx.pointee.thread_count = Int32(threads)
+            r = avcodec_open2(ctx, codec, nil)
+        }
+        if r < 0 {
+            avcodec_free_context(&c)
+            throw FFmpegError(code: r, function: "avcodec_open2")
+        }
+        return ctx
+    }
+
     /// Sends one packet, or nil to drain. Throws on a real decoding error; returns false when the decoder must
     /// first give out frames (`EAGAIN`).
-    @discardableResult
-    public func send(_ packet: Packet?) throws(FFmpegError) -> Bool {
+    private func send(_ packet: Packet?) throws(FFmpegError) -> Bool {
         let r = avcodec_send_packet(context, packet?.pointer)
         if r == FFmpegError.tryAgain { return false }
         if r == FFmpegError.endOfFile { return true }
@@ -60,7 +70,7 @@ public final class Decoder: @unchecked Sendable {
     }
 
     /// Takes the next decoded frame, if any.
-    public func receive() throws(FFmpegError) -> DecodeResult {
+    private func receive() throws(FFmpegError) -> DecodeResult {
         let frame = try Frame()
         let r = avcodec_receive_frame(context, frame.pointer)
         if r == FFmpegError.tryAgain { return .needsInput }
@@ -69,10 +79,35 @@ public final class Decoder: @unchecked Sendable {
         return .frame(frame)
     }
 
+    /// When `packet` comes from a part of a chained input whose stream changed codec (an HLS discontinuity into
+    /// another codec), gives out what the old codec still holds and opens the new one in its place. False when
+    /// `body` asked to stop while the old codec was being drained.
+    private func followCodec(of packet: Packet?, _ body: (Frame) throws -> Bool) throws -> Bool {
+        guard let next = packet?.codec, next !== parameters else { return true }
+        guard let context, next.codecID != context.pointee.codec_id else {
+            parameters = next
+            return true
+        }
+        _ = try send(nil)
+        while case .frame(let frame) = try receive() {
+            if try !body(frame) { return false }
+        }
+        let timeBase = AVRational(num: stream.timeBase.num, den: stream.timeBase.den)
+        let opened = try Self.open(next.pointer, timeBase: timeBase, threads: threads)
+        avcodec_free_context(&self.context)
+        self.context = opened
+        parameters = next
+        FFmpegCounters.decoderCreated()
+        return true
+    }
+
     /// Decodes `packet` (nil drains at the end of the stream) and hands every frame it yields to `body`, feeding
     /// again after taking frames when the decoder is full (`EAGAIN`), so no packet is ever dropped. `body` returns
-    /// false to stop early (the remaining frames stay in the decoder).
+    /// false to stop early (the remaining frames stay in the decoder). A packet in another codec than the one
+    /// decoding (a chained input's new part, `Packet.codec`) first drains the old codec into `body`, then opens
+    /// the new one in its place.
     public func decode(_ packet: Packet?, _ body: (Frame) throws -> Bool) throws {
+        guard try followCodec(of: packet, body) else { return }
         var sent = false
         while true {
             if !sent { sent = try send(packet) }

@@ -27,11 +27,23 @@ struct ChainState {
     var timeBases: [Int: AVRational] = [:]
     /// Streams (of the first part) whose next packet carries the current part's codec extradata, so a decoder
     /// kept from before takes the new codec parameters (`AV_PKT_DATA_NEW_EXTRADATA`).
-    var refreshing: Set<Int>
-    /// The current part's extradata, by first-part stream.
-    var extradata: [Int: [UInt8]] = [:]
+    var refreshing: Set<Int> = []
+    /// Each first-part stream's codec parameters as the latest part that had it brings them: what its packets
+    /// carry (`Packet.codec`, followed by the decoders) and new decoders are opened from.
+    var parameters: [Int: CodecParameters] = [:]
 
-    init(refreshing: [Int]) { self.refreshing = Set(refreshing) }
+    /// The state of a chained input's first part, whose packets need no mapping: its streams' parameters.
+    init(firstPart c: UnsafeMutablePointer<AVFormatContext>) {
+        for i in 0..<Int(c.pointee.nb_streams) {
+            guard let par = c.pointee.streams[i]?.pointee.codecpar else { continue }
+            parameters[i] = CodecParameters(copying: par)
+        }
+    }
+
+    /// The current codec of first-part stream `index`.
+    func codecName(_ index: Int, first: [StreamInfo]) -> String {
+        parameters[index]?.codecName ?? first[index].codecName
+    }
 }
 
 extension MediaInput {
@@ -69,28 +81,35 @@ extension MediaInput {
         ioContext = io
         try open(url: nil, options: openOptions, readingInfo: false)
         guard let c = context else { return false }
-        // The extradata each stream's decoder has now: a part that brings the same (an fMP4 stream demuxed segment
-        // by segment) refreshes nothing.
-        let known = chain?.extradata ?? [:]
-        var state = ChainState(refreshing: [])
+        guard var state = chain else { return false }
+        state.streamMap = [:]
+        state.timeBases = [:]
+        state.refreshing = []
         var used = Set<Int>()
         for i in 0..<Int(c.pointee.nb_streams) {
-            guard let s = c.pointee.streams[i], let par = s.pointee.codecpar else { continue }
+            guard let s = c.pointee.streams[i], let par = s.pointee.codecpar,
+                let parameters = CodecParameters(copying: par)
+            else { continue }
             let info = StreamInfo(s)
-            // The first unused stream of the first part with the same kind and codec.
+            // The first unused stream of the first part of the same kind, in the same codec if there is one (an
+            // ad after a discontinuity may be coded otherwise: its decoder then reopens, `Decoder.decode`).
+            let candidates = streams.filter { !used.contains($0.index) && $0.mediaType == info.mediaType }
             guard
-                let match = streams.first(where: {
-                    !used.contains($0.index) && $0.mediaType == info.mediaType && $0.codecName == info.codecName
-                })
+                let match = candidates.first(where: { state.codecName($0.index, first: streams) == info.codecName })
+                    ?? candidates.first
             else { continue }
             used.insert(match.index)
             state.streamMap[i] = match.index
             state.timeBases[i] = s.pointee.time_base
-            if let data = par.pointee.extradata, par.pointee.extradata_size > 0 {
-                let bytes = Array(UnsafeBufferPointer(start: data, count: Int(par.pointee.extradata_size)))
-                state.extradata[match.index] = bytes
-                if known[match.index] != bytes { state.refreshing.insert(match.index) }
+            let known = state.parameters[match.index]
+            // The same codec with other extradata (an fMP4 variant's init section) is refreshed in the decoder
+            // kept; a part that brings the same (an fMP4 stream demuxed segment by segment) refreshes nothing.
+            if known?.codecID == parameters.codecID, !parameters.extradata.isEmpty,
+                known?.extradata != parameters.extradata
+            {
+                state.refreshing.insert(match.index)
             }
+            state.parameters[match.index] = parameters
         }
         guard !state.streamMap.isEmpty else { return false }
         chain = state
@@ -110,7 +129,8 @@ extension MediaInput {
         let to = AVRational(num: streams[target].timeBase.num, den: streams[target].timeBase.den)
         av_packet_rescale_ts(p, from, to)
         p.pointee.stream_index = Int32(target)
-        if state.refreshing.remove(target) != nil, let extra = state.extradata[target],
+        packet.codec = state.parameters[target]
+        if state.refreshing.remove(target) != nil, let extra = packet.codec?.extradata,
             let side = av_packet_new_side_data(p, AV_PKT_DATA_NEW_EXTRADATA, extra.count)
         {
             extra.withUnsafeBufferPointer { side.update(from: $0.baseAddress!, count: extra.count) }

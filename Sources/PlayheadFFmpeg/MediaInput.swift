@@ -78,7 +78,7 @@ public final class MediaInput: @unchecked Sendable {
         ioContext = io
         openOptions = options
         try open(url: nil, options: options)
-        if source is any ChainedByteSource { chain = ChainState(refreshing: []) }
+        if source is any ChainedByteSource, let c = context { chain = ChainState(firstPart: c) }
     }
 
     deinit {
@@ -197,10 +197,12 @@ public final class MediaInput: @unchecked Sendable {
         return Int64(min(max(value, -9.0e18), 9.0e18))
     }
 
-    /// The stream's codec parameters, valid only inside `body`, for creating decoders.
+    /// The stream's codec parameters, valid only inside `body`, for creating decoders: a chained input's as its
+    /// latest part brings them.
     func withCodecParameters<R>(stream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws -> R) rethrows
         -> R?
     {
+        if let chained = chain?.parameters[index] { return try body(chained.pointer) }
         guard let c = context, index < Int(c.pointee.nb_streams), let s = c.pointee.streams[index],
             let par = s.pointee.codecpar
         else { return nil }

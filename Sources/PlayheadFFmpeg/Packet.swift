@@ -6,6 +6,10 @@ import CFFmpeg
 /// threads.
 public final class Packet: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVPacket>
+    /// The codec parameters of the part of a chained input this packet was read from (an HLS stream whose
+    /// discontinuity changed codec), which its decoder follows; nil for other inputs. Set before the packet is
+    /// handed out.
+    public internal(set) var codec: CodecParameters?
 
     /// An empty packet (for demuxers, and for tests that need a packet's identity, not its data). Any thread.
     package init() throws(FFmpegError) {
@@ -79,6 +83,8 @@ public final class Frame: @unchecked Sendable {
     public var height: Int { Int(pointer.pointee.height) }
     /// Samples per channel (audio).
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    /// Audio samples per second (0 for video).
+    public var sampleRate: Int { Int(pointer.pointee.sample_rate) }
     /// The `AVPixelFormat` or `AVSampleFormat` raw value.
     public var format: Int32 { pointer.pointee.format }
     /// The sample (pixel) aspect ratio as width over height of one pixel; 1 when unknown or invalid (video).

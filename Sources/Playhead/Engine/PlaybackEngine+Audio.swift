@@ -71,9 +71,10 @@ extension PlaybackEngine {
     /// MP4 marks the encoder padding of an AAC (or ALAC, Opus) track's last frame by giving its packet a shorter
     /// duration than the frame holds (FFmpeg trims the priming through the edit list, not the padding): keep
     /// only the samples the packet's duration covers, so a track split from a continuous recording ends exactly.
+    /// The frame's own rate counts: a later part of an HLS stream may have another than the track began with.
     private func trimPadding(_ frame: Frame, _ stream: StreamInfo, _ media: MediaInfo) {
-        guard media.isMP4Family, frame.duration > 0, stream.sampleRate > 0 else { return }
-        let samples = Int(stream.seconds(frame.duration) * Double(stream.sampleRate) + 0.5)
+        guard media.isMP4Family, frame.duration > 0, frame.sampleRate > 0 else { return }
+        let samples = Int(stream.seconds(frame.duration) * Double(frame.sampleRate) + 0.5)
         frame.keepSamples(samples)
     }
 
