@@ -39,10 +39,11 @@ public enum HLSFixtures {
     /// Makes (once) an MPEG-TS ladder (fMP4 with `fmp4`: `init.mp4` and `.m4s` segments) of `seconds` with 2 s
     /// segments in `name/`: `master.m3u8` and `v0...v3/index.m3u8`; `segmentQuery` is appended to every segment URI
     /// (for the pacing test origin). With `fmp4` and `fragmentSeconds`, each segment holds movie fragments of that
-    /// length (`frag_duration`), so a low-latency origin can cut parts at `moof` boundaries.
+    /// length (`frag_duration`), so a low-latency origin can cut parts at `moof` boundaries. `upperAudio` codes
+    /// the sound of every rung but the lowest with another encoder (and names its RFC 6381 codec in `CODECS`).
     public static func tsLadder(
         _ name: String = "ladder-ts", seconds: Int = 8, segmentQuery: String = "", fmp4: Bool = false,
-        fragmentSeconds: Double? = nil
+        fragmentSeconds: Double? = nil, upperAudio: (encoder: String, codec: String)? = nil
     ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let master = dir.appendingPathComponent("master.m3u8")
@@ -52,6 +53,8 @@ public enum HLSFixtures {
             let out = dir.appendingPathComponent("v\(i)")
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             let width = r.height * 16 / 9
+            let aac = (encoder: "aac", codec: "mp4a.40.2")
+            let audio = i > 0 ? upperAudio ?? aac : aac
             let result = try Run.command(
                 "ffmpeg",
                 [
@@ -59,7 +62,7 @@ public enum HLSFixtures {
                     "testsrc2=s=\(width)x\(r.height):r=25:d=\(seconds)",
                     "-f", "lavfi", "-i", "sine=frequency=\(r.tone):duration=\(seconds):sample_rate=48000",
                     "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(r.kbps)k", "-g", "50", "-keyint_min", "50",
-                    "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", "-b:a", "96k",
+                    "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", audio.encoder, "-ac", "2", "-b:a", "96k",
                     "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
                 ]
                     + (fmp4 ? ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] : [])
@@ -82,7 +85,7 @@ public enum HLSFixtures {
             }
             lines.append(
                 "#EXT-X-STREAM-INF:BANDWIDTH=\((r.kbps + 110) * 1000),RESOLUTION=\(width)x\(r.height),"
-                    + "CODECS=\"avc1.64001f,mp4a.40.2\"")
+                    + "CODECS=\"avc1.64001f,\(audio.codec)\"")
             lines.append("v\(i)/index.m3u8")
         }
         try (lines.joined(separator: "\n") + "\n").write(to: master, atomically: true, encoding: .utf8)

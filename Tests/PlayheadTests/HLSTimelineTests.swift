@@ -5,12 +5,13 @@ import Testing
 
 /// The item's timeline stays continuous across `EXT-X-DISCONTINUITY` and `EXT-X-GAP`.
 @MainActor @Suite(.serialized) struct HLSTimelineTests {
-    func play(_ path: String) async throws -> (
+    /// Plays `path` to its end, without a stall or an error; `probe` reads a value of each picture.
+    func play(_ path: String, probe: @escaping @Sendable (VideoFrame) -> Int = { _ in 0 }) async throws -> (
         samples: [Float], frames: [CaptureVideoOutput.Capture], dropped: [Double], item: PlayerItem
     ) {
         let sink = try TestSink()
         let player = Player.onSink(sink)
-        let capture = CaptureVideoOutput()
+        let capture = CaptureVideoOutput(probe: probe)
         let item = PlayerItem(url: try HLSFixtures.url(path))
         item.add(capture)
         let stalls = Locked(0)

@@ -231,8 +231,15 @@ enum CodecSupport {
 
     /// FFmpeg's decoder name for an RFC 6381 codec string ("mp4a.40.2": "aac"); nil when unknown here.
     static func decoderName(_ codec: String) -> String? {
-        names[codec.split(separator: ".").first.map(String.init)?.lowercased() ?? ""]
+        let lowered = codec.lowercased()
+        if let name = mp4aObjectTypes[lowered] { return name }
+        return names[lowered.split(separator: ".").first.map(String.init) ?? ""]
     }
+
+    /// `mp4a` codec strings of other codecs than AAC (RFC 6381 object types; Apple names MP3 "mp4a.40.34").
+    private static let mp4aObjectTypes: [String: String] = [
+        "mp4a.40.34": "mp3", "mp4a.6b": "mp3", "mp4a.69": "mp3", "mp4a.a5": "ac3", "mp4a.a6": "eac3",
+    ]
 
     /// Subtitle and caption formats (WebVTT, IMSC1, timed text, CEA-608/708): they never make a variant
     /// unplayable; a rendition in a format Playhead cannot show is left out on its own.

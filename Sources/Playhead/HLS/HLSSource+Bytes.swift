@@ -40,6 +40,7 @@ extension HLSSource {
     func startOver() {
         marks.removeAll()
         produced = 0
+        codecsChanged = false
         lastMark = nil
         buffer = Data()
         position = 0

@@ -43,8 +43,8 @@ extension HLSSource {
             let segment = playlist.segments[next]
             let segmentStart = nextStart
             if !fetchedAny { openedAt = nextStart }
-            if let map = segment.map, lastMap != nil, !Self.isSame(map, lastMap) {
-                // A new init section (an fMP4 variant switch): end this part; FFmpeg opens the next one.
+            if beginsNewPart(segment) {
+                // End this part; FFmpeg opens the next one.
                 partBreak = true
                 return false
             }
@@ -233,6 +233,23 @@ extension HLSSource {
         return start...(overflow ? Int.max : end)
     }
 
+    /// Whether `segment` must start a new part of the input, which FFmpeg opens afresh (`beginNextPart`): it brings
+    /// a new init section (an fMP4 variant switch), or, once this part has had bytes, it follows a discontinuity
+    /// in bytes with no init section (MPEG-TS, packed audio), a switch to a variant in other codecs, or goes from
+    /// such bytes to fMP4 or back: there the container and the codecs may change (an ad coded otherwise), which
+    /// one demuxer cannot follow.
+    func beginsNewPart(_ segment: MediaSegment) -> Bool {
+        if let map = segment.map, lastMap != nil { return !Self.isSame(map, lastMap) }
+        return produced > 0
+            && (segment.discontinuity || codecsChanged || (segment.map == nil) != (lastMap == nil))
+    }
+
+    /// The FFmpeg decoders a variant's `CODECS` name (profiles and levels left out: H.264 rungs of several profiles
+    /// are one codec to a decoder); empty when it lists none.
+    static func decoders(of variant: Variant) -> Set<String> {
+        Set(variant.codecList.map { CodecSupport.decoderName($0) ?? $0 })
+    }
+
     /// Whether two init sections are the same bytes: the same resolved URL and byte range (a reload of the same
     /// playlist from another URL, such as a blocking request's, changes only their base URL).
     static func isSame(_ a: MediaInitializationSection, _ b: MediaInitializationSection?) -> Bool {
@@ -242,6 +259,7 @@ extension HLSSource {
 
     /// Continues with `media`'s segment `next` (a variant switch).
     func switchTo(_ media: MediaPlaylist, url: URL, variant: Variant, next: Int) {
+        if let from = self.variant, Self.decoders(of: from) != Self.decoders(of: variant) { codecsChanged = true }
         playlist = media
         playlistURL = url
         self.variant = variant

@@ -85,8 +85,11 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var lastPartRate: Double?
     /// Low-latency HLS: seconds spent downloading the parts (and init section) not yet reported.
     var partSeconds = 0.0
-    /// The bytes handed out so far end a part: the next segment has a new init section.
+    /// The bytes handed out so far end a part: the next segment has a new init section, or new codecs.
     var partBreak = false
+    /// A variant switch went to other codecs (FFmpeg decoders: an AAC variant to an AC-3 one) in this part: the
+    /// next segment begins a new part (`beginsNewPart`), which one demuxer could not follow.
+    var codecsChanged = false
     /// The first error that ended reading.
     var failure: PlaybackError?
     /// The lower rung a download was given up for.

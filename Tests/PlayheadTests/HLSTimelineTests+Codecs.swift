@@ -1,0 +1,81 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Codecs that change part-way through an HLS stream (an ad spliced in, a variant coded otherwise): the decoders
+/// follow, and the pictures and the sound go on.
+extension HLSTimelineTests {
+    /// An ad in MPEG-2 video and mono AC-3 at 44.1 kHz after an `EXT-X-DISCONTINUITY` in 8 s of H.264 and AAC:
+    /// its pictures (at their own size) and its sound follow the programme's on time and without a gap. (One
+    /// demuxer kept the programme's streams and dropped the ad's: its 4 s had neither sound nor pictures.)
+    @Test func anAdInOtherCodecsPlaysAfterADiscontinuity() async throws {
+        let run = try await play(try HLSFixtures.codecChangeStream(), probe: { $0.height })
+        #expect(abs(run.item.duration.seconds - 12) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 12)
+        let programme = Set(run.frames.filter { $0.time.seconds < 7.95 }.map(\.value))
+        let ad = Set(run.frames.filter { $0.time.seconds > 8.05 }.map(\.value))
+        #expect(programme == [360] && ad == [270], "pictures \(programme) then \(ad)")
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == [500, 1000], "tones \(tones)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 12) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, gapMessage(run.samples))
+    }
+
+    /// Packed audio that goes from raw AAC to MP3 to AC-3 at discontinuities (one demuxer read the MP3 bytes as
+    /// AAC and the item failed, "invalid data"): each tone in turn, whole.
+    @Test func packedAudioChangesFormatAtEachDiscontinuity() async throws {
+        let paths = try HLSPlaybackTests.packed.map { f in
+            try HLSFixtures.packedAudio(f.name, codec: f.codec, format: f.format, ext: f.ext, tone: f.tone, seconds: 6)
+        }
+        let run = try await play(try HLSFixtures.joinedAtDiscontinuities("packed-change", paths))
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == HLSPlaybackTests.packed.map(\.tone), "tones \(tones)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 18) < 0.4, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, gapMessage(run.samples))
+    }
+
+    /// A TS ladder whose lowest rung has AAC sound and the others MP3 (`mp4a.40.34`): the switch up keeps the sound
+    /// (one demuxer dropped the MP3 stream: silence from the switch on), the tone changes and time runs on.
+    @Test func aSwitchToAVariantInAnotherAudioCodecKeepsTheSound() async throws {
+        let master = try HLSFixtures.tsLadder(
+            "ladder-codecs", seconds: 20, segmentQuery: "rate=500000", upperAudio: ("libmp3lame", "mp4a.40.34"))
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let capture = CaptureVideoOutput(probe: { $0.height })
+        let item = PlayerItem(url: origin.url(master))
+        item.add(capture)
+        let switches = Locked([Int]())
+        let dropped = Locked([Double]())
+        let events = player.events()
+        Task { @MainActor in
+            for await e in events {
+                switch e.kind {
+                case .variantSwitch(let bitRate, _, _): switches.withLock { $0.append(bitRate) }
+                case .droppedFrame(let position, _): dropped.withLock { $0.append(position) }
+                default: break
+                }
+            }
+        }
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually(timeout: 40) { player.timeControlStatus == .paused }, "did not end")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let samples = sink.stopRecording()
+        #expect(switches.current.count >= 2, "no switch: \(switches.current)")
+        let heights = capture.frames.map(\.value)
+        #expect(heights.first == 360 && (heights.last ?? 0) > 360, "\(Set(heights))")
+        expectContinuous(capture.frames, dropped: dropped.current, to: 20)
+        let span = try #require(AudioAnalysis.soundSpan(samples))
+        #expect(abs(AudioAnalysis.frequency(Array(samples[span].prefix(48_000))) - 400) < 4)
+        #expect(AudioAnalysis.frequency(Array(samples[span].suffix(48_000))) > 450, "still on 360p at the end")
+        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 20) < 0.3, "\(AudioAnalysis.audibleSeconds(samples))")
+        // An MP3 decoder started inside a stream has no bit reservoir for its first frames: FFmpeg's own tool,
+        // decoding one of these segments alone, starts with 54 ms of silence. Nothing longer than that.
+        #expect(AudioAnalysis.longestGap(samples) < 0.07, gapMessage(samples))
+    }
+}
