@@ -45,7 +45,9 @@ final class MPRISBridge {
 
     /// Recomputes the state from the center and publishes it. `Seeked` goes with it when `seeked` is true, or,
     /// unless the center announces its seeks itself, when the position jumped relative to its extrapolation.
-    func update(seeked forced: Bool = false) {
+    /// `republished`: the center's info was assigned, so its elapsed time is anew the position now; otherwise
+    /// (a command, the playback state) the position runs on from the last publication.
+    func update(seeked forced: Bool = false, republished: Bool = false) {
         guard let center else { return }
         let now = MonotonicClock.now()
         let old = state
@@ -76,7 +78,7 @@ final class MPRISBridge {
         }
         if rate > 0 { s.rate = rate } else if let d = info?.defaultPlaybackRate, d > 0 { s.rate = d }
         s.positionRate = s.playbackStatus == "Playing" ? (rate > 0 ? rate : s.rate) : 0
-        if let info, info == lastInfo || info.elapsedPlaybackTime == nil {
+        if let info, (info == lastInfo && !republished) || info.elapsedPlaybackTime == nil {
             // Not republished (a command or the playback state changed): no jump.
             s.elapsed = old.position(at: now)
         } else {

@@ -6,8 +6,9 @@ import Playhead
 /// extrapolate, and a jump relative to that extrapolation is announced with MPRIS `Seeked`. Main actor.
 @MainActor
 public final class NowPlayingInfoCenter {
-    /// The typed form of what is playing; nil when nothing is.
-    public var info: NowPlayingInfo? { didSet { bridge?.update() } }
+    /// The typed form of what is playing; nil when nothing is. Each assignment publishes: its elapsed time holds
+    /// from now, even when it equals what was published before (a clock that has not moved since).
+    public var info: NowPlayingInfo? { didSet { bridge?.update(republished: true) } }
 
     /// The dictionary form of `info`, like `MPNowPlayingInfoCenter.nowPlayingInfo`.
     public var nowPlayingInfo: [NowPlayingInfoKey: any Sendable]? {

@@ -124,7 +124,10 @@ extension NowPlayingSession {
         let playing = player.timeControlStatus == .playing
         info.playbackRate = playing ? Double(player.rate) : 0
         info.defaultPlaybackRate = Double(player.defaultRate)
-        if info != center.info { center.info = info }
+        // While it plays, the elapsed time is published anew even when it has not moved: a clock that waits for
+        // the sound to be heard (a sound server's start-up latency) or for data holds the desktop's position
+        // too, which would otherwise run on at the rate and jump back when the clock moved.
+        if info != center.info || info.playbackRate != 0 { center.info = info }
         if center.volume != Double(player.volume) { center.volume = Double(player.volume) }
         if player.timeControlStatus != .paused { isStopped = false }
         let state: NowPlayingPlaybackState =
