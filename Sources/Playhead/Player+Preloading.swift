@@ -36,6 +36,26 @@ extension Player {
         return end
     }
 
+    /// The app moved `item`'s end time (`forwardPlaybackEndTime`): the engine playing it cuts there from now on,
+    /// reading on (by a seek where playback is) when it had stopped reading before the new end; an item preloaded
+    /// with the old end is opened again when its turn nears. Main actor.
+    func itemEndChanged(_ item: PlayerItem) {
+        if preloaded?.item === item {
+            discardPreloaded()
+            return
+        }
+        guard item === currentItem, let engine else { return }
+        let end = item.forwardPlaybackEndTime.isNumeric ? item.forwardPlaybackEndTime.seconds : nil
+        let old = engine.endSeconds
+        let stoppedReading = engine.control.withLock { $0.cutShort }
+        engine.setEnd(end)
+        if stoppedReading, end ?? .infinity > old ?? .infinity {
+            seek(to: currentTime(), toleranceBefore: .zero, toleranceAfter: .zero)
+        }
+        // An earlier end may bring the next item's opening forward.
+        preloadNextIfNeeded()
+    }
+
     /// Opens the next item when the current one nears its end (called on `.ready` and by the buffer monitor).
     func preloadNextIfNeeded() {
         guard actionAtItemEnd == .advance, engine != nil, engineReady, let next = itemAfterCurrent else { return }

@@ -72,9 +72,12 @@ public final class PlayerItem {
     /// `NowPlayingSession` that publishes automatically shows these values over the asset's tags. Main actor.
     public var nowPlayingInfo: [String: any Sendable]?
     /// Where playback of the item ends, like `AVPlayerItem.forwardPlaybackEndTime`: `.invalid` (the default) plays
-    /// to the end of the media; a numeric time ends the item there, to the sample. Applies from the next time the
-    /// item starts playing.
-    public var forwardPlaybackEndTime: MediaTime = .invalid
+    /// to the end of the media; a numeric time ends the item there, to the sample. Set while the item plays, it
+    /// applies at once: playback ends at the new time (a time already passed ends the item now), and a later
+    /// time than where playback stopped reading plays on to it.
+    public var forwardPlaybackEndTime: MediaTime = .invalid {
+        didSet { if forwardPlaybackEndTime != oldValue { (player ?? queueOwner)?.itemEndChanged(self) } }
+    }
     /// The ads (or other interstitial content) on the item's time line, like AVKit's
     /// `AVPlayerItem.interstitialTimeRanges`, with the seeking policy of each: one that `requiresLinearPlayback`
     /// cannot be skipped. A seek of the current item that would jump over (or into) such an ad that has not been

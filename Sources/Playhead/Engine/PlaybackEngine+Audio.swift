@@ -139,7 +139,7 @@ extension PlaybackEngine {
         }
         p.dropBefore = nil
         var count = frames
-        if let end = config.endSeconds {
+        if let end = endSeconds {
             // Samples at or after the item's end time are not played.
             count = max(start, min(frames, start + Int(((end - time) * Double(format.sampleRate)).rounded())))
             if count == start {

@@ -58,7 +58,7 @@ extension PlaybackEngine {
         noteStartable(source)
         // Without sound the pictures follow the monotonic clock, not an output that never plays anything.
         if media.audio == nil { clock.followSystemClock() }
-        if let end = config.endSeconds { clock.setLimit(end) }
+        endTime.withLock { end in if let end { clock.setLimit(end) } }
         if media.duration.isNumeric { clock.setDeclaredEnd(media.duration.seconds) }
         sink(.opened(media))
         if let a = media.audio {

@@ -156,7 +156,7 @@ extension PlaybackEngine {
             }
             return
         }
-        if let end = config.endSeconds, let t = sample.seconds, t > end + 0.5 {
+        if let end = endSeconds, let t = sample.seconds, t > end + 0.5 {
             // This track is done (with room for reordered video frames); the others go on until their own samples
             // pass the end (a container may store a segment's video before its sound: fMP4 HLS).
             control.withLock { $0.cutShort = true }

@@ -10,14 +10,14 @@ extension PlaybackEngine {
         guard let start = sample.seconds else { return }
         let duration = sample.packet.duration > 0 ? track.stream.seconds(sample.packet.duration) : 0
         guard let cue = reader.cue(sample.packet, start: start, duration: duration) else { return }
-        if let end = config.endSeconds, cue.startTime >= end { return }
+        if let end = endSeconds, cue.startTime >= end { return }
         if text.add(cue) { wake() }
     }
 
     /// Demux thread: keeps cues parsed by Playhead (a subtitle file read whole at its open, an HLS WebVTT segment).
     func showKnown(_ cues: [SubtitleCue]) {
         var added = false
-        for cue in cues where config.endSeconds.map({ cue.startTime < $0 }) ?? true {
+        for cue in cues where endSeconds.map({ cue.startTime < $0 }) ?? true {
             added = text.add(cue) || added
         }
         if added { wake() }

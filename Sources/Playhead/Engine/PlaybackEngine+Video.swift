@@ -65,7 +65,7 @@ extension PlaybackEngine {
         let duration = track.stream.frameRate > 0 ? 1 / track.stream.frameRate : 0.04
         let shown = info?.text
         if captions.take(
-            frame, seconds: track.seconds(pts), duration: duration, shown: shown, into: text, end: config.endSeconds)
+            frame, seconds: track.seconds(pts), duration: duration, shown: shown, into: text, end: endSeconds)
         {
             wake()
         }
@@ -76,7 +76,7 @@ extension PlaybackEngine {
         let frameDuration = track.stream.frameRate > 0 ? 1 / track.stream.frameRate : 0.04
         let target = control.withLock { $0.generation == generation ? $0.exactTarget : nil }
         if let target, seconds + frameDuration / 2 < target { return true }
-        if let end = config.endSeconds, seconds >= end { return true }
+        if let end = endSeconds, seconds >= end { return true }
         let time = MediaTime(seconds: seconds, preferredTimescale: 90_000)
         while !isStopping {
             if control.withLock({ $0.generation }) != generation { return false }

@@ -63,7 +63,7 @@ extension PlaybackEngine {
                     var until = videoProgress.lastShown + frameDuration
                     if media.duration.isNumeric { until = min(until, media.duration.seconds) }
                     // The clock stops at the item's end time (`setLimit`): waiting past it would never end.
-                    if let end = config.endSeconds { until = min(until, end) }
+                    if let end = endSeconds { until = min(until, end) }
                     // The audio clock stops at the last sample: do not wait past the end of the sound.
                     let reached = waitUntil(until, generation: g, presenter: presenter) { $0.audioEnded }
                     if !reached {

@@ -37,6 +37,9 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     let config: EngineConfiguration
+    /// Where the item stops (`forwardPlaybackEndTime`), in seconds of its timeline; nil plays to the end. Set from
+    /// the configuration, changed by `setEnd` from any thread; the clock's limit is set under the same lock.
+    let endTime: Locked<Double?>
     let sink: @Sendable (EngineEvent) -> Void
     let control = Locked(Control())
     let wakeup = PriorityInheritingCondition()
@@ -89,6 +92,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration
+        endTime = Locked(configuration.endSeconds)
         self.sink = sink
         control.withLock { c in
             c.active = configuration.startsActive
