@@ -37,7 +37,10 @@ extension PlaybackSession {
         if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
             item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]
         }
-        if let stop = options.stopTime {
+        if options.start == nil, options.length != nil {
+            // Counted from where the item starts playing: a resumed position, a live stream's edge.
+            lengthFromStart.insert(ObjectIdentifier(item))
+        } else if let stop = options.stopTime {
             item.forwardPlaybackEndTime = MediaTime(seconds: stop, preferredTimescale: 48_000)
         }
         if let start = options.start {
@@ -49,6 +52,17 @@ extension PlaybackSession {
         slots[ObjectIdentifier(item)] = slot
         player.insert(item, after: nil)
         return item
+    }
+
+    /// `--length` without `--start` counts from where the current item starts playing, set once it is ready (or
+    /// current, when it was opened ahead): a live stream starts near its live edge and a long file where it was
+    /// left, not at 0 (`--length=4` on a live stream played 0.7 s).
+    func countLengthFromTheStart() {
+        guard let length = options.length, let item = player.currentItem, item.status == .readyToPlay,
+            lengthFromStart.remove(ObjectIdentifier(item)) != nil
+        else { return }
+        item.forwardPlaybackEndTime = MediaTime(
+            seconds: player.currentTime().seconds + length, preferredTimescale: 48_000)
     }
 
     /// The player moved to another item: note it, announce it, and queue the one after it.

@@ -19,6 +19,8 @@ final class PlaybackSession {
     var slots: [ObjectIdentifier: PlaylistCursor.Slot] = [:]
     /// Where each queued item resumes (announced when it starts).
     var resumedAt: [ObjectIdentifier: Double] = [:]
+    /// The queued items whose `--length` counts from where they start playing (`countLengthFromTheStart`).
+    var lengthFromStart: Set<ObjectIdentifier> = []
     /// The item playing and its slot.
     var current: (item: PlayerItem, slot: PlaylistCursor.Slot)?
     /// The audio session's part (its mode follows the item playing).
@@ -197,8 +199,10 @@ final class PlaybackSession {
         case .opened:
             audioSession?.follow(player.currentItem)
             openWindowIfWanted()
+        case .ready: countLengthFromTheStart()
         case .currentItemChanged:
             audioSession?.follow(player.currentItem)
+            countLengthFromTheStart()
             currentItemChanged()
             openWindowIfWanted()
             retitleWindow()

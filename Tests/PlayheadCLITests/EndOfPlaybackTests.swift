@@ -58,6 +58,17 @@ extension EndOfPlaybackTests {
         #expect(r.seconds < 10, "took \(r.seconds) s")
         #expect(abs(heard - 3) < 0.15, "\(cut): heard \(heard) s of sound, not 3 s")
     }
+
+    /// `--length` on a live stream counts from where it starts, near its live edge: 4 s are heard. (It counted
+    /// from the start of the playlist's window, behind where playback starts: the command ended at once, silent.)
+    @Test func aLiveStreamPlaysForItsLength() throws {
+        let stream = try LiveHLSStream("live-length", tone: 610)
+        defer { stream.stop() }
+        try stream.waitForSegments(5)
+        let (r, heard) = try playAndListen(["--length=4", try HLSFixtures.url(stream.path).absoluteString])
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        #expect(abs(heard - 4) < 0.3, "heard \(heard) s of sound, not 4 s, in \(r.seconds) s: \(r.stderr)")
+    }
 }
 
 extension EndOfPlaybackTests {
