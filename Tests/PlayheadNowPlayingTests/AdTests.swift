@@ -72,26 +72,14 @@ extension PlayerctlTests {
     /// commands follow the player's ad policy: refused in an ad that must be watched, landing at the start of one
     /// they would jump over.
     @Test func aSessionLeavesTheItemsAdsOutAndItsSkipsFollowTheAdPolicy() async throws {
-        _ = try freshCenter()
-        let sink = try TestSink()
-        let player = Player()
-        player.audioOutputChoice = .pulse(device: sink.name)
         let item = PlayerItem(url: try Fixtures.tone(seconds: 20))
         func linear(_ start: Double, _ end: Double) -> InterstitialTimeRange {
             InterstitialTimeRange(timeRange: ad(start, end).timeRange, requiresLinearPlayback: true)
         }
         item.interstitialTimeRanges = [linear(0, 2), linear(8, 11)]
-        player.replaceCurrentItem(with: item)
-        #expect(await eventually { item.status == .readyToPlay })
-        let session = NowPlayingSession(players: [player])
-        defer {
-            session.invalidate()
-            player.close()
-            try? AudioSession.shared.setActive(false)  // play() activated it
-        }
-        session.automaticallyPublishesNowPlayingInfo = true
-        #expect(await session.becomeActiveIfPossible())
-        let name = try name(of: session)
+        let p = try await PulseSession(item: item)
+        defer { p.close() }
+        let (player, session, name) = (p.player, p.session, p.name)
         let bus = "org.mpris.MediaPlayer2.\(name)"
         let monitor = try await SeekedMonitor()
         defer { monitor.stop() }

@@ -1,6 +1,5 @@
 import Foundation
 import Playhead
-import PlayheadAudio
 import PlayheadNowPlaying
 import PlayheadTestSupport
 import Testing
@@ -12,22 +11,9 @@ extension PlayerctlTests {
     /// while the clock held and jumped back once the clock moved: the session did not republish an elapsed time
     /// that had not changed.)
     @Test func thePositionWaitsWithAClockThatHolds() async throws {
-        _ = try freshCenter()
-        let sink = try TestSink()
-        let player = Player()
-        player.audioOutputChoice = .pulse(device: sink.name)
-        let item = PlayerItem(url: try Fixtures.tone(seconds: 20))
-        player.replaceCurrentItem(with: item)
-        #expect(await eventually { item.status == .readyToPlay })
-        let session = NowPlayingSession(players: [player])
-        defer {
-            session.invalidate()
-            player.close()
-            try? AudioSession.shared.setActive(false)  // play() activated it
-        }
-        session.automaticallyPublishesNowPlayingInfo = true
-        #expect(await session.becomeActiveIfPossible())
-        let name = try name(of: session)
+        let p = try await PulseSession()
+        defer { p.close() }
+        let (sink, player, name) = (p.sink, p.player, p.name)
         _ = try Run.command("pactl", ["suspend-sink", sink.name, "1"], timeout: 5)
         player.play()
         Task.detached {

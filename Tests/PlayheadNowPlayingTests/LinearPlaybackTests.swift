@@ -10,22 +10,9 @@ extension PlayerctlTests {
     /// `requiresLinearPlayback` sets): the desktop sees `CanSeek` false and its seeks and skips have no effect; once
     /// cleared, the desktop seeks again.
     @Test func aPlayerThatRequiresLinearPlaybackRefusesTheDesktopsSeeks() async throws {
-        _ = try freshCenter()
-        let sink = try TestSink()
-        let player = Player()
-        player.audioOutputChoice = .pulse(device: sink.name)
-        let item = PlayerItem(url: try Fixtures.tone(seconds: 20))
-        player.replaceCurrentItem(with: item)
-        #expect(await eventually { item.status == .readyToPlay })
-        let session = NowPlayingSession(players: [player])
-        defer {
-            session.invalidate()
-            player.close()
-            try? AudioSession.shared.setActive(false)  // play() activated it
-        }
-        session.automaticallyPublishesNowPlayingInfo = true
-        #expect(await session.becomeActiveIfPossible())
-        let name = try name(of: session)
+        let p = try await PulseSession()
+        defer { p.close() }
+        let (player, session, name) = (p.player, p.session, p.name)
         let bus = "org.mpris.MediaPlayer2.\(name)"
         player.play()
         #expect(try await eventually { try await playerctl(name, "status") == "Playing" })

@@ -1,5 +1,6 @@
 import Foundation
 import Playhead
+import PlayheadAudio
 import PlayheadNowPlaying
 import PlayheadTestSupport
 import Testing
@@ -136,4 +137,36 @@ func taggedPlayer() async throws -> Player {
 func name(of session: NowPlayingSession) throws -> String {
     let bus = try #require(session.nowPlayingInfoCenter.mprisBusName, "the session is not on the bus")
     return String(bus.dropFirst("org.mpris.MediaPlayer2.".count))
+}
+
+/// A player on a test PulseAudio sink with an item loaded and ready (a 20 s tone unless given), and an active
+/// session that publishes it automatically, on a fresh default center. `close()` ends both. Main actor.
+@MainActor
+struct PulseSession {
+    let sink: TestSink
+    let player: Player
+    let session: NowPlayingSession
+    /// The playerctl name of the session.
+    let name: String
+
+    init(item given: PlayerItem? = nil) async throws {
+        _ = try freshCenter()
+        sink = try TestSink()
+        player = Player()
+        player.audioOutputChoice = .pulse(device: sink.name)
+        let item = try given ?? PlayerItem(url: try Fixtures.tone(seconds: 20))
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        session = NowPlayingSession(players: [player])
+        session.automaticallyPublishesNowPlayingInfo = true
+        #expect(await session.becomeActiveIfPossible())
+        name = try PlayheadNowPlayingTests.name(of: session)
+    }
+
+    /// Drops the session and the player, and deactivates the audio session `play()` activated.
+    func close() {
+        session.invalidate()
+        player.close()
+        try? AudioSession.shared.setActive(false)
+    }
 }

@@ -5,23 +5,35 @@ import Testing
 
 /// The item's timeline stays continuous across `EXT-X-DISCONTINUITY` and `EXT-X-GAP`.
 @MainActor @Suite(.serialized) struct HLSTimelineTests {
-    /// Plays `path` to its end, without a stall or an error; `probe` reads a value of each picture.
-    func play(_ path: String, probe: @escaping @Sendable (VideoFrame) -> Int = { _ in 0 }) async throws -> (
-        samples: [Float], frames: [CaptureVideoOutput.Capture], dropped: [Double], item: PlayerItem
-    ) {
+    /// What playing an item to its end gave: the sound heard, the pictures, the positions of pictures dropped
+    /// late, the bit rates of the variants switched to, the stalls.
+    struct Run {
+        var samples: [Float]
+        var capture: CaptureVideoOutput
+        var dropped: [Double]
+        var switches: [Int]
+        var stalls: Int
+        var item: PlayerItem
+        var frames: [CaptureVideoOutput.Capture] { capture.frames }
+    }
+
+    /// Plays `url` to its end, without an error; `probe` reads a value of each picture.
+    func play(url: URL, probe: @escaping @Sendable (VideoFrame) -> Int) async throws -> Run {
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let capture = CaptureVideoOutput(probe: probe)
-        let item = PlayerItem(url: try HLSFixtures.url(path))
+        let item = PlayerItem(url: url)
         item.add(capture)
         let stalls = Locked(0)
         let dropped = Locked([Double]())
+        let switches = Locked([Int]())
         let events = player.events()
         Task { @MainActor in
             for await e in events {
                 switch e.kind {
                 case .stalled: stalls.withLock { $0 += 1 }
                 case .droppedFrame(let position, _): dropped.withLock { $0.append(position) }
+                case .variantSwitch(let bitRate, _, _): switches.withLock { $0.append(bitRate) }
                 default: break
                 }
             }
@@ -31,8 +43,16 @@ import Testing
         #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
         #expect(await eventually(timeout: 40) { player.timeControlStatus == .paused }, "did not end")
         #expect(item.error == nil, "\(String(describing: item.error))")
-        #expect(stalls.current == 0, "stalled")
-        return (sink.stopRecording(), capture.frames, dropped.current, item)
+        return Run(
+            samples: sink.stopRecording(), capture: capture, dropped: dropped.current, switches: switches.current,
+            stalls: stalls.current, item: item)
+    }
+
+    /// Plays `path` on the test nginx to its end, without a stall or an error.
+    func play(_ path: String, probe: @escaping @Sendable (VideoFrame) -> Int = { _ in 0 }) async throws -> Run {
+        let run = try await play(url: try HLSFixtures.url(path), probe: probe)
+        #expect(run.stalls == 0, "stalled")
+        return run
     }
 
     /// Frame times rise steadily (25 fps) from the start to `end`, one frame at a time, with no jump and no step
@@ -49,6 +69,32 @@ import Testing
         if !dropped.isEmpty { print("\(dropped.count) pictures dropped late, at \(dropped)") }
         #expect(abs((times.last ?? 0) - (end - 0.04)) < 0.1, "last frame at \(times.last ?? -1)")
         #expect(times.count > Int(end * 25) - 10, "\(times.count) frames")
+    }
+
+    /// Plays `master` from a test origin to its end, without an error, with each picture's height; the origin
+    /// tells its requests.
+    func playLadder(_ master: String) async throws -> (run: Run, origin: TestOrigin) {
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        return (try await play(url: origin.url(master), probe: { $0.height }), origin)
+    }
+
+    /// A ladder's run (`playLadder`) of `seconds` that switched up from 360p (tone 400 Hz): the pictures grow, time
+    /// runs on without a jump, the sound plays throughout and ends on a higher rung's tone.
+    func expectSwitchedUp(
+        _ run: Run, in seconds: Double
+    ) {
+        #expect(run.switches.count >= 2, "no switch: \(run.switches)")
+        let heights = run.capture.frames.map(\.value)
+        #expect(heights.first == 360 && (heights.last ?? 0) > 360, "\(Set(heights))")
+        expectContinuous(run.capture.frames, dropped: run.dropped, to: seconds)
+        guard let span = AudioAnalysis.soundSpan(run.samples) else {
+            Issue.record("no sound")
+            return
+        }
+        #expect(abs(AudioAnalysis.frequency(Array(run.samples[span].prefix(48_000))) - 400) < 4)
+        #expect(AudioAnalysis.frequency(Array(run.samples[span].suffix(48_000))) > 450, "still on 360p at the end")
+        let heard = AudioAnalysis.audibleSeconds(run.samples)
+        #expect(abs(heard - seconds) < 0.3, "heard \(heard) s")
     }
 
     @Test func aDiscontinuityKeepsTheTimelineContinuous() async throws {
@@ -100,42 +146,11 @@ import Testing
 
     @Test func anFMP4StreamSwitchesVariantWithItsNewInitSection() async throws {
         let master = try HLSFixtures.tsLadder("ladder-fmp4", seconds: 20, segmentQuery: "rate=500000", fmp4: true)
-        let origin = try TestOrigin(serving: try HLSFixtures.root())
-        let sink = try TestSink()
-        let player = Player.onSink(sink)
-        let capture = CaptureVideoOutput(probe: { $0.height })
-        let item = PlayerItem(url: origin.url(master))
-        item.add(capture)
-        let switches = Locked([Int]())
-        let dropped = Locked([Double]())
-        let events = player.events()
-        Task { @MainActor in
-            for await e in events {
-                switch e.kind {
-                case .variantSwitch(let bitRate, _, _): switches.withLock { $0.append(bitRate) }
-                case .droppedFrame(let position, _): dropped.withLock { $0.append(position) }
-                default: break
-                }
-            }
-        }
-        player.replaceCurrentItem(with: item)
-        player.play()
-        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
-        #expect(await eventually(timeout: 40) { player.timeControlStatus == .paused }, "did not end")
-        #expect(item.error == nil, "\(String(describing: item.error))")
-        let samples = sink.stopRecording()
-        #expect(switches.current.count >= 2, "no switch: \(switches.current)")
+        let (run, origin) = try await playLadder(master)
+        expectSwitchedUp(run, in: 20)
         // Each variant's init section was fetched when its first segment was.
         let inits = origin.requests.filter { $0.contains("init.mp4") }
-        #expect(inits.count == switches.current.count, "\(inits) for \(switches.current)")
-        // The pictures grow at the switch; time runs on without a jump; the sound changes tone without a gap.
-        let heights = capture.frames.map(\.value)
-        #expect(heights.first == 360 && (heights.last ?? 0) > 360, "\(Set(heights))")
-        expectContinuous(capture.frames, dropped: dropped.current, to: 20)
-        let span = try #require(AudioAnalysis.soundSpan(samples))
-        #expect(abs(AudioAnalysis.frequency(Array(samples[span].prefix(48_000))) - 400) < 4)
-        #expect(AudioAnalysis.frequency(Array(samples[span].suffix(48_000))) > 450, "still on 360p at the end")
-        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 20) < 0.3)
-        #expect(AudioAnalysis.longestGap(samples) < 0.01, gapMessage(samples))
+        #expect(inits.count == run.switches.count, "\(inits) for \(run.switches)")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.01, gapMessage(run.samples))
     }
 }
