@@ -30,6 +30,10 @@ extension ParserState {
     mutating func integer(_ list: AttributeList, _ name: String, _ tag: TagKind) throws(PlaylistParseError) -> Int? {
         guard let value = list[name] else { return nil }
         if let number = list.decimalInteger(name) { return number }
+        if !value.isQuoted, let number = Int(value.text), number < 0 {
+            try issue(.invalidValue, "#\(tag.name): \(name)=\(value) is negative")
+            return nil
+        }
         try issue(.invalidValue, "#\(tag.name): \(name)=\(value) is not a decimal-integer")
         if let number = Int(value.text) { return number }
         // A decimal (`BANDWIDTH=1280000.5`) is read as its integer part, as hls.js and ExoPlayer read it.

@@ -27,7 +27,9 @@ extension ParserState {
                 conformance.need(3, "a decimal #EXTINF duration", line: lineNumber)
             }
         } else {
-            try issue(.invalidValue, "#EXTINF duration \"\(string(b, durationStart, durationEnd))\" is not a number")
+            let text = string(b, durationStart, durationEnd)
+            let negative = (Double(text) ?? 0) < 0
+            try issue(.invalidValue, "#EXTINF duration \"\(text)\" is \(negative ? "negative" : "not a number")")
             pending.duration = nil
         }
         var titleStart = min(comma + 1, end)

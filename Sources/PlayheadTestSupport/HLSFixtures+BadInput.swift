@@ -14,6 +14,8 @@ extension HLSFixtures {
         case missingVariant = "missing-variant.m3u8"
         /// A 100 MB playlist.
         case hugePlaylist = "huge.m3u8"
+        /// A media playlist whose `EXT-X-MAP` init section is the playlist itself.
+        case playlistAsInitSection = "playlist-map.m3u8"
 
         /// The path of the thing the error must name (the playlist, or the offending segment or variant).
         public var culprit: String {
@@ -45,6 +47,10 @@ extension HLSFixtures {
         try write(
             "page.ts",
             "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Please sign in</body></html>\n")
+        try write(
+            BadInput.playlistAsInitSection.rawValue,
+            "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"playlist-map.m3u8\"\n#EXTINF:2,\n"
+                + "page.ts\n#EXT-X-ENDLIST\n")
         try write(
             BadInput.missingVariant.rawValue,
             "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CODECS=\"mp4a.40.2\"\nnowhere/index.m3u8\n")

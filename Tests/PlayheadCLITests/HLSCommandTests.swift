@@ -24,7 +24,7 @@ import Testing
         let words: [HLSFixtures.BadInput: String] = [
             .noPlayableVariant: "no playable variant", .noSegments: "no segments",
             .htmlSegment: "an HTML page, not a media segment", .missingVariant: "HTTP 404",
-            .hugePlaylist: "larger than 16 MiB",
+            .hugePlaylist: "larger than 16 MiB", .playlistAsInitSection: "a playlist, not a media segment",
         ]
         for input in HLSFixtures.BadInput.allCases {
             let r = try run([try HLSFixtures.url("bad/" + input.rawValue).absoluteString])

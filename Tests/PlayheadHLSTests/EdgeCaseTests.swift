@@ -31,6 +31,18 @@ struct EdgeCaseTests {
         #expect(try PlaylistParser().parse(last, url: nil).media?.segments.first?.byteRange?.offset == Int.max - 1)
     }
 
+    /// A negative `BANDWIDTH` or `#EXTINF` is said to be negative (not "not a number"), and the bandwidth is not
+    /// kept (the probe showed "-0 kb/s").
+    @Test func negativeNumbersAreSaidSo() throws {
+        let media = try PlaylistParser().parse("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:-2,\na.ts\n", url: nil)
+        #expect(media.warnings.map(\.message) == [#"#EXTINF duration "-2" is negative"#], "\(media.warnings)")
+        let multivariant = try PlaylistParser().parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=-5\nv.m3u8\n", url: nil)
+        #expect(multivariant.multivariant?.variants.first?.stream.bandwidth == nil)
+        #expect(
+            multivariant.warnings.map(\.message).first == "#EXT-X-STREAM-INF: BANDWIDTH=-5 is negative",
+            "\(multivariant.warnings)")
+    }
+
     @Test("a STREAM-INF without URI does not turn a media playlist multivariant")
     func danglingStreamInf() throws {
         let playlist = try PlaylistParser().parse(

@@ -134,9 +134,14 @@ extension HLSSource {
                         decrypter: decrypter)
                 else { return nil }
                 let raw = HTTPFetch.Response(body: response.head, contentType: response.contentType, seconds: 0)
-                if Self.isHTML(decrypter == nil ? response : raw) {
+                let head = decrypter == nil ? response : raw
+                if Self.isHTML(head) {
                     throw PlaybackError(
                         .parsing, source: url.absoluteString, reason: "an HTML page, not a media segment")
+                }
+                // A playlist listed as a segment or init section (FFmpeg said "cannot allocate memory").
+                if ContentSniffer.kind(of: head.body) == .playlist {
+                    throw PlaybackError(.parsing, source: url.absoluteString, reason: "a playlist, not a media segment")
                 }
                 if let decryption, let decrypter { response.body = try decryption.finish(decrypter, response, url) }
                 return response
