@@ -12,12 +12,14 @@ request through query parameters:
   ?reset_after=BYTES       close the connection after that many body bytes
   ?ranges=no               ignore Range and send no Accept-Ranges: the whole body, 200 (an origin that cannot seek)
   ?once=1                  apply status/reset_after/stall/first_byte_delay only to the first request for that path
+  ?nth=N                   ... only to the Nth request for that path (a player may probe with a request first)
   ?type=CONTENT_TYPE       answer with that Content-Type (default application/octet-stream)
   ?trickle=SECONDS         chunked: the file, then a comment line ("# still here") every SECONDS, forever
   ?icy=TITLE|TITLE...&icy_every=BYTES   an internet radio (SHOUTcast/Icecast): the file as one body of no
                            announced length, ended by closing the connection; to a client that asks for ICY metadata
                            (Icy-MetaData: 1), "icy-name: Test Radio" and a metadata block every 8192 bytes whose
-                           StreamTitle is the Nth title over the body's Nth icy_every bytes (sent when it changes)
+                           StreamTitle is the Nth title over the body's Nth icy_every bytes (sent when it changes);
+                           stall_after/stall_for and reset_after (a reset: SO_LINGER 0) apply to it as well
 
 /_control?status=CODE[&seconds=S][&match=TEXT] makes every other request (with match, every one whose path and
 query contain TEXT) answer CODE (for S seconds, or until the next /_control; status=0 ends it at once): an origin
@@ -46,6 +48,7 @@ Prints the port it listens on (127.0.0.1 only), then serves until killed. Each r
 """
 import http.server
 import os
+import socket
 import struct
 import sys
 import threading
@@ -275,7 +278,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     streams = {}
     clocks = {}
     streams_lock = threading.Lock()
-    seen = set()
+    seen = {}
     outage = None  # (status, until monotonic time or None)
     log_queries = False
 
@@ -348,11 +351,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             delay = self.link.latency()
             if delay > 0:
                 time.sleep(delay)
-        if q.get("once") == "1":
+        if q.get("once") == "1" or "nth" in q:
             with self.streams_lock:
-                repeat = url.path in self.seen
-                self.seen.add(url.path)
-            if repeat:
+                self.seen[url.path] = self.seen.get(url.path, 0) + 1
+                count = self.seen[url.path]
+            if count != int(q.get("nth", 1)):
                 for k in ("status", "reset_after", "stall_after", "stall_for", "first_byte_delay"):
                     q.pop(k, None)
         if q.get("redirect", "").startswith("to:"):
@@ -389,7 +392,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.trickle(path, float(q["trickle"]), q.get("type", "application/vnd.apple.mpegurl"))
             return
         if "icy" in q:
-            self.icy(path, q["icy"].split("|"), int(q.get("icy_every", 1 << 30)), float(q.get("rate", 0)))
+            self.icy(path, q["icy"].split("|"), int(q.get("icy_every", 1 << 30)), float(q.get("rate", 0)),
+                     int(q.get("stall_after", -1)), float(q.get("stall_for", 0)), int(q.get("reset_after", -1)))
             return
         size = os.path.getsize(path)
         start, end = 0, size - 1
@@ -445,10 +449,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         log("SENT %s %d complete" % (url.path, sent))
 
 
-    def icy(self, path, titles, every, rate):
+    def icy(self, path, titles, every, rate, stall_after=-1, stall_for=0, reset_after=-1):
         """Sends the file as an internet radio does: no length, the end a closed connection, and ICY metadata
         blocks (a length byte in 16-byte units, then "StreamTitle='...';" padded with NULs) after every 8192
-        bytes of audio when the client asked for them."""
+        bytes of audio when the client asked for them. After stall_after bytes of audio it sends nothing for
+        stall_for seconds; after reset_after bytes it drops the connection (a reset, not a close)."""
         interval = 8192
         metadata = self.headers.get("Icy-MetaData") == "1"
         with open(path, "rb") as f:
@@ -465,6 +470,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             while sent < len(data):
                 block = data[sent:sent + interval]
+                if 0 <= stall_after < sent + len(block):
+                    self.wfile.flush()
+                    time.sleep(stall_for)
+                    stall_after = -1
+                if 0 <= reset_after < sent + len(block):
+                    self.wfile.flush()
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.close_connection = True
+                    self.connection.close()
+                    log("SENT %s %d reset" % (urllib.parse.urlparse(self.path).path, sent))
+                    return
                 self.wfile.write(block)
                 sent += len(block)
                 if metadata and len(block) == interval:

@@ -80,8 +80,12 @@ extension MediaInput {
         }
         ioContext = io
         try open(url: nil, options: openOptions, readingInfo: false)
-        guard let c = context else { return false }
-        guard var state = chain else { return false }
+        return mapCurrentPart()
+    }
+
+    /// Maps the streams of the part just opened onto the first part's; false when none can stand in for one.
+    func mapCurrentPart() -> Bool {
+        guard let c = context, var state = chain else { return false }
         state.streamMap = [:]
         state.timeBases = [:]
         state.refreshing = []

@@ -27,13 +27,15 @@ extension MediaInput {
         // takes that close for a body cut short, and a whole file failed at its end (or before its first sample,
         // when the probe had read it all).
         if r == FFmpegError.ioError, endsWhenTheServerCloses { return nil }
+        // A radio whose connection failed (a reset, a time-out) is opened again, and plays on.
+        if r < 0, r != FFmpegError.exit, isRadio, reconnectRadio() { return try readPacket() }
         try check(r, "av_read_frame")
         if chain != nil, !mapChained(packet) { return try readPacket() }
         if let source = bridge?.source as? any TimestampAdjustingSource { adjust(packet, by: source) }
-        if formatName == "ogg", streams.indices.contains(packet.streamIndex),
+        if formatName == "ogg" || isRadio, streams.indices.contains(packet.streamIndex),
             streams[packet.streamIndex].mediaType == .audio
         {
-            oggTimeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
+            timeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
         }
         return packet
     }
@@ -84,7 +86,7 @@ extension MediaInput {
     public func seek(toSeconds seconds: Double, orAfter: Bool = false) throws(FFmpegError) {
         guard let c = context else { return }
         let ts = Self.int64(seconds * Double(ph_time_base()))
-        oggTimeline.reset()
+        timeline.reset()
         try check(avformat_seek_file(c, -1, Int64.min, ts, orAfter ? Int64.max : ts, 0), "avformat_seek_file")
     }
 

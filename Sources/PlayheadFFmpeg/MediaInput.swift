@@ -30,8 +30,11 @@ public final class MediaInput: @unchecked Sendable {
     var openOptions = OpenOptions()
     /// Parts of a chained source after the first: the current part's streams mapped onto the first part's.
     var chain: ChainState?
-    /// The audio time stamps of a chained Ogg stream, made to go on across its chains.
-    var oggTimeline = ChainedOggTimeline()
+    /// The audio time stamps of a chained Ogg stream or a reconnected radio, made to go on across its chains.
+    var timeline = RestartingTimeline()
+    /// An internet radio (its server sent ICY headers): a connection that fails is opened again
+    /// (`reconnectRadio`).
+    var isRadio = false
 
     /// What is being read, as given: a path or URL string, or the byte source's name.
     public let name: String
@@ -53,7 +56,9 @@ public final class MediaInput: @unchecked Sendable {
     public init(location: String, options: OpenOptions = OpenOptions()) throws(FFmpegError) {
         FFmpegLibrary.initialize()
         name = location
+        openOptions = options
         try open(url: location, options: options)
+        isRadio = sendsICYHeaders
     }
 
     /// Opens a custom byte source, as the HLS client does for segments; `name` is used in errors.

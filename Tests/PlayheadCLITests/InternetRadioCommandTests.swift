@@ -105,6 +105,34 @@ import Testing
         #expect(abs(heard - expected) < 0.2, "heard \(heard) s of \(expected) s")
     }
 
+    /// A radio whose connection stalls past the network time-out, or is reset, 2 s into an 8 s stream: the player
+    /// connects again and plays on (the station sends the stream from its start again here), and the command ends
+    /// as for a radio that closed. (It ended with "reading failed: connection timed out", or "connection reset by
+    /// peer" 0.1 s in, exit status 1.) The position goes on: no time jump is logged.
+    @Test(arguments: [["stall_after": "32768", "stall_for": "5"], ["reset_after": "32768"]])
+    func aRadioWhoseConnectionFailsPlaysOn(_ fault: [String: String]) throws {
+        let tone = try Fixtures.tone(seconds: 8, frequency: 550, ext: "mp3")
+        let origin = try TestOrigin(serving: tone.deletingLastPathComponent())
+        // The player's first request only sniffs the start: the second is the stream.
+        let url = origin.url(tone.lastPathComponent, ["icy": "Song", "nth": "2"].merging(fault) { $1 })
+        let sink = try TestSink()
+        let log = Paths.scratch("radio-reconnect").appendingPathComponent("events.jsonl")
+        let r = try Run.command(
+            try Paths.playheadBinary(),
+            [
+                "--ao=pulse", "--vo=null", "--no-mpris", "--audio-device=\(sink.name)", "--network-timeout=2",
+                "--log-json=\(log.path)", url.absoluteString,
+            ], timeout: 60)
+        let heard = AudioAnalysis.audibleSeconds(sink.stopRecording())
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty, "\(r.stderr)")
+        // 32768 bytes at 128 kb/s: 2 s, then the whole 8 s again.
+        #expect(abs(heard - 10) < 0.4, "heard \(heard) s")
+        #expect(origin.requests.filter { $0.contains(tone.lastPathComponent) }.count == 3, "\(origin.requests)")
+        let events = try String(contentsOf: log, encoding: .utf8)
+        #expect(!events.contains("time-jumped"), "\(events)")
+    }
+
     /// A URL pasted with a character a URL may not hold ("|") and an escape ("%20"): the escape is sent as it is.
     /// Foundation's fallback encoded its "%" again, and the origin was asked for "two%2520words%7C1.mp3": 404.
     @Test func aPastedURLKeepsItsEscapes() throws {

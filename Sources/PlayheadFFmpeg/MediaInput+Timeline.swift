@@ -1,13 +1,16 @@
 import CFFmpeg
 import PlayheadCore
 
-/// A chained Ogg stream (an Ogg internet radio, where each song is a new chain, or files joined end to end)
-/// starts its time stamps again at each chain: FFmpeg passes them on, and the position stood still from the first
-/// song's end while the sound went on. An audio stream's time stamps are made to go on from where the last chain
-/// ended, as mpv does for web radio. On the reading thread.
-struct ChainedOggTimeline {
+/// Audio time stamps that start again part-way: a chained Ogg stream (an Ogg internet radio, where each song is a
+/// new chain, or files joined end to end) at each chain, an internet radio at each new connection
+/// (`reconnectRadio`). FFmpeg passes them on, and the position stood still (or went back) while the sound went on.
+/// An audio stream's time stamps are made to go on from where the last chain or connection ended, as mpv does for
+/// web radio. On the reading thread.
+struct RestartingTimeline {
     /// Per stream index: what is added to its time stamps, and where its next packet is due (shifted).
     private var streams: [Int: (offset: Int64, next: Int64)] = [:]
+    /// Streams whose next packet begins a new connection: it goes on where the last one ended, however close.
+    private var restarting: Set<Int> = []
 
     /// Shifts `packet` (of an audio stream with time base `timeBase`) past the chain before it when its time
     /// stamps went back by more than a second.
@@ -15,7 +18,7 @@ struct ChainedOggTimeline {
         guard let ts = packet.pts ?? packet.dts, timeBase.num > 0 else { return }
         var state = streams[packet.streamIndex] ?? (0, ts)
         let second = Int64(timeBase.den / timeBase.num)
-        if ts + state.offset < state.next - second {
+        if restarting.remove(packet.streamIndex) != nil || ts + state.offset < state.next - second {
             state.offset = state.next - ts
         }
         if state.offset != 0 {
@@ -27,5 +30,11 @@ struct ChainedOggTimeline {
     }
 
     /// Forgets the chains seen: after a seek, time stamps are the container's again.
-    mutating func reset() { streams = [:] }
+    mutating func reset() {
+        streams = [:]
+        restarting = []
+    }
+
+    /// The next packet of each stream seen comes from a new connection and goes on where the last one ended.
+    mutating func restart() { restarting = Set(streams.keys) }
 }
