@@ -72,7 +72,7 @@ public final class NowPlayingInfoCenter {
     static let mimeTypes = [
         "audio/mpeg", "audio/mp4", "audio/aac", "audio/flac", "audio/ogg", "audio/opus", "audio/wav", "audio/x-wav",
         "video/mp4", "video/quicktime", "video/x-matroska", "video/webm", "video/mp2t", "application/vnd.apple.mpegurl",
-        "application/x-mpegurl",
+        "application/x-mpegurl", "audio/x-mpegurl", "audio/mpegurl", "audio/x-scpls",
     ]
 
     /// Sends MPRIS `Seeked` with the position published now (a `NowPlayingSession` after each finished seek).

@@ -102,7 +102,7 @@ extension NowPlayingSession {
         add(PlayerItem(url: url), after: after, makeCurrent: makeCurrent)
     }
 
-    private func add(_ item: PlayerItem, after: String, makeCurrent: Bool) -> MPRISError? {
+    func add(_ item: PlayerItem, after: String, makeCurrent: Bool) -> MPRISError? {
         guard let q = queue else { return nil }
         // A queue's current item always comes first: "at the start" (NoTrack) means right after it.
         let afterItem = after == MPRISState.noTrack ? q.currentItem : self.item(withID: after)
@@ -155,31 +155,5 @@ extension NowPlayingSession {
         let copy = PlayerItem(asset: item.asset)
         copy.nowPlayingInfo = item.nowPlayingInfo
         return copy
-    }
-
-    /// OpenUri: the asset is loaded first; one that cannot play (not media, unreadable) is the caller's error and
-    /// leaves the player as it was. Else on a queue the URI plays next, at once; otherwise it replaces the item.
-    /// Playback starts. Main actor.
-    func openURL(_ url: URL) async -> MPRISError? {
-        let asset = URLAsset(url: url)
-        let playable: Bool
-        do {
-            playable = try await asset.load(.isPlayable)
-        } catch {
-            return ("org.playhead.NowPlaying.Error.CannotOpen", "\(error)")
-        }
-        guard playable else {
-            return ("org.playhead.NowPlaying.Error.CannotOpen", "\(url.absoluteString): nothing in it can be played")
-        }
-        let item = PlayerItem(asset: asset)
-        if let q = queue {
-            if let error = add(item, after: MPRISState.noTrack, makeCurrent: true) { return error }
-            q.play()
-        } else {
-            player.replaceCurrentItem(with: item)
-            player.play()
-        }
-        publish()
-        return nil
     }
 }
