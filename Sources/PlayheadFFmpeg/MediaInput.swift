@@ -45,7 +45,8 @@ public final class MediaInput: @unchecked Sendable {
     public internal(set) var metadata = MediaMetadata()
     /// The container's duration, `.invalid` when unknown (as for live or unbounded streams).
     public private(set) var duration: MediaTime = .invalid
-    /// The container's short format name, such as "mov,mp4,m4a,3gp,3g2,mj2" or "mpegts".
+    /// The container's short format name, such as "mov,mp4,m4a,3gp,3g2,mj2" or "mpegts"; a chained source's is
+    /// its current part's.
     public private(set) var formatName = ""
     /// Total bit rate in bits per second, 0 when unknown.
     public private(set) var bitRate = 0
@@ -141,6 +142,8 @@ public final class MediaInput: @unchecked Sendable {
             throw FFmpegError(code: opened, function: "avformat_open_input", detail: logged.isEmpty ? nil : logged)
         }
         context = c
+        // The container of the part opened now (a chained source's later part may be another: TS, then fMP4).
+        formatName = c?.pointee.iformat.map { String(cString: $0.pointee.name) } ?? formatName
         // A later part of a chained source (an fMP4 init section and its fragments) takes its streams from the
         // first part, and its init section has the codec parameters: probing its packets would wait for more of
         // them (a low-latency part holds a third of the frames FFmpeg wants to guess a frame rate from).

@@ -24,17 +24,21 @@ extension HLSFixtures {
         return try joinedAtDiscontinuities("disc-codec", [a, "disc-codec-b/index.m3u8"])
     }
 
-    /// `name/index.m3u8`: the segments of the VOD media playlists at `paths` (in the nginx root), one playlist
-    /// after the other, each after the first behind an `EXT-X-DISCONTINUITY`.
+    /// `name/index.m3u8`: the segments (and init sections) of the VOD media playlists at `paths` (in the nginx
+    /// root), one playlist after the other, each after the first behind an `EXT-X-DISCONTINUITY`.
     public static func joinedAtDiscontinuities(_ name: String, _ paths: [String]) throws -> String {
         let root = try root()
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:3", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:3", "#EXT-X-PLAYLIST-TYPE:VOD"]
         for (i, path) in paths.enumerated() {
             if i > 0 { lines.append("#EXT-X-DISCONTINUITY") }
             let folder = (path as NSString).deletingLastPathComponent
             let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.hasPrefix("#EXTINF") || !line.hasPrefix("#") {
-                lines.append(line.hasPrefix("#") ? String(line) : "../\(folder)/\(line)")
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("#EXT-X-MAP:URI=\"") {
+                    lines.append("#EXT-X-MAP:URI=\"../\(folder)/" + line.dropFirst("#EXT-X-MAP:URI=\"".count))
+                } else if line.hasPrefix("#EXTINF") || !line.hasPrefix("#") {
+                    lines.append(line.hasPrefix("#") ? String(line) : "../\(folder)/\(line)")
+                }
             }
         }
         lines.append("#EXT-X-ENDLIST")

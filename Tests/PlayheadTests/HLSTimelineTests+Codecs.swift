@@ -23,6 +23,22 @@ extension HLSTimelineTests {
         #expect(AudioAnalysis.longestGap(run.samples) < 0.05, gapMessage(run.samples))
     }
 
+    /// MPEG-TS, then fMP4 after a discontinuity (an ad from another packager): every fMP4 segment plays. (The
+    /// demuxer went on segment by segment only when the stream began in fMP4: the first fMP4 segment played, then
+    /// the item ended.)
+    @Test func fMP4AfterTSPlaysEverySegment() async throws {
+        let fmp4 = try HLSFixtures.stream(
+            "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
+        let run = try await play(
+            try HLSFixtures.joinedAtDiscontinuities("ts-fmp4", [try HLSFixtures.stream("disc-a", tone: 500, []), fmp4]))
+        #expect(abs(run.item.duration.seconds - 16) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 16)
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == [500, 450], "tones \(tones)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 16) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+    }
+
     /// Packed audio that goes from raw AAC to MP3 to AC-3 at discontinuities (one demuxer read the MP3 bytes as
     /// AAC and the item failed, "invalid data"): each tone in turn, whole.
     @Test func packedAudioChangesFormatAtEachDiscontinuity() async throws {

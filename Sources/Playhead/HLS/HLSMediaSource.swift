@@ -157,6 +157,8 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
         guard try input.restartPart() else {
             throw PlaybackError(.parsing, source: input.name, reason: "the stream changed its tracks")
         }
+        // The part's container decides: fMP4 after TS (at a discontinuity) is demuxed segment by segment.
+        hls.repeatsInit = input.formatName.contains("mp4")
     }
 
     override func seek(to seconds: Double) throws(PlaybackError) {
