@@ -37,32 +37,40 @@ extension PlaybackSession {
         if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
             item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]
         }
-        if options.start == nil, options.length != nil {
-            // Counted from where the item starts playing: a resumed position, a live stream's edge.
-            lengthFromStart.insert(ObjectIdentifier(item))
-        } else if let stop = options.stopTime {
-            item.forwardPlaybackEndTime = MediaTime(seconds: stop, preferredTimescale: 48_000)
-        }
         if let start = options.start {
             item.seek(to: MediaTime(seconds: start, preferredTimescale: 48_000))
         } else if slot.repeatIndex == 0, isResumable(location), let position = resume?.position(for: location) {
             item.seek(to: MediaTime(seconds: position, preferredTimescale: 48_000))
             resumedAt[ObjectIdentifier(item)] = position
         }
+        if options.start == nil, let length = options.length {
+            // Counted from where the item starts: a resumed position, else 0. A stream's is set once it is ready
+            // (a live one starts near its edge); a local file's now, so that a run faster than real time
+            // (`--ao=wav`) cannot pass it before the item is ready.
+            if location.contains("://") || location.lowercased().hasSuffix(".m3u8") {
+                lengthFromStart.insert(ObjectIdentifier(item))
+            } else {
+                let start = resumedAt[ObjectIdentifier(item)] ?? 0
+                item.forwardPlaybackEndTime = MediaTime(seconds: start + length, preferredTimescale: 48_000)
+            }
+        } else if let stop = options.stopTime {
+            item.forwardPlaybackEndTime = MediaTime(seconds: stop, preferredTimescale: 48_000)
+        }
         slots[ObjectIdentifier(item)] = slot
         player.insert(item, after: nil)
         return item
     }
 
-    /// `--length` without `--start` counts from where the current item starts playing, set once it is ready (or
-    /// current, when it was opened ahead): a live stream starts near its live edge and a long file where it was
-    /// left, not at 0 (`--length=4` on a live stream played 0.7 s).
+    /// `--length` without `--start` on a stream, once the current item is ready (or current, when it was opened
+    /// ahead): a live stream counts from where it starts playing, near its live edge (counted from 0, `--length=4`
+    /// ended the command at once, silent); one of known duration from its start (a resumed position, else 0).
     func countLengthFromTheStart() {
         guard let length = options.length, let item = player.currentItem, item.status == .readyToPlay,
             lengthFromStart.remove(ObjectIdentifier(item)) != nil
         else { return }
-        item.forwardPlaybackEndTime = MediaTime(
-            seconds: player.currentTime().seconds + length, preferredTimescale: 48_000)
+        let start =
+            item.duration.isNumeric ? resumedAt[ObjectIdentifier(item)] ?? 0 : player.currentTime().seconds
+        item.forwardPlaybackEndTime = MediaTime(seconds: start + length, preferredTimescale: 48_000)
     }
 
     /// The player moved to another item: note it, announce it, and queue the one after it.

@@ -59,6 +59,19 @@ extension EndOfPlaybackTests {
         #expect(abs(heard - 3) < 0.15, "\(cut): heard \(heard) s of sound, not 3 s")
     }
 
+    /// `--length` on a local file written faster than real time (`--ao=wav`) ends exactly there: its end is set
+    /// before it plays. (Counted once the item was ready, 2.00 to 2.17 s were written.)
+    @Test func aLengthIsExactFasterThanRealTime() throws {
+        let tone = try Fixtures.tone(seconds: 8, frequency: 530)
+        let wav = Paths.scratch("length-wav").appendingPathComponent("out.wav")
+        try? FileManager.default.removeItem(at: wav)
+        let r = try Run.command(
+            try Paths.playheadBinary(), ["--ao=wav:\(wav.path)", "--vo=null", "--length=2", tone.path], timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let seconds = Double(AudioAnalysis.wavSamples(wav).count) / 48_000
+        #expect(abs(seconds - 2) < 0.001, "wrote \(seconds) s")
+    }
+
     /// `--length` on a live stream counts from where it starts, near its live edge: 4 s are heard. (It counted
     /// from the start of the playlist's window, behind where playback starts: the command ended at once, silent.)
     @Test func aLiveStreamPlaysForItsLength() throws {
