@@ -193,6 +193,10 @@ final class PlaybackSession {
 
     private func handle(_ event: PlayerEvent) {
         noticeFailovers()
+        // An entry that failed while it was opened ahead reports its error as it becomes current, before the item
+        // change: follow it first (its error is its own, and the entry after it is queued), or the queue ended
+        // there.
+        if case .error = event.kind { currentItemChanged() }
         if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.slot)) }
         log?.write(event, input: current.map { location(of: $0.slot) } ?? "")
         switch event.kind {

@@ -122,6 +122,31 @@ struct BadInputCommandTests {
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("\"ended\""), "the second input did not play to its end: \(text)")
     }
+
+    /// A bad entry between two good ones (it fails while it is opened ahead, during the first): reported once,
+    /// under its own name in the log, and the one after it plays. (The command ended after the first entry.)
+    @Test func aBadEntryInTheMiddleIsSkipped() throws {
+        let folder = Paths.scratch("bad-middle")
+        let empty = folder.appendingPathComponent("empty.mp3")
+        _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
+        let log = folder.appendingPathComponent("e.jsonl")
+        let sink = try TestSink()
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            [
+                "--audio-device=\(sink.name)", "--vo=null", "--no-mpris", "--log-json=\(log.path)",
+                try Fixtures.tone(seconds: 1.5, frequency: 440).path, empty.path,
+                try Fixtures.tone(seconds: 1.5, frequency: 660).path,
+            ], timeout: 30)
+        #expect(r.status == 1, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr == "playhead: \(empty.path): the file is empty\n", "\(r.stderr)")
+        let tones = AudioAnalysis.toneSequence(sink.stopRecording())
+        #expect(tones == [440, 660], "tones \(tones)")
+        let errors = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains("\"event\":\"error\"")
+        }
+        #expect(errors.count == 1 && errors[0].contains("empty.mp3"), "\(errors)")
+    }
 }
 
 private func le32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
