@@ -106,7 +106,9 @@ extension PlayerControls {
         if let player = host?.player, let item = player.currentItem, !seekingIsRefused {
             let length = item.duration.seconds
             if length.isFinite, length > 0 {
-                player.seek(to: MediaTime(seconds: fraction * length, preferredTimescale: 1000))
+                player.seek(
+                    to: MediaTime(seconds: fraction * length, preferredTimescale: 1000), toleranceBefore: .zero,
+                    toleranceAfter: .zero)
             }
         }
         push()

@@ -230,9 +230,12 @@ public final class PlayerWindow {
         }
     }
 
+    /// Seeks exactly: on the keyframe before the target, +5 s went back where keyframes are far apart.
     private func seek(_ player: Player?, to seconds: Double) {
         guard controls?.seekingIsRefused != true else { return }
-        player?.seek(to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000))
+        player?.seek(
+            to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000), toleranceBefore: .zero,
+            toleranceAfter: .zero)
     }
 }
 

@@ -120,14 +120,18 @@ extension PlaybackSession {
         if player.rate != 0 { player.rate = Float(r) }
     }
 
-    /// Seeks, unless the player requires linear playback now (`Player.requiresLinearPlayback`) or the input cannot
-    /// seek (a pipe, a server without byte ranges, a live stream without a window), which is said.
+    /// Seeks exactly, unless the player requires linear playback now (`Player.requiresLinearPlayback`) or the input
+    /// cannot seek (a pipe, a server without byte ranges, a live stream without a window), which is said. A
+    /// keyframe seek landed on the keyframe before the target: with keyframes 10 s apart, +5 s went back to 0,
+    /// every time.
     private func seek(_ seconds: Double) {
         guard !player.requiresLinearPlayback else { return }
         if let item = player.currentItem, item.status == .readyToPlay, item.seekableTimeRanges.isEmpty {
             terminal.message("cannot seek in this input (a pipe, or a server that does not serve byte ranges)")
             return
         }
-        player.seek(to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000))
+        player.seek(
+            to: MediaTime(seconds: max(0, seconds), preferredTimescale: 1000), toleranceBefore: .zero,
+            toleranceAfter: .zero)
     }
 }
