@@ -107,6 +107,9 @@ struct Options {
         if !o.showHelp && !o.showVersion && !o.listAudioDevices && o.inputs.isEmpty {
             throw UsageError(description: "no file or URL to play (see --help)")
         }
+        if o.length == nil, let end = o.end, end <= o.start ?? 0 {
+            throw UsageError(description: "--end: it must come after --start (\(end) s is not after \(o.start ?? 0) s)")
+        }
         return o
     }
 
@@ -141,8 +144,11 @@ struct Options {
         let v = try need(name, value)
         var total = 0.0
         for part in v.split(separator: ":", omittingEmptySubsequences: false) {
-            guard let d = Double(part), d >= 0, d.isFinite else {
+            guard let d = Double(part), d.isFinite else {
                 throw UsageError(description: "\(name): '\(v)' is not a time")
+            }
+            guard d >= 0, !part.hasPrefix("-") else {
+                throw UsageError(description: "\(name): '\(v)' is negative: a time is from 0 on")
             }
             total = total * 60 + d
         }

@@ -47,10 +47,10 @@ extension PlaybackSession {
             // Counted from where the item starts: a resumed position, else 0. A stream's is set once it is ready
             // (a live one starts near its edge); a local file's now, so that a run faster than real time
             // (`--ao=wav`) cannot pass it before the item is ready.
+            let start = resumedAt[ObjectIdentifier(item)] ?? 0
             if location.contains("://") || location.lowercased().hasSuffix(".m3u8") {
-                lengthFromStart.insert(ObjectIdentifier(item))
+                lengthFromStart[ObjectIdentifier(item)] = start
             } else {
-                let start = resumedAt[ObjectIdentifier(item)] ?? 0
                 item.forwardPlaybackEndTime = MediaTime(seconds: start + length, preferredTimescale: 48_000)
             }
         } else if let stop = options.stopTime {
@@ -66,11 +66,18 @@ extension PlaybackSession {
     /// ended the command at once, silent); one of known duration from its start (a resumed position, else 0).
     func countLengthFromTheStart() {
         guard let length = options.length, let item = player.currentItem, item.status == .readyToPlay,
-            lengthFromStart.remove(ObjectIdentifier(item)) != nil
+            let queuedStart = lengthFromStart.removeValue(forKey: ObjectIdentifier(item))
         else { return }
-        let start =
-            item.duration.isNumeric ? resumedAt[ObjectIdentifier(item)] ?? 0 : player.currentTime().seconds
+        let start = item.duration.isNumeric ? queuedStart : player.currentTime().seconds
         item.forwardPlaybackEndTime = MediaTime(seconds: start + length, preferredTimescale: 48_000)
+    }
+
+    /// An item that ended: one whose `--start` was past its end is said to be so (it played nothing; it ended
+    /// without a word).
+    func checkStartPosition(_ ended: PlayerItem, slot: PlaylistCursor.Slot) {
+        guard let start = options.start, ended.duration.isNumeric, start >= ended.duration.seconds else { return }
+        let end = clockString(ended.duration.seconds)
+        printError("\(shown(location(of: slot))): --start=\(clockString(start)) is past its end (\(end))")
     }
 
     /// The player moved to another item: note it, announce it, and queue the one after it.

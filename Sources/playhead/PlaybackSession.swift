@@ -19,8 +19,9 @@ final class PlaybackSession {
     var slots: [ObjectIdentifier: PlaylistCursor.Slot] = [:]
     /// Where each queued item resumes (announced when it starts).
     var resumedAt: [ObjectIdentifier: Double] = [:]
-    /// The queued items whose `--length` counts from where they start playing (`countLengthFromTheStart`).
-    var lengthFromStart: Set<ObjectIdentifier> = []
+    /// The queued items whose `--length` is set once they are ready (`countLengthFromTheStart`), with where they
+    /// start when they have a duration (a resumed position, else 0).
+    var lengthFromStart: [ObjectIdentifier: Double] = [:]
     /// The item playing and its slot.
     var current: (item: PlayerItem, slot: PlaylistCursor.Slot)?
     /// The audio session's part (its mode follows the item playing).
@@ -213,6 +214,7 @@ final class PlaybackSession {
         case .ended:
             // Stopping at --end or --length is not the item's end: its saved position stays.
             if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.slot)) }
+            if let c = current { checkStartPosition(c.item, slot: c.slot) }
         case .error(let e):
             printError(shown(e.description))
             failures += 1

@@ -62,6 +62,22 @@ import Testing
         #expect(!r.stdout.contains("Resuming"), "resumed at an untrusted position: \(r.stdout)")
     }
 
+    /// `--start` past the end plays nothing and says so; `--end` not after `--start`, and a negative time, are
+    /// usage errors that say why.
+    @Test func timesOutsideTheFileAreSaid() throws {
+        let tone = try Fixtures.tone(seconds: 3, frequency: 590)
+        let past = try play(["--start=40", tone.path])
+        #expect(past.status == 0, "exit \(past.status); stderr: \(past.stderr)")
+        #expect(errorLines(past) == ["playhead: \(tone.path): --start=00:40 is past its end (00:03)"], "\(past.stderr)")
+        for options in [["--start=5", "--end=3"], ["--start=5", "--end=5"], ["--end=0"]] {
+            let r = try play(options + [tone.path])
+            #expect(r.status == 2, "\(options): exit \(r.status)")
+            #expect(errorLines(r).first?.contains("must come after --start") == true, "\(options): \(r.stderr)")
+        }
+        let negative = try play(["--length=-1", tone.path])
+        #expect(negative.status == 2 && negative.stderr.contains("is negative"), "\(negative.stderr)")
+    }
+
     @Test func validResumeEntriesSurviveABadOne() throws {
         let chirp = try GaplessFixtures.positionChirp()
         let (env, json) = try stateHome(position: "1e308", for: chirp)
