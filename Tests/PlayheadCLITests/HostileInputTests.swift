@@ -148,11 +148,15 @@ import Testing
     @Test(arguments: ["wav", "flac", "mp3"])
     func nothingToPlayBetweenStartAndEndIsNotAnError(_ ext: String) throws {
         // Media that decodes nothing because of where it starts or stops is still media: no "not a media file".
+        // A start past the end is said as such, once; an end before the start is a usage error (exit status 2,
+        // HostileNumberTests.timesOutsideTheFileAreSaid). Both played nothing without a word before.
         let tone = try Fixtures.tone(seconds: 1, ext: ext)
-        for range in [["--start=2", "--end=1"], ["--start=100"], ["--length=0"]] {
+        for range in [["--start=100"], ["--length=0"]] {
             let r = try play(range + [tone.path])
             #expect(r.status == 0, "\(ext) \(range): exit \(r.status); stderr: \(r.stderr)")
-            #expect(errorLines(r).isEmpty, "\(ext) \(range): \(r.stderr)")
+            #expect(
+                errorLines(r).allSatisfy { $0.hasSuffix("--start=01:40 is past its end (00:01)") },
+                "\(ext) \(range): \(r.stderr)")
         }
     }
 
