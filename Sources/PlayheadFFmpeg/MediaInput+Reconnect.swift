@@ -23,21 +23,24 @@ extension MediaInput {
     }
 
     /// Opens the radio again after its connection failed, waiting 0.5, 1, 2, 4... s between attempts, for up to
-    /// `radioRetrySeconds`. False when it could not be had again in that time, or the input was interrupted (a
-    /// stop): the failure stands.
+    /// `radioRetrySeconds`. A connection that fails within 30 s of the last reopening waits on from where those
+    /// waits had come to (up to 8 s): a server that drops every connection at once is not asked again and again.
+    /// False when it could not be had again in that time, or the input was interrupted (a stop): the failure
+    /// stands.
     func reconnectRadio() -> Bool {
         guard let c = context else { return false }
         if chain == nil { chain = ChainState(firstPart: c) }
         let deadline = MonotonicClock.now() + radioRetrySeconds
-        var delay = 0.5
-        while !interruptFlag.isInterrupted {
-            closeContext()
+        var delay = MonotonicClock.now() - radioRetry.last < 30 ? radioRetry.delay : 0
+        closeContext()
+        while waitUnlessInterrupted(delay), MonotonicClock.now() < deadline {
             if (try? open(url: name, options: openOptions, readingInfo: false)) != nil, mapCurrentPart() {
                 timeline.restart()
+                radioRetry = (MonotonicClock.now(), min(max(delay * 2, 0.5), 8))
                 return true
             }
-            guard MonotonicClock.now() + delay < deadline, waitUnlessInterrupted(delay) else { return false }
-            delay = min(delay * 2, 8)
+            closeContext()
+            delay = min(max(delay * 2, 0.5), 8)
         }
         return false
     }

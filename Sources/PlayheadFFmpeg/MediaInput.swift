@@ -35,6 +35,8 @@ public final class MediaInput: @unchecked Sendable {
     /// An internet radio (its server sent ICY headers): a connection that fails is opened again
     /// (`reconnectRadio`).
     var isRadio = false
+    /// When the radio was last opened again (monotonic seconds), and the wait before the next attempt.
+    var radioRetry = (last: -Double.infinity, delay: 0.0)
 
     /// What is being read, as given: a path or URL string, or the byte source's name.
     public let name: String
