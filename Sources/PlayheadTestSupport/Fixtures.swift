@@ -48,6 +48,14 @@ public enum Fixtures {
             ])
     }
 
+    /// `numberedVideo` in `ext`'s container: `mp4`, or `ts` (MPEG-TS, which has no index: FFmpeg seeks in it by
+    /// searching time stamps, and lands anywhere in a group of pictures).
+    public static func numberedVideo(ext: String) throws -> URL {
+        let mp4 = try numberedVideo()
+        if ext == "mp4" { return mp4 }
+        return try make("numbered.\(ext)", ["-i", mp4.path, "-c", "copy"])
+    }
+
     /// Reads the frame number drawn by `numberedVideo` from a frame's luma.
     public static func frameNumber(luma: (Int, Int) -> UInt8) -> Int {
         var n = 0
@@ -58,16 +66,27 @@ public enum Fixtures {
     /// 6 s of video and sound where a white flash and a 1 kHz beep of 100 ms start together at 1, 2, 3, 4 and 5 s;
     /// black and silence otherwise. 320x240 25 fps H.264 + AAC.
     public static func flashAndBeep() throws -> URL {
+        try make("flash-beep.mp4", flashAndBeepArguments(seconds: 6) + ["-c:a", "aac", "-ac", "2"])
+    }
+
+    /// `flashAndBeep` of `seconds` in Matroska with its sound missing from `from` to `to` seconds (the pictures go
+    /// on): the beeps in between are gone, and the time stamps of the sound jump over the hole, as in a recording
+    /// that lost its sound for a while.
+    public static func flashAndBeepWithSoundHole(seconds: Int = 6, from: Double, to: Double) throws -> URL {
         try make(
-            "flash-beep.mp4",
-            [
-                "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=6",
-                "-f", "lavfi", "-i",
-                "aevalsrc='if(gte(t\\,1)*lt(mod(t\\,1)\\,0.1)\\,0.5*sin(2*PI*1000*t)\\,0)':s=48000:d=6",
-                "-vf", "geq=lum='if(gte(T\\,1)*lt(mod(T\\,1)\\,0.1)\\,235\\,16)':cb=128:cr=128",
-                "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p",
-                "-c:a", "aac", "-ac", "2",
-            ])
+            "flash-beep-\(seconds)s-hole-\(from)-\(to).mkv",
+            flashAndBeepArguments(seconds: seconds)
+                + ["-af", "aselect='not(between(t\\,\(from)\\,\(to)))'", "-c:a", "aac", "-ac", "2"])
+    }
+
+    private static func flashAndBeepArguments(seconds: Int) -> [String] {
+        [
+            "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=\(seconds)",
+            "-f", "lavfi", "-i",
+            "aevalsrc='if(gte(t\\,1)*lt(mod(t\\,1)\\,0.1)\\,0.5*sin(2*PI*1000*t)\\,0)':s=48000:d=\(seconds)",
+            "-vf", "geq=lum='if(gte(T\\,1)*lt(mod(T\\,1)\\,0.1)\\,235\\,16)':cb=128:cr=128",
+            "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p",
+        ]
     }
 
     /// A 1080p30 H.264 + AAC clip of `seconds` (for benchmarks).

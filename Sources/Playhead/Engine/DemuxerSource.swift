@@ -24,6 +24,10 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     /// The cues of a subtitle file read whole by Playhead's parsers (its only track's), set by `SubtitleFiles`
     /// before the source is shared.
     var cueFile: [SubtitleCue]?
+    /// The tracks the engine chose (`select`; demux thread).
+    private(set) var chosen: Set<Int> = []
+    /// Packets a seek read while it looked for the keyframe it landed on, given before reading on (demux thread).
+    var pushedBack: [Packet] = []
 
     /// The source for an opened input: `HLSMediaSource` when Playhead's HLS client feeds it, merged with a part
     /// for each audio rendition of the variant's group (`HLSRenditionSource`) and each subtitle rendition of its
@@ -133,7 +137,10 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     }
 
     /// Everything is open already: the chosen tracks that are this input's.
-    func select(_ chosen: Set<Int>) -> Set<Int> { chosen.intersection(tracks.map(\.id)) }
+    func select(_ chosen: Set<Int>) -> Set<Int> {
+        self.chosen = chosen.intersection(tracks.map(\.id))
+        return self.chosen
+    }
 
     func deliverPendingJump() -> Bool { false }
 
@@ -149,7 +156,7 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
         while true {
             let packet: Packet?
             do {
-                packet = try input.readPacket()
+                packet = pushedBack.isEmpty ? try input.readPacket() : pushedBack.removeFirst()
             } catch {
                 if error.code == FFmpegError.exit {
                     // Interrupted for a command: the next read goes on where this one stopped.
@@ -175,10 +182,12 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     /// region).
     func seek(to seconds: Double) throws(PlaybackError) {
         input.resume()
+        pushedBack.removeAll()
         if cueFile != nil { return }
         let subtitlesOnly = !tracks.isEmpty && tracks.allSatisfy { $0.kind == .text }
         do {
             try input.seek(toSeconds: seconds + input.startSeconds, orAfter: subtitlesOnly)
+            if !subtitlesOnly { try landBeforeKeyframe(of: seconds) }
         } catch {
             // Only a file FFmpeg read no cue from fails so: nothing to read wherever it stands.
             if subtitlesOnly { return }

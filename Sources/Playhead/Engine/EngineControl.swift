@@ -20,6 +20,9 @@ extension PlaybackEngine {
         /// The exact seek target of the current generation (frames before it are not shown); kept until the next
         /// seek, whoever completes the seek first.
         var exactTarget: Double?
+        /// The time of the first packet of the played video track read in this generation: a sound that starts
+        /// later starts there, after silence (as mpv's `--initial-audio-sync` does).
+        var firstVideoSeconds: Double?
         var stopping = false
         /// The demux thread sleeps until the decoders make room in the queues (`noteTaken` wakes it).
         var demuxWaitsForRoom = false

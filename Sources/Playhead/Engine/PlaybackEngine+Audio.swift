@@ -29,13 +29,15 @@ extension PlaybackEngine {
                         noteDecoded(&work.decodedAny)
                         trimPadding(frame, work.track.stream, media)
                         let t = frame.pts.map { work.track.seconds($0) }
+                        let before = work.pipeline.samples.count
                         try work.pipeline.resampler.convert(frame, into: &work.pipeline.samples)
-                        let next = work.pipeline.nextInputTime
-                        if next == nil || (t.map { abs($0 - next!) > 0.2 } ?? false) {
-                            // First frame, or a jump in time stamps: follow the stream's clock.
-                            let pending = Double(work.pipeline.samples.count / format.channels - frame.sampleCount)
-                            work.pipeline.nextInputTime = (t ?? 0) - pending / Double(format.sampleRate)
-                        }
+                        // Where the first sound of a generation belongs: an exact seek's target, else the first
+                        // picture's time.
+                        let start =
+                            work.pipeline.nextInputTime != nil
+                            ? nil : work.pipeline.dropBefore ?? control.withLock { $0.firstVideoSeconds }
+                        work.pipeline.follow(
+                            t, pendingBefore: before / format.channels, startingAt: start, format: format)
                         if deliver(&work.pipeline, output: output, final: false) && !work.firstAudioPosted {
                             work.firstAudioPosted = true
                             sink(.firstAudio)

@@ -42,6 +42,51 @@ extension PlaybackEngine {
     }
 }
 
+extension PlaybackEngine.AudioPipeline {
+    /// The longest forward jump in an audio track's time stamps filled with silence (hls.js fills as long): sound
+    /// missing while the pictures go on (a part of an HLS stream with video only, a recording that lost its sound
+    /// for a while). A longer jump is taken for a discontinuity in the time stamps, nothing missing: the clock
+    /// jumps with them.
+    static let longestSilenceFilled = 10.0
+
+    /// Places the samples of a frame with time stamp `t` just added to `samples` (after `pendingBefore` samples
+    /// per channel of earlier frames) on the media timeline. The first frame sets the time; when it comes after
+    /// `start` (where the generation's pictures start, or its exact seek's target), silence fills the time between,
+    /// so the pictures before it play in time (the clock started with the sound, and they were hurried past).
+    /// Then a time stamp more than 0.2 s from where the samples before it end is a jump: forward, silence fills it,
+    /// so the sound after it plays at its time and stays with the pictures (the samples went on at once: the sound
+    /// ran ahead of the pictures by the gap for the rest of the item); backward, the stream's clock is followed and
+    /// the output's runs on. A forward jump longer than `longestSilenceFilled` moves the clock instead (the
+    /// pictures in between are late and dropped). Audio thread.
+    mutating func follow(_ t: Double?, pendingBefore: Int, startingAt start: Double?, format: AudioFormat) {
+        let rate = Double(format.sampleRate)
+        let pending = Double(pendingBefore) / rate
+        guard let next = nextInputTime else {
+            nextInputTime = (t ?? 0) - pending
+            if let t, let start, fillSilence(t - pending - start, at: pendingBefore, format: format) {
+                nextInputTime = start
+            }
+            return
+        }
+        guard let t else { return }
+        let gap = t - (next + pending)
+        guard abs(gap) > 0.2, !fillSilence(gap, at: pendingBefore, format: format) else { return }
+        nextInputTime = t - pending
+        // The output's clock starts again from the stream's at the next write.
+        if gap > 0 { nextOutputTime = nil }
+    }
+
+    /// Inserts `seconds` of silence at frame `index` of `samples` when that is more than 0.2 s and at most
+    /// `longestSilenceFilled`; whether it did.
+    private mutating func fillSilence(_ seconds: Double, at index: Int, format: AudioFormat) -> Bool {
+        guard seconds > 0.2, seconds <= Self.longestSilenceFilled else { return false }
+        let frames = Int((seconds * Double(format.sampleRate)).rounded())
+        let silence = repeatElement(Float(0), count: frames * format.channels)
+        samples.insert(contentsOf: silence, at: index * format.channels)
+        return true
+    }
+}
+
 /// The track an engine's audio switches to in place, and its decoder (made on the demux thread): carried by the
 /// audio queue to the audio thread, which owns it from then on.
 final class AudioSwitch: @unchecked Sendable {

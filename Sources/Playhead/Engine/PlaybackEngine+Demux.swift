@@ -128,6 +128,7 @@ extension PlaybackEngine {
                         c.activeSeek = s
                         c.generation += 1
                         c.exactTarget = s!.exact ? s!.seconds : nil
+                        c.firstVideoSeconds = nil
                         c.audioEnded = false
                         c.videoEnded = false
                         c.endedPosted = false
@@ -151,6 +152,7 @@ extension PlaybackEngine {
                 performSeek(seek, source: source, readingOn: readsOn)
                 state.atEnd = false
                 state.pastEnd.removeAll()
+                state.videoStartNoted = false
                 continue
             }
             if state.atEnd {

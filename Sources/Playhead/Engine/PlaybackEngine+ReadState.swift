@@ -18,6 +18,8 @@ extension PlaybackEngine {
         var atEnd = false
         /// The tracks whose samples have passed the item's end time (each gets its end of stream then).
         var pastEnd = Set<Int>()
+        /// Whether this generation's first video packet was noted (`Control.firstVideoSeconds`).
+        var videoStartNoted = false
         /// The reader of the text track shown, when its cues come as samples.
         var textReader: TextCueReader?
         /// The cues of the text track shown when all are known (a subtitle file): its samples are not read.
@@ -166,6 +168,10 @@ extension PlaybackEngine {
                 setBuffering(false)
             }
             return
+        }
+        if !state.videoStartNoted, queue === videoQueue, let t = sample.seconds {
+            state.videoStartNoted = true
+            control.withLock { $0.firstVideoSeconds = t }
         }
         queue.put(.packet(sample.packet, seconds: sample.seconds), generation: g)
         if control.withLock({ $0.buffering }),
