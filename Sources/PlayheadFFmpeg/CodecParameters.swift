@@ -19,6 +19,16 @@ public final class CodecParameters: @unchecked Sendable {
         pointer = p
     }
 
+    /// Parameters that name only a codec, by its FFmpeg decoder's name (a stream known from an HLS variant's
+    /// `CODECS` before any of its media was read): the decoder takes the rest from the stream (headers in band, or
+    /// the extradata of the part that brings the stream). Nil when FFmpeg has no such decoder, or out of memory.
+    init?(decoderNamed name: String) {
+        guard let codec = avcodec_find_decoder_by_name(name), let p = avcodec_parameters_alloc() else { return nil }
+        p.pointee.codec_type = codec.pointee.type
+        p.pointee.codec_id = codec.pointee.id
+        pointer = p
+    }
+
     deinit {
         var p: UnsafeMutablePointer<AVCodecParameters>? = pointer
         avcodec_parameters_free(&p)

@@ -83,6 +83,24 @@ extension MediaInput {
         return mapCurrentPart()
     }
 
+    /// Adds a stream that the first part of a chained input lacks and a later part brings (an HLS stream that opens
+    /// with a pre-roll of pictures alone, whose variant's `CODECS` name a sound codec too), known by its decoder's
+    /// name (and a picture's size) only: it takes the packets of the first stream of its kind in a later part, and
+    /// its decoder their codec parameters. Nil when the input is not chained or FFmpeg has no such decoder. Before
+    /// the input is read, on the thread that owns it.
+    public func declareStream(
+        _ type: StreamInfo.MediaType, decoder name: String, width: Int = 0, height: Int = 0
+    ) -> StreamInfo? {
+        guard chain != nil, let parameters = CodecParameters(decoderNamed: name) else { return nil }
+        var info = StreamInfo(
+            describing: type, index: streams.count, codecName: parameters.codecName, isDecodable: true)
+        info.width = width
+        info.height = height
+        chain?.parameters[info.index] = parameters
+        streams.append(info)
+        return info
+    }
+
     /// Maps the streams of the part just opened onto the first part's; false when none can stand in for one.
     func mapCurrentPart() -> Bool {
         guard let c = context, var state = chain else { return false }

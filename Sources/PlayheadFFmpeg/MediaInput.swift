@@ -41,7 +41,7 @@ public final class MediaInput: @unchecked Sendable {
     /// What is being read, as given: a path or URL string, or the byte source's name.
     public let name: String
     /// The streams of the input.
-    public private(set) var streams: [StreamInfo] = []
+    public internal(set) var streams: [StreamInfo] = []
     /// The container's tags and cover art; the tags follow what the stream changes while it is read
     /// (`takeMetadataUpdate`).
     public internal(set) var metadata = MediaMetadata()

@@ -48,4 +48,17 @@ extension HLSFixtures {
             to: dir.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
         return "\(name)/index.m3u8"
     }
+
+    /// `name/master.m3u8`: one variant, the media playlist at `path` (in the nginx root), with `CODECS` and
+    /// `RESOLUTION` attributes.
+    public static func oneVariant(
+        _ name: String, _ path: String, codecs: String = "avc1.64001e,mp4a.40.2", resolution: String = "640x360"
+    ) throws -> String {
+        let dir = try root().appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let text =
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,RESOLUTION=\(resolution),CODECS=\"\(codecs)\"\n../\(path)\n"
+        try text.write(to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        return "\(name)/master.m3u8"
+    }
 }

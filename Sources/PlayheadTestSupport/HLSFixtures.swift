@@ -93,10 +93,11 @@ public enum HLSFixtures {
     }
 
     /// Makes (once) a single-variant stream of `seconds` (2 s segments) in `name/` with `ffmpeg`'s HLS muxer and
-    /// `extra` options (for example fMP4 segments or one file with byte ranges); `audioOnly` packs AAC audio alone.
-    /// Returns its playlist's path on the server.
+    /// `extra` options (for example fMP4 segments or one file with byte ranges); `audioOnly` packs AAC audio alone,
+    /// `videoOnly` H.264 pictures alone. Returns its playlist's path on the server.
     public static func stream(
-        _ name: String, tone: Int, seconds: Int = 8, audioOnly: Bool = false, _ extra: [String]
+        _ name: String, tone: Int, seconds: Int = 8, audioOnly: Bool = false, videoOnly: Bool = false,
+        _ extra: [String]
     ) throws -> String {
         let dir = try root().appendingPathComponent(name)
         let playlist = dir.appendingPathComponent("index.m3u8")
@@ -104,13 +105,16 @@ public enum HLSFixtures {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         var args = ["-nostdin", "-v", "error", "-y"]
         if !audioOnly { args += ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=\(seconds)"] }
-        args += ["-f", "lavfi", "-i", "sine=frequency=\(tone):duration=\(seconds):sample_rate=48000"]
+        if !videoOnly {
+            args += ["-f", "lavfi", "-i", "sine=frequency=\(tone):duration=\(seconds):sample_rate=48000"]
+        }
         if !audioOnly {
             args += [
                 "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
             ]
         }
-        args += ["-c:a", "aac", "-ac", "2", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"] + extra
+        if !videoOnly { args += ["-c:a", "aac", "-ac", "2"] }
+        args += ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"] + extra
         args += [playlist.path]
         let r = try Run.command("ffmpeg", args, timeout: 300)
         guard r.status == 0 else { throw TestSupportError("ffmpeg failed making \(name): \(r.stderr)") }

@@ -27,12 +27,32 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     /// the attribute, those FFmpeg's probe saw, as in a file.
     init(input: MediaInput, hls: HLSSource) {
         self.hls = hls
+        Self.declareMissingStreams(input, hls)
         super.init(input: input, follower: nil)
         if let renditions = hls.closedCaptionRenditions {
             tracks.removeAll { $0.isClosedCaptions }
             if let best = input.bestStream(.video), let video = tracks.first(where: { $0.id == best }) {
                 tracks += ClosedCaptions.tracks(of: video, renditions: renditions)
             }
+        }
+    }
+
+    /// Declares on `input` the streams its variant's `CODECS` name but its first part lacks (a pre-roll of pictures
+    /// alone, or of sound alone), so that the programme after it brings them: they were dropped, and the item had
+    /// no sound (or no pictures) to its end. Not the sound of a variant whose audio group has renditions of their
+    /// own (its sound comes from them). Nothing without `CODECS`.
+    private static func declareMissingStreams(_ input: MediaInput, _ hls: HLSSource) {
+        guard let variant = hls.variant else { return }
+        let codecs = variant.stream.codecs
+        let has = { (type: StreamInfo.MediaType) in input.streams.contains { $0.mediaType == type } }
+        if !has(.audio), !hls.audioRenditions.contains(where: { $0.url != nil }),
+            let name = CodecSupport.audioDecoderName(inCodecs: codecs)
+        {
+            _ = input.declareStream(.audio, decoder: name)
+        }
+        if !has(.video), let name = CodecSupport.videoDecoderName(inCodecs: codecs) {
+            let size = variant.resolution
+            _ = input.declareStream(.video, decoder: name, width: size?.width ?? 0, height: size?.height ?? 0)
         }
     }
 

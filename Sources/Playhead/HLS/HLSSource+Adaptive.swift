@@ -255,8 +255,15 @@ enum CodecSupport {
 
     /// The decoder name of the first sound codec in a `CODECS` list, nil when it names none Playhead knows.
     static func audioDecoderName(inCodecs codecs: String?) -> String? {
-        (codecs ?? "").split(separator: ",").lazy.compactMap {
-            decoderName($0.trimmingCharacters(in: .whitespaces))
-        }.first { audioNames.contains($0) }
+        decoderNames(inCodecs: codecs).first { audioNames.contains($0) }
+    }
+
+    /// The decoder name of the first video codec in a `CODECS` list, nil when it names none Playhead knows.
+    static func videoDecoderName(inCodecs codecs: String?) -> String? {
+        decoderNames(inCodecs: codecs).first { !audioNames.contains($0) }
+    }
+
+    private static func decoderNames(inCodecs codecs: String?) -> [String] {
+        (codecs ?? "").split(separator: ",").compactMap { decoderName($0.trimmingCharacters(in: .whitespaces)) }
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import Playhead
+import PlayheadTestSupport
+import Testing
+
+/// Parts of an HLS stream that lack a kind of media the rest has (a slate with pictures only, spliced in with
+/// `EXT-X-DISCONTINUITY`): the other kind goes on at its time.
+extension HLSTimelineTests {
+    /// 8 s of sound and pictures (500 Hz), 2 s of pictures alone, then 4 s of both (1000 Hz): the pictures run on
+    /// through all 14 s, silence fills the 2 s without sound, and the 1000 Hz tone starts with its pictures, 10 s
+    /// in. (The sound after the silent part followed at once, 2 s ahead of its pictures for the rest of the item.)
+    @Test func aPartWithoutSoundKeepsTheSoundAfterItWithItsPictures() async throws {
+        let slate = try HLSFixtures.stream("slate-video-only", tone: 0, seconds: 2, videoOnly: true, [])
+        let after = try HLSFixtures.stream("slate-after", tone: 1000, seconds: 4, [])
+        let path = try HLSFixtures.joinedAtDiscontinuities(
+            "av-slate-av", [try HLSFixtures.stream("disc-a", tone: 500, []), slate, after])
+        let run = try await play(path)
+        #expect(abs(run.item.duration.seconds - 14) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 14)
+        // 0: the silence between.
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == [500, 0, 1000], "tones \(tones)")
+        // The silence is the slate's 2 s, right after the first 8 s of sound.
+        let gap = AudioAnalysis.longestGapRange(run.samples)
+        let start = AudioAnalysis.soundSpan(run.samples)?.lowerBound ?? 0
+        #expect(abs(Double(gap?.count ?? 0) / 48_000 - 2) < 0.05, gapMessage(run.samples))
+        #expect(abs(Double((gap?.lowerBound ?? 0) - start) / 48_000 - 8) < 0.05, gapMessage(run.samples))
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 12) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+    }
+
+    /// A pre-roll of 2 s of pictures alone, then 8 s of sound and pictures (500 Hz), in a variant whose `CODECS`
+    /// name both: the pre-roll's pictures play in time, in silence, then the programme's sound with its pictures.
+    /// (The item's tracks came from the pre-roll: the programme had no sound at all, exit 0, no word.)
+    @Test func aPreRollWithoutSoundKeepsTheProgrammesSound() async throws {
+        let slate = try HLSFixtures.stream("slate-video-only", tone: 0, seconds: 2, videoOnly: true, [])
+        let media = try HLSFixtures.joinedAtDiscontinuities(
+            "slate-then-av", [slate, try HLSFixtures.stream("disc-a", tone: 500, [])])
+        let run = try await play(try HLSFixtures.oneVariant("slate-then-av-master", media))
+        #expect(abs(run.item.duration.seconds - 10) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 10)
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == [500], "tones \(tones)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 8) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        // The pre-roll's pictures took their 2 s (they were not hurried past to catch up with the sound).
+        let first = run.frames.first?.presentedAt ?? 0
+        let programme = run.frames.first { $0.time.seconds >= 2 }?.presentedAt ?? 0
+        #expect(abs(programme - first - 2) < 0.2, "the programme's first picture came \(programme - first) s in")
+    }
+
+    /// A pre-roll of 2 s of sound alone (1000 Hz), then 8 s of sound and pictures (500 Hz): the programme's
+    /// pictures play from 2 s on, with its sound. (The item had no video track: no picture at all.)
+    @Test func aPreRollWithoutPicturesKeepsTheProgrammesPictures() async throws {
+        let jingle = try HLSFixtures.stream("jingle-sound-only", tone: 1000, seconds: 2, audioOnly: true, [])
+        let media = try HLSFixtures.joinedAtDiscontinuities(
+            "jingle-then-av", [jingle, try HLSFixtures.stream("disc-a", tone: 500, [])])
+        let run = try await play(try HLSFixtures.oneVariant("jingle-then-av-master", media), probe: { $0.height })
+        #expect(abs(run.item.duration.seconds - 10) < 0.1, "\(run.item.duration)")
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == [1000, 500], "tones \(tones)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 10) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        let times = run.frames.map(\.time.seconds)
+        #expect(
+            abs((times.first ?? 0) - 2) < 0.05 && abs((times.last ?? 0) - 9.96) < 0.1,
+            "pictures \(times.first ?? -1) to \(times.last ?? -1)")
+        #expect(times.count + run.dropped.count >= 195, "\(times.count) pictures, \(run.dropped.count) dropped")
+        #expect(run.frames.allSatisfy { $0.value == 360 }, "\(Set(run.frames.map(\.value)))")
+    }
+}
