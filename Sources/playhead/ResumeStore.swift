@@ -3,7 +3,8 @@ import Foundation
 /// Where unfinished long items were left, so playing them again resumes there: a JSON object keyed by path or
 /// URL in `$XDG_STATE_HOME/playhead/resume.json` (`~/.local/state/playhead/` by default), written atomically
 /// (a temporary file renamed into place) so a crash never leaves it half written. A damaged file is ignored with
-/// one warning. Main actor.
+/// one warning. A local file's entry holds its size too: a file of another size since (replaced by another
+/// recording, or cut shorter) starts from the beginning. Main actor.
 @MainActor
 final class ResumeStore {
     /// Items shorter than this are not remembered (3 minutes, as the issue of record asks).
@@ -12,7 +13,13 @@ final class ResumeStore {
     static let endMargin = 5.0
 
     let file: URL
-    private var positions: [String: Double] = [:]
+    /// Where an item was left, and the size of a local file then.
+    private struct Entry {
+        var position: Double
+        var size: Int64?
+    }
+
+    private var positions: [String: Entry] = [:]
     /// Set when the file was unreadable; reported once.
     private(set) var warning: String?
 
@@ -36,7 +43,7 @@ final class ResumeStore {
         var rejected: [String] = []
         for (key, value) in object {
             if let p = Self.validPosition(value) {
-                positions[key] = p
+                positions[key] = Entry(position: p, size: Self.validSize(value))
             } else {
                 rejected.append(key)
             }
@@ -57,21 +64,44 @@ final class ResumeStore {
         return p.isFinite && p > 0 && p <= Options.maximumSeconds ? p : nil
     }
 
+    /// The file size of one entry read from disk (untrusted), when it is a whole number of bytes; nil otherwise
+    /// (an entry of an older version, a URL's). Pure; any thread.
+    static func validSize(_ entry: Any) -> Int64? {
+        guard let n = (entry as? [String: Any])?["size"] as? NSNumber, n.doubleValue >= 0, n.doubleValue < 9e18,
+            n.doubleValue == n.doubleValue.rounded()
+        else { return nil }
+        return n.int64Value
+    }
+
+    /// The size of the regular file at `path` now; nil for anything else.
+    static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// The key of an input: an absolute path for files, the URL as written otherwise.
     static func key(for location: String) -> String {
         if location.contains("://") { return location }
         return URL(fileURLWithPath: location).standardizedFileURL.path
     }
 
-    /// Where `location` was left, if anywhere.
-    func position(for location: String) -> Double? { positions[Self.key(for: location)] }
+    /// Where `location` was left, if anywhere: not in a local file whose size changed since (another file now; a
+    /// position past the end of a shorter one played nothing at all).
+    func position(for location: String) -> Double? {
+        let key = Self.key(for: location)
+        guard let entry = positions[key] else { return nil }
+        if let size = entry.size, !location.contains("://"), Self.fileSize(key) != size { return nil }
+        return entry.position
+    }
 
     /// Remembers `position` for an unfinished item of `duration` seconds (longer than 3 minutes); forgets it when
     /// the item is short or finished.
     func save(_ position: Double, duration: Double, for location: String) {
         let key = Self.key(for: location)
         if duration.isFinite, duration > Self.minimumDuration, position > 1, position < duration - Self.endMargin {
-            positions[key] = position
+            positions[key] = Entry(
+                position: position, size: location.contains("://") ? nil : Self.fileSize(key))
         } else {
             positions[key] = nil
         }
@@ -85,7 +115,9 @@ final class ResumeStore {
     }
 
     private func write() {
-        let object = positions.mapValues { ["position": $0] }
+        let object = positions.mapValues { e -> [String: Any] in
+            e.size.map { ["position": e.position, "size": $0] } ?? ["position": e.position]
+        }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
         else { return }
         do {

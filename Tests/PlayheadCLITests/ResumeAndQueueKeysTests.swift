@@ -86,6 +86,36 @@ import Testing
         #expect(left?.isEmpty == true, "\(String(describing: left))")
     }
 
+    /// A file replaced since by another of a different size (a shorter recording under the same name) starts from
+    /// its beginning, without "Resuming": the position saved with the old file's size is not taken. (It resumed at
+    /// 03:20 in a file of 20 s and played nothing, exit 0.) The same file still resumes.
+    @Test func aFileReplacedSinceStartsFromTheBeginning() throws {
+        let chirp = try GaplessFixtures.positionChirp()
+        let short = try Fixtures.make("position-chirp-20s.mp3", ["-i", chirp.path, "-t", "20", "-c", "copy"])
+        let (env, file) = stateHome()
+        let episode = Paths.scratch("replaced").appendingPathComponent("episode.mp3")
+        try FileManager.default.copyItem(at: chirp, to: episode)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: episode.path)[.size] as? Int)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: [episode.path: ["position": 200.0, "size": size]]).write(to: file)
+        for replaced in [false, true] {
+            if replaced {
+                try FileManager.default.removeItem(at: episode)
+                try FileManager.default.copyItem(at: short, to: episode)
+            }
+            let sink = try TestSink()
+            let r = try Run.command(
+                Paths.playheadBinary(),
+                ["--ao=pulse", "--no-mpris", "--audio-device=\(sink.name)", "--length=2", episode.path],
+                environment: env, timeout: 20)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("Resuming") == !replaced, "\(r.stdout)")
+            let heard = sink.stopRecording()
+            let heardAt = try #require(chirpPosition(heard), "nothing heard (replaced: \(replaced))")
+            #expect(abs(heardAt - (replaced ? 0 : 200)) < 1, "heard at \(heardAt) s (replaced: \(replaced))")
+        }
+    }
+
     @Test func nextPreviousKeysAndTheStatusLine() throws {
         let folder = Paths.scratch("keys")
         let urls = try zip(["a", "b", "c"], [440, 660, 880]).map { name, f in
