@@ -16,7 +16,7 @@ extension DemuxerSource {
         var back = 0.0
         while true {
             var read: [Packet] = []
-            let key = firstKeyframe(of: video, reading: &read)
+            let key = firstKeyframe(of: video, after: target, reading: &read)
             guard let key, key > target + slack, from > 0 else {
                 pushedBack = read
                 return
@@ -27,23 +27,21 @@ extension DemuxerSource {
         }
     }
 
-    /// The video track the engine plays, if any.
+    /// The video track the engine plays, if any (not a cover picture).
     private var playedVideo: MediaTrack? {
-        tracks.first { $0.kind == .video && chosen.contains($0.id) }
+        tracks.first { $0.kind == .video && !$0.stream.isAttachedPicture && chosen.contains($0.id) }
     }
 
-    /// The time of the first keyframe of `video` read from here, nil when none comes within 30 s of its pictures
-    /// (or 5000 packets), before the end or an error; every packet read is added to `read`.
-    private func firstKeyframe(of video: MediaTrack, reading read: inout [Packet]) -> Double? {
-        var first: Double?
+    /// The time of the first keyframe of `video` read from here; nil at the end, at an error, or when none comes
+    /// before any track's time passes `target` by 30 s (or in 5000 packets). Every packet read is added to `read`.
+    private func firstKeyframe(of video: MediaTrack, after target: Double, reading read: inout [Packet]) -> Double? {
         while read.count < 5000 {
             guard let packet = try? input.readPacket() else { return nil }
             read.append(packet)
-            guard packet.streamIndex == video.id, let pts = packet.pts ?? packet.dts else { continue }
-            let seconds = video.seconds(pts)
-            if packet.isKeyframe { return seconds }
-            if first == nil { first = seconds }
-            if seconds - first! > 30 { return nil }
+            guard let track = track(packet.streamIndex), let ts = packet.pts ?? packet.dts else { continue }
+            let seconds = track.seconds(ts)
+            if track.id == video.id && packet.isKeyframe { return seconds }
+            if seconds > target + 30 { return nil }
         }
         return nil
     }
