@@ -103,13 +103,6 @@ extension PlaybackEngine {
         }
     }
 
-    /// Records, once per thread (`done`), that a decoder gave a frame. On the audio or video decode thread.
-    func noteDecoded(_ done: inout Bool) {
-        guard !done else { return }
-        done = true
-        control.withLock { $0.decodedAny = true }
-    }
-
     private func noteStarving() {
         let (buffering, hasSeek) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
         if !buffering && !hasSeek { setBuffering(true) }
@@ -223,17 +216,6 @@ extension PlaybackEngine {
             wake()
         }
         return true
-    }
-
-    /// Reports the active seek as done, at `position` (the first audio written or frame shown after it), when
-    /// that output belongs to the seek's generation.
-    func completeSeek(at position: Double, generation: Int) {
-        let seek = control.withLock { c -> SeekRequest? in
-            guard c.generation == generation else { return nil }
-            defer { c.activeSeek = nil }
-            return c.activeSeek
-        }
-        if let seek, seek.id >= 0 { sink(.seekDone(id: seek.id, position: position, finished: true)) }
     }
 
     /// At the end of the stream: hand the output to the next period, or let it play out and report the end.

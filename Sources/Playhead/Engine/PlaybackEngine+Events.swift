@@ -1,9 +1,28 @@
 import Foundation
 import PlayheadCore
 
-/// The output corked or not, buffering (a stall) and the first readiness, a failure, the end: the state changes the
-/// engine's threads make (the cork also `setRate`, from any thread), and the events that report them through `sink`.
+/// The output corked or not, buffering (a stall) and the first readiness, a seek done, a failure, the end: the state
+/// changes the engine's threads make (the cork also `setRate`, from any thread), and the events that report them
+/// through `sink`.
 extension PlaybackEngine {
+    /// Records, once per thread (`done`), that a decoder gave a frame. On the audio or video decode thread.
+    func noteDecoded(_ done: inout Bool) {
+        guard !done else { return }
+        done = true
+        control.withLock { $0.decodedAny = true }
+    }
+
+    /// Reports the active seek as done, at `position` (the first audio written or frame shown after it), when
+    /// that output belongs to the seek's generation.
+    func completeSeek(at position: Double, generation: Int) {
+        let seek = control.withLock { c -> SeekRequest? in
+            guard c.generation == generation else { return nil }
+            defer { c.activeSeek = nil }
+            return c.activeSeek
+        }
+        if let seek, seek.id >= 0 { sink(.seekDone(id: seek.id, position: position, finished: true)) }
+    }
+
     func applyCork(_ corked: Bool) {
         guard control.withLock({ $0.active }) else { return }
         if config.decodeAudio, info?.audioStream != nil, ownsOutput { config.audio?.setCorked(corked) }
