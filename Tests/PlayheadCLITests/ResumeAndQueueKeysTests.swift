@@ -27,6 +27,16 @@ import Testing
         return (f - 200) / 2 - 0.3
     }
 
+    /// Runs `playhead ARGS` on a test sink of PulseAudio: the run's result, and the chirp position heard first.
+    func playOnSink(_ arguments: [String], environment: [String: String]) throws -> (run: Run.Result, at: Double?) {
+        let sink = try TestSink()
+        let run = try Run.command(
+            Paths.playheadBinary(), ["--ao=pulse", "--no-mpris", "--audio-device=\(sink.name)"] + arguments,
+            environment: environment, timeout: 20)
+        let heard = sink.stopRecording()
+        return (run, chirpPosition(heard))
+    }
+
     @Test func quitAt200sThenResumeThere() throws {
         let chirp = try GaplessFixtures.positionChirp()
         let (env, file) = stateHome()
@@ -39,26 +49,18 @@ import Testing
         #expect(abs(position - 200) < 1, "saved \(position)")
 
         // Playing it again resumes there, says so, and the sound is the chirp at 200 s.
-        let sink = try TestSink()
-        let again = try Run.command(
-            Paths.playheadBinary(),
-            ["--ao=pulse", "--no-mpris", "--audio-device=\(sink.name)", "--end=\(Int(position) + 3)", chirp.path],
-            environment: env, timeout: 20)
+        let (again, heard) = try playOnSink(["--end=\(Int(position) + 3)", chirp.path], environment: env)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("Resuming \(chirp.path) at 03:"), "\(again.stdout)")
-        let heardAt = try #require(chirpPosition(sink.stopRecording()), "nothing heard")
+        let heardAt = try #require(heard, "nothing heard")
         #expect(abs(heardAt - position) < 1, "resumed at \(heardAt) s, saved \(position) s")
 
         // --no-resume starts from the beginning.
         try JSONSerialization.data(withJSONObject: [chirp.path: ["position": 200.0]]).write(to: file)
-        let fresh = try TestSink()
-        let r = try Run.command(
-            Paths.playheadBinary(),
-            ["--ao=pulse", "--no-mpris", "--audio-device=\(fresh.name)", "--no-resume", "--end=2", chirp.path],
-            environment: env, timeout: 20)
+        let (r, heardFirst) = try playOnSink(["--no-resume", "--end=2", chirp.path], environment: env)
         #expect(r.status == 0)
         #expect(!r.stdout.contains("Resuming"))
-        let start = try #require(chirpPosition(fresh.stopRecording()))
+        let start = try #require(heardFirst)
         #expect(abs(start) < 1, "started at \(start) s")
     }
 
@@ -103,15 +105,10 @@ import Testing
                 try FileManager.default.removeItem(at: episode)
                 try FileManager.default.copyItem(at: short, to: episode)
             }
-            let sink = try TestSink()
-            let r = try Run.command(
-                Paths.playheadBinary(),
-                ["--ao=pulse", "--no-mpris", "--audio-device=\(sink.name)", "--length=2", episode.path],
-                environment: env, timeout: 20)
+            let (r, heard) = try playOnSink(["--length=2", episode.path], environment: env)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("Resuming") == !replaced, "\(r.stdout)")
-            let heard = sink.stopRecording()
-            let heardAt = try #require(chirpPosition(heard), "nothing heard (replaced: \(replaced))")
+            let heardAt = try #require(heard, "nothing heard (replaced: \(replaced))")
             #expect(abs(heardAt - (replaced ? 0 : 200)) < 1, "heard at \(heardAt) s (replaced: \(replaced))")
         }
     }
