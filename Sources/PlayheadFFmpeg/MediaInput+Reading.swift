@@ -36,8 +36,18 @@ extension MediaInput {
             streams[packet.streamIndex].mediaType == .audio
         {
             timeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
+        } else if allowsJumps, streams.indices.contains(packet.streamIndex) {
+            let stream = streams[packet.streamIndex]
+            discontinuities.correct(packet, timeBase: stream.timeBase, isSound: stream.mediaType == .audio)
         }
         return packet
+    }
+
+    /// Whether the container lets time stamps jump (MPEG-TS, FLV) and nothing else makes them go on: not for
+    /// Playhead's HLS client (whose playlist places each segment) or any other byte source of its own.
+    private var allowsJumps: Bool {
+        guard bridge == nil, let format = context?.pointee.iformat else { return false }
+        return format.pointee.flags & AVFMT_TS_DISCONT != 0
     }
 
     /// Whether the input is an HTTP body that announced no length (FFmpeg's own protocol; not chunked, whose end
@@ -87,6 +97,7 @@ extension MediaInput {
         guard let c = context else { return }
         let ts = Self.int64(seconds * Double(ph_time_base()))
         timeline.reset()
+        discontinuities.reset()
         try check(avformat_seek_file(c, -1, Int64.min, ts, orAfter ? Int64.max : ts, 0), "avformat_seek_file")
     }
 

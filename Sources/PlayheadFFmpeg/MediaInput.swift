@@ -32,6 +32,8 @@ public final class MediaInput: @unchecked Sendable {
     var chain: ChainState?
     /// The audio time stamps of a chained Ogg stream or a reconnected radio, made to go on across its chains.
     var timeline = RestartingTimeline()
+    /// The time stamps of a container that lets them jump (MPEG-TS), made to go on across the jumps.
+    var discontinuities = DiscontinuousTimeline()
     /// An internet radio (its server sent ICY headers): a connection that fails is opened again
     /// (`reconnectRadio`).
     var isRadio = false

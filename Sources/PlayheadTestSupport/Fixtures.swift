@@ -79,6 +79,22 @@ public enum Fixtures {
                 + ["-af", "aselect='not(between(t\\,\(from)\\,\(to)))'", "-c:a", "aac", "-ac", "2"])
     }
 
+    /// Two 6 s `flashAndBeep` recordings in MPEG-TS joined end to end (`cat`), the first with time stamps from
+    /// 100 s, the second from 20 s: at the join every stream's time stamps jump back 86 s.
+    public static func flashAndBeepJoinedAtAJump() throws -> URL {
+        let parts = try [100, 20].map { offset in
+            try make(
+                "flash-beep-at-\(offset).ts",
+                flashAndBeepArguments(seconds: 6) + ["-c:a", "aac", "-ac", "2", "-output_ts_offset", "\(offset)"])
+        }
+        let url = Paths.fixtures.appendingPathComponent("flash-beep-joined.ts")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            let joined = try parts.reduce(into: Data()) { $0.append(try Data(contentsOf: $1)) }
+            try joined.write(to: url, options: .atomic)
+        }
+        return url
+    }
+
     private static func flashAndBeepArguments(seconds: Int) -> [String] {
         [
             "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=\(seconds)",

@@ -45,6 +45,19 @@ import Testing
         #expect(shown.count >= 6 && shown == Array(82..<(82 + shown.count)), "\(shown)")
     }
 
+    /// Past the last keyframe (frame 200 of 250), the target's picture is shown. (In MPEG-TS no keyframe came after
+    /// where FFmpeg's seek landed: no picture at all until the end.)
+    @Test(arguments: ["mp4", "ts"]) func anExactSeekPastTheLastKeyframeShowsItsPicture(ext: String) async throws {
+        let capture = numberedCapture()
+        let player = try await openedPlayer(try Fixtures.numberedVideo(ext: ext), capture)
+        let frame0 = capture.frames.first?.time.seconds ?? 0
+        capture.reset()
+        let target = MediaTime(seconds: frame0 + 9.2, preferredTimescale: 90_000)
+        #expect(await player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(await eventually { !capture.frames.isEmpty }, "no picture after the seek")
+        #expect(capture.frames.first?.value == 230, "first frame after the seek: \(capture.frames.map(\.value))")
+    }
+
     @Test(arguments: ["mp4", "ts"]) func fastSeekLandsOnTheKeyframeBefore(ext: String) async throws {
         let capture = numberedCapture()
         let player = try await openedPlayer(try Fixtures.numberedVideo(ext: ext), capture)
@@ -152,6 +165,14 @@ import Testing
         // Beeps of 1, 4 and 5 s, heard 3 s and 1 s apart.
         let spacing = zip(beeps.dropFirst(), beeps).map { $0 - $1 }
         #expect(spacing.count == 2 && abs(spacing[0] - 3) < 0.02 && abs(spacing[1] - 1) < 0.02, "beeps at \(beeps)")
+    }
+
+    /// A hole of 64 ms in the sound (three AAC frames lost) is filled too: the beeps stay a second apart. (It was
+    /// played through: the sound ran 64 ms ahead of the pictures from there on.)
+    @Test func aShortHoleInTheSoundIsFilledToo() async throws {
+        let (_, beeps) = try await flashesAndBeeps(try Fixtures.flashAndBeepWithSoundHole(from: 1.5, to: 1.564))
+        let heard = zip(beeps.dropFirst(), beeps).map { $0 - $1 }
+        #expect(heard.count == 4 && heard.allSatisfy { abs($0 - 1) < 0.01 }, "beeps at \(beeps)")
     }
 
     /// A file whose sound starts 1.5 s after its pictures (as a recording whose sound is delayed): the pictures

@@ -16,8 +16,17 @@ extension DemuxerSource {
         var back = 0.0
         while true {
             var read: [Packet] = []
-            let key = firstKeyframe(of: video, after: target, reading: &read)
-            guard let key, key > target + slack, from > 0 else {
+            let found = firstKeyframe(of: video, after: target, reading: &read)
+            // Read on from the keyframe found at or before the target; from here when the video has no picture near
+            // (it ended before the target). Otherwise the keyframe before the target is further back (none came
+            // before the end of the file, or the next came after the target).
+            let key: Double
+            switch found {
+            case .keyframe(let seconds) where seconds > target + slack: key = seconds
+            case .none(sawPictures: true): key = target
+            default: key = -.infinity
+            }
+            guard key > -.infinity, from > 0 else {
                 pushedBack = read
                 return
             }
@@ -27,22 +36,34 @@ extension DemuxerSource {
         }
     }
 
+    /// What reading on after a seek found of the video track.
+    private enum Found {
+        /// A keyframe, at this time.
+        case keyframe(Double)
+        /// None before the end, an error, or any track's time passing the target by 30 s (or 5000 packets); and
+        /// whether a picture of the track came.
+        case none(sawPictures: Bool)
+    }
+
     /// The video track the engine plays, if any (not a cover picture).
     private var playedVideo: MediaTrack? {
         tracks.first { $0.kind == .video && !$0.stream.isAttachedPicture && chosen.contains($0.id) }
     }
 
-    /// The time of the first keyframe of `video` read from here; nil at the end, at an error, or when none comes
-    /// before any track's time passes `target` by 30 s (or in 5000 packets). Every packet read is added to `read`.
-    private func firstKeyframe(of video: MediaTrack, after target: Double, reading read: inout [Packet]) -> Double? {
+    /// Reads on to the first keyframe of `video`; every packet read is added to `read`.
+    private func firstKeyframe(of video: MediaTrack, after target: Double, reading read: inout [Packet]) -> Found {
+        var sawPictures = false
         while read.count < 5000 {
-            guard let packet = try? input.readPacket() else { return nil }
+            guard let packet = try? input.readPacket() else { break }
             read.append(packet)
             guard let track = track(packet.streamIndex), let ts = packet.pts ?? packet.dts else { continue }
             let seconds = track.seconds(ts)
-            if track.id == video.id && packet.isKeyframe { return seconds }
-            if seconds > target + 30 { return nil }
+            if track.id == video.id {
+                if packet.isKeyframe { return .keyframe(seconds) }
+                sawPictures = true
+            }
+            if seconds > target + 30 { break }
         }
-        return nil
+        return .none(sawPictures: sawPictures)
     }
 }

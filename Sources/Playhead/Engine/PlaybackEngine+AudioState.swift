@@ -48,16 +48,20 @@ extension PlaybackEngine.AudioPipeline {
     /// for a while). A longer jump is taken for a discontinuity in the time stamps, nothing missing: the clock
     /// jumps with them.
     static let longestSilenceFilled = 10.0
+    /// The shortest forward jump filled, about two AAC frames: less is taken for rounding (time stamps in
+    /// milliseconds) and played through. (With 0.2 s, holes of 64 ms were played at once: the sound ran ahead of
+    /// the pictures by up to 0.2 s before a longer one was filled.)
+    static let shortestSilenceFilled = 0.04
 
     /// Places the samples of a frame with time stamp `t` just added to `samples` (after `pendingBefore` samples
     /// per channel of earlier frames) on the media timeline. The first frame sets the time; when it comes after
     /// `start` (where the generation's pictures start, or its exact seek's target), silence fills the time between,
     /// so the pictures before it play in time (the clock started with the sound, and they were hurried past).
-    /// Then a time stamp more than 0.2 s from where the samples before it end is a jump: forward, silence fills it,
-    /// so the sound after it plays at its time and stays with the pictures (the samples went on at once: the sound
-    /// ran ahead of the pictures by the gap for the rest of the item); backward, the stream's clock is followed and
-    /// the output's runs on. A forward jump longer than `longestSilenceFilled` moves the clock instead (the
-    /// pictures in between are late and dropped). Audio thread.
+    /// Then a time stamp later than where the samples before it end is a hole: silence fills it, so the sound after
+    /// it plays at its time and stays with the pictures (the samples went on at once: the sound ran ahead of the
+    /// pictures by the gap for the rest of the item). A forward jump longer than `longestSilenceFilled` moves the
+    /// clock instead (the pictures in between are late and dropped); one more than 0.2 s back, the stream's clock
+    /// is followed and the output's runs on. Audio thread.
     mutating func follow(_ t: Double?, pendingBefore: Int, startingAt start: Double?, format: AudioFormat) {
         let rate = Double(format.sampleRate)
         let pending = Double(pendingBefore) / rate
@@ -70,16 +74,17 @@ extension PlaybackEngine.AudioPipeline {
         }
         guard let t else { return }
         let gap = t - (next + pending)
-        guard abs(gap) > 0.2, !fillSilence(gap, at: pendingBefore, format: format) else { return }
+        if fillSilence(gap, at: pendingBefore, format: format) { return }
+        guard abs(gap) > 0.2 else { return }
         nextInputTime = t - pending
         // The output's clock starts again from the stream's at the next write.
         if gap > 0 { nextOutputTime = nil }
     }
 
-    /// Inserts `seconds` of silence at frame `index` of `samples` when that is more than 0.2 s and at most
-    /// `longestSilenceFilled`; whether it did.
+    /// Inserts `seconds` of silence at frame `index` of `samples` when that is more than `shortestSilenceFilled`
+    /// and at most `longestSilenceFilled`; whether it did.
     private mutating func fillSilence(_ seconds: Double, at index: Int, format: AudioFormat) -> Bool {
-        guard seconds > 0.2, seconds <= Self.longestSilenceFilled else { return false }
+        guard seconds > Self.shortestSilenceFilled, seconds <= Self.longestSilenceFilled else { return false }
         let frames = Int((seconds * Double(format.sampleRate)).rounded())
         let silence = repeatElement(Float(0), count: frames * format.channels)
         samples.insert(contentsOf: silence, at: index * format.channels)
