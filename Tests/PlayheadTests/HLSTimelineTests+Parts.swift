@@ -6,27 +6,29 @@ import Testing
 /// Parts of an HLS stream that lack a kind of media the rest has (a slate with pictures only, spliced in with
 /// `EXT-X-DISCONTINUITY`): the other kind goes on at its time.
 extension HLSTimelineTests {
-    /// 8 s of sound and pictures (500 Hz), 2 s of pictures alone, then 4 s of both (1000 Hz): the pictures run on
-    /// through all 14 s, silence fills the 2 s without sound, and the 1000 Hz tone starts with its pictures, 10 s
-    /// in. (The sound after the silent part followed at once, 2 s ahead of its pictures for the rest of the item.)
-    @Test func aPartWithoutSoundKeepsTheSoundAfterItWithItsPictures() async throws {
-        let slate = try HLSFixtures.stream("slate-video-only", tone: 0, seconds: 2, videoOnly: true, [])
-        let after = try HLSFixtures.stream("slate-after", tone: 1000, seconds: 4, [])
-        let path = try HLSFixtures.joinedAtDiscontinuities(
-            "av-slate-av", [try HLSFixtures.stream("disc-a", tone: 500, []), slate, after])
-        let run = try await play(path)
-        #expect(abs(run.item.duration.seconds - 14) < 0.1, "\(run.item.duration)")
-        expectContinuous(run.frames, dropped: run.dropped, to: 14)
+    /// 4 s of sound and pictures (500 Hz), a 12 s slate of pictures alone, then 4 s of both (1000 Hz): the
+    /// pictures run on through all 20 s, silence fills the slate's 12 s, and the 1000 Hz tone starts with its
+    /// pictures, 16 s in. (The sound after the slate followed at once, 12 s ahead of its pictures; then, silence
+    /// filling 10 s at most, the slate's pictures were hurried past.)
+    @Test func aSlateWithoutSoundKeepsTheSoundAfterItWithItsPictures() async throws {
+        let slate = try HLSFixtures.stream("slate-12s-video-only", tone: 0, seconds: 12, videoOnly: true, [])
+        let parts = [
+            try HLSFixtures.stream("lead-4s", tone: 500, seconds: 4, []), slate,
+            try HLSFixtures.stream("slate-after", tone: 1000, seconds: 4, []),
+        ]
+        let run = try await play(try HLSFixtures.joinedAtDiscontinuities("av-slate-av", parts))
+        #expect(abs(run.item.duration.seconds - 20) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 20)
         // 0: the silence between.
         let tones = AudioAnalysis.toneSequence(run.samples)
         #expect(tones == [500, 0, 1000], "tones \(tones)")
-        // The silence is the slate's 2 s, right after the first 8 s of sound.
+        // The silence is the slate's 12 s, right after the first 4 s of sound.
         let gap = AudioAnalysis.longestGapRange(run.samples)
         let start = AudioAnalysis.soundSpan(run.samples)?.lowerBound ?? 0
-        #expect(abs(Double(gap?.count ?? 0) / 48_000 - 2) < 0.05, gapMessage(run.samples))
-        #expect(abs(Double((gap?.lowerBound ?? 0) - start) / 48_000 - 8) < 0.05, gapMessage(run.samples))
+        #expect(abs(Double(gap?.count ?? 0) / 48_000 - 12) < 0.05, gapMessage(run.samples))
+        #expect(abs(Double((gap?.lowerBound ?? 0) - start) / 48_000 - 4) < 0.05, gapMessage(run.samples))
         #expect(
-            abs(AudioAnalysis.audibleSeconds(run.samples) - 12) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 8) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
     }
 
     /// A pre-roll of 2 s of pictures alone, then 8 s of sound and pictures (500 Hz), in a variant whose `CODECS`

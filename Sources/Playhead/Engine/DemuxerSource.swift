@@ -112,6 +112,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
     }
     /// No rendition groups (HLS's own source knows its variant's).
     var currentAudioGroup: String? { nil }
+    /// The container's time stamps, as they are (HLS's own source places its samples).
+    var placesSamples: Bool { false }
 
     func defaultTrack(_ kind: TrackKind) -> Int? {
         switch kind {

@@ -49,6 +49,8 @@ struct MediaInfo: Sendable {
     /// is text (not bitmaps).
     var text: MediaTrack?
     var formatName: String
+    /// Whether the source places every sample on the timeline itself (`MediaSource.placesSamples`).
+    var placesSamples: Bool
 
     init(
         source: any MediaSource, wantAudio: Bool = true, wantVideo: Bool = true,
@@ -60,6 +62,7 @@ struct MediaInfo: Sendable {
         metadata = source.metadata
         isSeekable = source.isSeekable
         formatName = source.formatName
+        placesSamples = source.placesSamples
         audio = wantAudio ? Self.choose(.audio, source, selection, excluding) : nil
         video = wantVideo ? Self.choose(.video, source, selection, excluding) : nil
         text = Self.choose(.text, source, selection, excluding)

@@ -73,6 +73,7 @@ final class MergedSource: MediaSource, @unchecked Sendable {
     var isSeekable: Bool { parts[0].isSeekable }
     var formatName: String { parts[0].formatName }
     var currentAudioGroup: String? { parts[0].currentAudioGroup }
+    var placesSamples: Bool { parts[0].placesSamples }
 
     /// The default of the last part that has one: a part is added for its tracks (an audio rendition's sound
     /// replaces the sound muxed in the variant).

@@ -12,6 +12,11 @@ extension PlaybackEngine {
     func renderAudioTurn() {
         guard let work = audioWork, let output = config.audioOutput, let media = info else { return }
         let format = config.format
+        // The holes in the sound filled with silence (`AudioPipeline.follow`).
+        let shortest =
+            media.video == nil ? AudioPipeline.shortestSilenceFilledInSound : AudioPipeline.shortestSilenceFilled
+        let longest =
+            media.placesSamples ? AudioPipeline.longestPlacedSilenceFilled : AudioPipeline.longestSilenceFilled
         while !isStopping, ownsOutput {
             syncGeneration(&work.pipeline, work.decoder, output)
             if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving() }
@@ -36,8 +41,10 @@ extension PlaybackEngine {
                         let start =
                             work.pipeline.nextInputTime != nil
                             ? nil : work.pipeline.dropBefore ?? control.withLock { $0.firstVideoSeconds }
-                        work.pipeline.follow(
-                            t, pendingBefore: before / format.channels, startingAt: start, format: format)
+                        let hole = work.pipeline.follow(
+                            t, pendingBefore: before / format.channels, startingAt: start, holes: shortest...longest,
+                            format: format)
+                        if hole > 0 { fillHole(hole, after: before / format.channels, &work.pipeline, output: output) }
                         if deliver(&work.pipeline, output: output, final: false) && !work.firstAudioPosted {
                             work.firstAudioPosted = true
                             sink(.firstAudio)
@@ -110,7 +117,7 @@ extension PlaybackEngine {
 
     /// Drops samples before an exact seek's target, stretches, scales and writes `p.samples`; returns whether
     /// anything was written.
-    private func deliver(_ p: inout AudioPipeline, output: any AudioOutput, final: Bool) -> Bool {
+    func deliver(_ p: inout AudioPipeline, output: any AudioOutput, final: Bool) -> Bool {
         let format = config.format
         let ch = format.channels
         guard var time = p.nextInputTime else {

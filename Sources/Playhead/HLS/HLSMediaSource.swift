@@ -110,6 +110,9 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
 
     private static func isCancellation(_ error: PlaybackError) -> Bool { error.reason.hasSuffix("cancelled") }
 
+    /// The playlist places every segment on the item's timeline (discontinuities mapped, gaps cut out).
+    override var placesSamples: Bool { true }
+
     /// The `AUDIO` group of the variant being loaded (demux thread).
     override var currentAudioGroup: String? { hls.variant?.stream.audio }
 
