@@ -35,6 +35,29 @@ import Testing
         #expect(ended.value)
         player.close()
     }
+
+    /// A raw H.264 stream, whose pictures have no time stamps: they play one after the other at its frame rate.
+    /// (All were at 0: dropped late, two seconds played in a few hundredths.)
+    @Test func aRawH264StreamPlaysAtItsFrameRate() async throws {
+        let url = try Fixtures.make(
+            "raw-2s.h264",
+            ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=2", "-c:v", "libx264", "-preset", "ultrafast"])
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let capture = CaptureVideoOutput()
+        let item = PlayerItem(url: url)
+        item.add(capture)
+        player.replaceCurrentItem(with: item)
+        let ended = endedFlag(player)
+        player.play()
+        #expect(await eventually(timeout: 10) { ended.value })
+        let frames = capture.frames
+        let steps = zip(frames.dropFirst(), frames).map { $0.time.seconds - $1.time.seconds }
+        #expect(frames.count >= 45 && steps.allSatisfy { abs($0 - 0.04) < 0.001 }, "\(frames.map(\.time.seconds))")
+        let span = (frames.last?.presentedAt ?? 0) - (frames.first?.presentedAt ?? 0)
+        #expect(abs(span - Double(frames.count - 1) * 0.04) < 0.2, "\(frames.count) pictures shown in \(span) s")
+        player.close()
+    }
 }
 
 /// A paused player sleeps: its threads wake only when something happens (a command, the sound server), not on

@@ -10,11 +10,14 @@ extension PlaybackEngine {
         guard let media = info else { return }
         var generation = -1
         var decodedAny = false
+        /// The time of the last picture queued in this generation (a picture without a time stamp follows it).
+        var last: Double?
         let captions = CaptionCueMaker()
         while !isStopping {
             let g = control.withLock { $0.generation }
             if g != generation {
                 generation = g
+                last = nil
                 decoder.flush()
                 if captions.flush(into: text) { wake() }
             }
@@ -28,6 +31,7 @@ extension PlaybackEngine {
             if tagged.generation < current { continue }
             if current != generation {
                 generation = current
+                last = nil
                 decoder.flush()
                 if captions.flush(into: text) { wake() }
             }
@@ -38,7 +42,7 @@ extension PlaybackEngine {
                     try decoder.decode(packet) {
                         noteDecoded(&decodedAny)
                         readCaptions($0, track, captions)
-                        return queueFrame($0, track, generation)
+                        return queueFrame($0, track, generation, after: &last)
                     }
                 } catch {
                     if isStopping { return }
@@ -49,7 +53,7 @@ extension PlaybackEngine {
                 try? decoder.decode(nil) {
                     noteDecoded(&decodedAny)
                     readCaptions($0, track, captions)
-                    return queueFrame($0, track, generation)
+                    return queueFrame($0, track, generation, after: &last)
                 }
                 // The caption on screen at the end ends with the last picture.
                 if captions.flush(into: text) { wake() }
@@ -71,9 +75,12 @@ extension PlaybackEngine {
         }
     }
 
-    private func queueFrame(_ frame: Frame, _ track: MediaTrack, _ generation: Int) -> Bool {
-        let seconds = frame.pts.map { track.seconds($0) } ?? 0
+    /// Queues a decoded picture at its time; one without a time stamp (a raw H.264 stream has none) a frame after
+    /// the `last` one (all were at 0 and were dropped: ten seconds played in a tenth of one).
+    private func queueFrame(_ frame: Frame, _ track: MediaTrack, _ generation: Int, after last: inout Double?) -> Bool {
         let frameDuration = track.stream.frameRate > 0 ? 1 / track.stream.frameRate : 0.04
+        let seconds = frame.pts.map { track.seconds($0) } ?? last.map { $0 + frameDuration } ?? 0
+        last = seconds
         let target = control.withLock { $0.generation == generation ? $0.exactTarget : nil }
         if let target, seconds + frameDuration / 2 < target { return true }
         if let end = endSeconds, seconds >= end { return true }
