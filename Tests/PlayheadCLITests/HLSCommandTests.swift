@@ -124,6 +124,9 @@ import Testing
         #expect(remembered > 2_500_000 && remembered < 5_000_000, "remembered \(remembered) b/s of a 4 Mb/s origin")
         let second = try variants(["--length=2"], environment: state, master: master)
         #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second) (remembered \(remembered))")
+        // Nothing else is left in the state folder (a write the exit cut short left a temporary file each time).
+        let left = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        #expect(left.filter { $0 != ".hls-bandwidth.new" } == ["hls-bandwidth"], "\(left)")
     }
 
     /// Runs `playhead ARGS` on a pseudo-terminal (`script`) and quits with `q` after `seconds` (its input closes

@@ -57,8 +57,15 @@ public enum BandwidthMemory {
         }
         guard due else { return }
         let file = URL(fileURLWithPath: path)
-        try? FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? "\(Int(estimate))\n".write(to: file, atomically: true, encoding: .utf8)
+        let folder = file.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Written beside it under one name, then renamed over it: Foundation's atomic write makes a new temporary
+        // name each time, and a run that ended during the write (a demux thread's, at exit) left it behind: the
+        // state folder filled with `.dat.nosync…` files, two runs in three.
+        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).new")
+        guard (try? "\(Int(estimate))\n".write(to: temporary, atomically: false, encoding: .utf8)) != nil else {
+            return
+        }
+        _ = rename(temporary.path, file.path)
     }
 }
