@@ -39,6 +39,23 @@ extension HLSTimelineTests {
             abs(AudioAnalysis.audibleSeconds(run.samples) - 16) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
     }
 
+    /// fMP4, then MPEG-TS after a discontinuity under the same `EXT-X-MAP` (an ad from another packager spliced in
+    /// without one of its own: the fMP4 init section is still in effect, but TS has none): the TS segments play
+    /// without it. (FFmpeg was given the fMP4 init before each TS segment: everything from there on was lost,
+    /// exit 0, without a word.)
+    @Test func tsAfterFMP4UnderItsInitSectionPlays() async throws {
+        let fmp4 = try HLSFixtures.stream(
+            "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
+        let run = try await play(
+            try HLSFixtures.joinedAtDiscontinuities("fmp4-ts", [fmp4, try HLSFixtures.stream("disc-a", tone: 500, [])]))
+        #expect(abs(run.item.duration.seconds - 16) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 16)
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == [450, 500], "tones \(tones)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 16) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+    }
+
     /// Packed audio that goes from raw AAC to MP3 to AC-3 at discontinuities (one demuxer read the MP3 bytes as
     /// AAC and the item failed, "invalid data"): each tone in turn, whole.
     @Test func packedAudioChangesFormatAtEachDiscontinuity() async throws {

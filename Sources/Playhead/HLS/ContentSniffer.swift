@@ -49,7 +49,7 @@ enum ContentSniffer {
     }
 
     /// MPEG-TS: the sync byte 0x47 at the start of every 188-byte packet (checked on the first three there are).
-    private static func isTransportStream(_ body: Data) -> Bool {
+    static func isTransportStream(_ body: Data) -> Bool {
         guard body.count >= 188 else { return false }
         let start = body.startIndex
         return stride(from: 0, to: min(body.count, 3 * 188), by: 188).allSatisfy { body[start + $0] == 0x47 }

@@ -48,7 +48,7 @@ extension HLSSource {
 
     /// `data`, after the current init section when every segment must carry it and `data` was loaded without it.
     func withInit(_ data: Data, fetchedInit: Bool) -> Data {
-        repeatsInit && !fetchedInit && lastMap != nil ? mapBytes + data : data
+        repeatsInit && !fetchedInit && lastMap != nil && !mapSkipped ? mapBytes + data : data
     }
 
     func seek(to offset: Int64) -> Bool { false }

@@ -100,6 +100,12 @@ extension HLSSource {
             }
             fetchedAny = true
             data.append(response.body)
+            if segment.map != nil {
+                // MPEG-TS under an init section: without it (FFmpeg read the fMP4 init and then nothing: the TS part
+                // and all after it were lost, without a word).
+                mapSkipped = ContentSniffer.isTransportStream(response.body)
+                if mapSkipped { data = response.body }
+            }
             data = withInit(data, fetchedInit: fetchedInit)
             mark(segment: next, itemStart: segmentStart, bytes: data.count)
             next += 1
@@ -236,38 +242,5 @@ extension HLSSource {
         let start = max(r.offset, 0)
         let (end, overflow) = start.addingReportingOverflow(max(r.length, 1) - 1)
         return start...(overflow ? Int.max : end)
-    }
-
-    /// Whether `segment` must start a new part of the input, which FFmpeg opens afresh (`beginNextPart`): it brings
-    /// a new init section (an fMP4 variant switch), or, once this part has had bytes, it follows a discontinuity
-    /// in bytes with no init section (MPEG-TS, packed audio), a switch to a variant in other codecs, or goes from
-    /// such bytes to fMP4 or back: there the container and the codecs may change (an ad coded otherwise), which
-    /// one demuxer cannot follow.
-    func beginsNewPart(_ segment: MediaSegment) -> Bool {
-        if let map = segment.map, lastMap != nil { return !Self.isSame(map, lastMap) }
-        return produced > 0
-            && (segment.discontinuity || codecsChanged || (segment.map == nil) != (lastMap == nil))
-    }
-
-    /// The FFmpeg decoders a variant's `CODECS` name (profiles and levels left out: H.264 rungs of several profiles
-    /// are one codec to a decoder); empty when it lists none.
-    static func decoders(of variant: Variant) -> Set<String> {
-        Set(variant.codecList.map { CodecSupport.decoderName($0) ?? $0 })
-    }
-
-    /// Whether two init sections are the same bytes: the same resolved URL and byte range (a reload of the same
-    /// playlist from another URL, such as a blocking request's, changes only their base URL).
-    static func isSame(_ a: MediaInitializationSection, _ b: MediaInitializationSection?) -> Bool {
-        guard let b else { return false }
-        return a.url?.absoluteString == b.url?.absoluteString && a.byteRange == b.byteRange
-    }
-
-    /// Continues with `media`'s segment `next` (a variant switch).
-    func switchTo(_ media: MediaPlaylist, url: URL, variant: Variant, next: Int) {
-        if let from = self.variant, Self.decoders(of: from) != Self.decoders(of: variant) { codecsChanged = true }
-        playlist = media
-        playlistURL = url
-        self.variant = variant
-        self.next = next
     }
 }

@@ -34,6 +34,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// The bytes of `lastMap`, put before every segment or part while `repeatsInit` (each is then demuxed as a
     /// part of its own).
     var mapBytes = Data()
+    /// Whether the segments under `lastMap` are MPEG-TS, which the init section does not apply to (an ad in TS
+    /// spliced after fMP4 without a new `EXT-X-MAP`: the fMP4 one is still in effect): they are read without it.
+    var mapSkipped = false
     /// Whether every segment or part handed out starts with its init section (fMP4 demuxed segment by segment).
     var repeatsInit = false
     /// Whether FFmpeg's reads load the next segment when the bytes run out (while the input opens and probes);
