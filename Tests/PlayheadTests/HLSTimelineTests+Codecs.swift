@@ -23,20 +23,28 @@ extension HLSTimelineTests {
         #expect(AudioAnalysis.longestGap(run.samples) < 0.05, gapMessage(run.samples))
     }
 
+    /// 8 s of fMP4 (450 Hz) and 8 s of MPEG-TS (500 Hz), one after the other behind a discontinuity (`tsFirst`:
+    /// TS first): the whole 16 s play, pictures and sound, each tone in turn.
+    func playTSAndFMP4(tsFirst: Bool) async throws {
+        let fmp4 = try HLSFixtures.stream(
+            "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
+        let ts = try HLSFixtures.stream("disc-a", tone: 500, [])
+        let joined = try HLSFixtures.joinedAtDiscontinuities(
+            tsFirst ? "ts-fmp4" : "fmp4-ts", tsFirst ? [ts, fmp4] : [fmp4, ts])
+        let run = try await play(joined)
+        #expect(abs(run.item.duration.seconds - 16) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 16)
+        let tones = AudioAnalysis.toneSequence(run.samples)
+        #expect(tones == (tsFirst ? [500, 450] : [450, 500]), "tones \(tones)")
+        #expect(
+            abs(AudioAnalysis.audibleSeconds(run.samples) - 16) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+    }
+
     /// MPEG-TS, then fMP4 after a discontinuity (an ad from another packager): every fMP4 segment plays. (The
     /// demuxer went on segment by segment only when the stream began in fMP4: the first fMP4 segment played, then
     /// the item ended.)
     @Test func fMP4AfterTSPlaysEverySegment() async throws {
-        let fmp4 = try HLSFixtures.stream(
-            "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
-        let run = try await play(
-            try HLSFixtures.joinedAtDiscontinuities("ts-fmp4", [try HLSFixtures.stream("disc-a", tone: 500, []), fmp4]))
-        #expect(abs(run.item.duration.seconds - 16) < 0.1, "\(run.item.duration)")
-        expectContinuous(run.frames, dropped: run.dropped, to: 16)
-        let tones = AudioAnalysis.toneSequence(run.samples)
-        #expect(tones == [500, 450], "tones \(tones)")
-        #expect(
-            abs(AudioAnalysis.audibleSeconds(run.samples) - 16) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        try await playTSAndFMP4(tsFirst: true)
     }
 
     /// fMP4, then MPEG-TS after a discontinuity under the same `EXT-X-MAP` (an ad from another packager spliced in
@@ -44,16 +52,7 @@ extension HLSTimelineTests {
     /// without it. (FFmpeg was given the fMP4 init before each TS segment: everything from there on was lost,
     /// exit 0, without a word.)
     @Test func tsAfterFMP4UnderItsInitSectionPlays() async throws {
-        let fmp4 = try HLSFixtures.stream(
-            "fmp4", tone: 450, ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
-        let run = try await play(
-            try HLSFixtures.joinedAtDiscontinuities("fmp4-ts", [fmp4, try HLSFixtures.stream("disc-a", tone: 500, [])]))
-        #expect(abs(run.item.duration.seconds - 16) < 0.1, "\(run.item.duration)")
-        expectContinuous(run.frames, dropped: run.dropped, to: 16)
-        let tones = AudioAnalysis.toneSequence(run.samples)
-        #expect(tones == [450, 500], "tones \(tones)")
-        #expect(
-            abs(AudioAnalysis.audibleSeconds(run.samples) - 16) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
+        try await playTSAndFMP4(tsFirst: false)
     }
 
     /// Packed audio that goes from raw AAC to MP3 to AC-3 at discontinuities (one demuxer read the MP3 bytes as
