@@ -35,10 +35,17 @@ struct DiscontinuousTimeline {
     /// the streams that jumped before it move by the difference (a few hundredths of a second).
     private var jump: Jump?
 
-    /// Shifts `packet` (of a stream with time base `timeBase`, sound or not) past the jumps seen so far.
-    mutating func correct(_ packet: Packet, timeBase: (num: Int32, den: Int32), isSound: Bool) {
+    /// Shifts `packet` (of a stream with time base `timeBase` and media type `type`) past the jumps seen so far.
+    /// Only sound and pictures make jumps: subtitles and data come seconds or minutes apart, and take the shift of
+    /// the latest jump.
+    mutating func correct(_ packet: Packet, timeBase: (num: Int32, den: Int32), type: StreamInfo.MediaType) {
         guard timeBase.num > 0, timeBase.den > 0, let raw = packet.dts ?? packet.pts else { return }
         let unit = Double(timeBase.num) / Double(timeBase.den)
+        let isSound = type == .audio
+        guard isSound || type == .video else {
+            shift(packet, by: jump?.offset ?? 0, unit: unit)
+            return
+        }
         let index = packet.streamIndex
         var state = streams[index] ?? Stream(offset: jump?.offset ?? 0, jump: jump.map { ($0.id, $0.delta) })
         // The jump this stream took, measured again since by the sound.
@@ -66,14 +73,17 @@ struct DiscontinuousTimeline {
             }
             t = Double(raw) * unit + state.offset
         }
-        if state.offset != 0 {
-            let ticks = Int64((state.offset / unit).rounded())
-            if packet.pts != nil { packet.pointer.pointee.pts += ticks }
-            if packet.dts != nil { packet.pointer.pointee.dts += ticks }
-        }
+        shift(packet, by: state.offset, unit: unit)
         state.last = t
         state.next = t + Double(max(packet.duration, 0)) * unit
         streams[index] = state
+    }
+
+    private func shift(_ packet: Packet, by offset: Double, unit: Double) {
+        guard offset != 0 else { return }
+        let ticks = Int64((offset / unit).rounded())
+        if packet.pts != nil { packet.pointer.pointee.pts += ticks }
+        if packet.dts != nil { packet.pointer.pointee.dts += ticks }
     }
 
     /// Forgets the jumps: after a seek, time stamps are the container's again.

@@ -38,7 +38,7 @@ extension MediaInput {
             timeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
         } else if allowsJumps, streams.indices.contains(packet.streamIndex) {
             let stream = streams[packet.streamIndex]
-            discontinuities.correct(packet, timeBase: stream.timeBase, isSound: stream.mediaType == .audio)
+            discontinuities.correct(packet, timeBase: stream.timeBase, type: stream.mediaType)
         }
         return packet
     }
