@@ -161,12 +161,14 @@ extension PlaybackEngine {
         defer { if announced { announce(nil) } }
         while !isStopping {
             let token = wakeToken()
+            // The clock is read before the generation: a seek moves the clock after it changes the generation, so
+            // a clock already at the seek's target is never taken for this generation's (a stale picture shown).
+            let ahead = seconds - clock.mediaSeconds
             let (g, finished, rate, moving) = control.withLock {
                 ($0.generation, done($0), $0.rate, $0.active && !$0.buffering)
             }
             if g != generation || !presenter.isTurn(of: self) { return false }
             if finished { return true }
-            let ahead = seconds - clock.mediaSeconds
             if ahead <= 0.002 { return true }
             let runs = rate > 0 && moving
             if let frame, runs != announced {
