@@ -16,6 +16,9 @@ public struct ABRContext: Sendable {
     public var isPlaying: Bool
     /// The most media the buffer may hold, in seconds.
     public var maximumBuffer: Double
+    /// The rungs whose media playlists have been fetched, when the session fetches them
+    /// (`ABRSession.fetchesVariantPlaylists`); nil when every rung is known from the start.
+    public var playlistsLoaded: Set<Int>? = nil
 }
 
 /// The next request: a rung, and seconds to wait before sending it (BOLA's "delay"; never longer than the buffer).

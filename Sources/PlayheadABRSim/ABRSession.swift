@@ -79,13 +79,14 @@ public struct ABRSession: Sendable {
         var clock = Clock()
         let d = movie.segmentDuration
         var current: Int?
+        var playlistsLoaded = Set<Int>()
         func context(_ segment: Int) -> ABRContext {
             ABRContext(
                 movie: movie, segment: segment, buffer: clock.buffer, current: current, time: clock.time,
-                isPlaying: clock.playing, maximumBuffer: maximumBuffer)
+                isPlaying: clock.playing, maximumBuffer: maximumBuffer,
+                playlistsLoaded: fetchesVariantPlaylists ? playlistsLoaded : nil)
         }
         for _ in 0..<requestsBeforeFirstSegment { clock.advance(trace.period(at: clock.time).latency) }
-        var playlistsLoaded = Set<Int>()
         for segment in 0..<movie.segmentCount {
             if segment > 0, requestDelay > 0 { clock.advance(requestDelay) }
             let room = maximumBuffer - d

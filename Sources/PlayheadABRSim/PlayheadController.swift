@@ -62,7 +62,8 @@ public struct PlayheadController: ABRController {
             current: c.current, estimate: estimator.estimate, buffer: c.buffer,
             segmentDuration: c.movie.segmentDuration, upcoming: upcoming,
             recentEstimate: estimator.hasMeasurement ? estimator.recentEstimate : nil,
-            availability: estimator.availability, history: estimator.history)
+            availability: estimator.availability, history: estimator.history, latency: estimator.latency,
+            playlistsLoaded: c.playlistsLoaded)
         return ABRDecision(rung: pick ?? 0)
     }
 
@@ -84,6 +85,7 @@ public struct PlayheadController: ABRController {
     public mutating func didDownload(_ transfer: ABRTransfer, context: ABRContext) {
         feed(transfer)
         estimator.finishTransfer()
+        if !transfer.abandoned, let wait = meter?.timeToFirstByte { estimator.addLatency(wait) }
         meter = nil
         recentRate = .init()
         steadyRate = .init(window: 5)
@@ -92,14 +94,15 @@ public struct PlayheadController: ABRController {
     /// `shouldAbandon`, after feeding the chunks received so far (as `HLSSource.abandonWatch`).
     public mutating func abandon(_ t: ABRTransfer, context c: ABRContext) -> Int? {
         feed(t)
-        recentRate.add(bytes: Int(t.loaded / 8), elapsed: t.elapsed)
-        steadyRate.add(bytes: Int(t.loaded / 8), elapsed: t.elapsed)
+        let responded = meter?.timeToFirstByte
+        recentRate.add(bytes: Int(t.loaded / 8), elapsed: t.elapsed, respondedAfter: responded)
+        steadyRate.add(bytes: Int(t.loaded / 8), elapsed: t.elapsed, respondedAfter: responded)
         let progress = AdaptiveBitratePolicy.DownloadProgress(
             loadedBytes: Int(t.loaded / 8), expectedBytes: Int(t.size / 8), elapsed: t.elapsed,
-            recentRate: recentRate.bitsPerSecond, steadyRate: steadyRate.bitsPerSecond)
+            recentRate: recentRate.bitsPerSecond, steadyRate: steadyRate.bitsPerSecond, timeToFirstByte: responded)
         let decision = policy.shouldAbandon(
             progress, rung: t.rung, segmentDuration: c.movie.segmentDuration, buffer: c.buffer,
-            estimate: estimator.estimate, history: estimator.history)
+            estimate: estimator.estimate, history: estimator.history, latency: estimator.latency)
         if case .abandon(let lower) = decision {
             return lower
         }

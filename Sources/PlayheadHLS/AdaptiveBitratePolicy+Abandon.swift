@@ -10,6 +10,8 @@ extension AdaptiveBitratePolicy {
         public var expectedBytes: Int?
         /// Seconds since the request was sent.
         public var elapsed: Double
+        /// Seconds from the request to its response, once it has come; nil while the download waits for it.
+        public var timeToFirstByte: Double?
         /// Bits per second over the download's last second or so (`RecentRate`), nil when not measured: the rate
         /// it is getting now, which the average since the request follows only slowly after a collapse.
         public var recentRate: Double?
@@ -18,14 +20,15 @@ extension AdaptiveBitratePolicy {
         public var steadyRate: Double?
 
         /// Progress of `loadedBytes` of `expectedBytes` after `elapsed` seconds, at `recentRate` over the last second
-        /// and `steadyRate` over the last five.
+        /// and `steadyRate` over the last five; the response came after `timeToFirstByte` seconds (nil: not yet).
         public init(
             loadedBytes: Int, expectedBytes: Int?, elapsed: Double, recentRate: Double? = nil,
-            steadyRate: Double? = nil
+            steadyRate: Double? = nil, timeToFirstByte: Double? = nil
         ) {
             self.loadedBytes = loadedBytes
             self.expectedBytes = expectedBytes
             self.elapsed = elapsed
+            self.timeToFirstByte = timeToFirstByte
             self.recentRate = recentRate
             self.steadyRate = steadyRate
         }
@@ -54,6 +57,15 @@ extension AdaptiveBitratePolicy {
             if let keep = points.lastIndex(where: { $0.elapsed <= start }), keep > 0 {
                 points.removeFirst(keep)
             }
+        }
+
+        /// Records that `bytes` had arrived in all `elapsed` seconds after the request, whose response came after
+        /// `timeToFirstByte` seconds (nil: not yet, nothing is recorded): the wait before the response is no
+        /// transfer, so the rate is measured from it.
+        public mutating func add(bytes: Int, elapsed: Double, respondedAfter timeToFirstByte: Double?) {
+            guard let timeToFirstByte, timeToFirstByte.isFinite else { return }
+            if points.isEmpty { add(bytes: 0, elapsed: min(timeToFirstByte, elapsed)) }
+            add(bytes: bytes, elapsed: elapsed)
         }
 
         /// Bits per second over the last `window` seconds; nil until the reports span most of a window (four
@@ -92,8 +104,13 @@ extension AdaptiveBitratePolicy {
     /// to last; on synthetic links with outages of 2-15 s that gave up a 16 Mbit/s segment at most outages). An outage
     /// longer than any seen is judged by the rate now, as above.
     ///
+    /// The time a download spends waiting for its response is not transfer: its rate is measured from the response
+    /// (from `latency` after the request while none has come), its judgement waits as long, and a replacement
+    /// waits `latency` again before its first byte (until 2026-12-05 a download with no byte after a second's
+    /// wait, normal on a link that answers after a second, was given up as stuck).
+    ///
     /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration (as
-    /// hls.js), or when the download will finish in time at the rate it is getting, or when it is already on the
+    /// hls.js) of transfer, or when the download will finish in time at the rate it is getting, or when it is already on the
     /// lowest allowed rung. Otherwise each choice is scored as the plan scores a segment: the rung's bit rate minus
     /// `stallCost` per second the buffer would run dry before the segment arrives, and `stallEventSeconds` ×
     /// `stallCost` more if it does (the rest of this download at the rate it is getting, a whole segment of a lower
@@ -115,17 +132,22 @@ extension AdaptiveBitratePolicy {
     ///   - buffer: seconds buffered ahead of the play head.
     ///   - estimate: the throughput estimate in bits per second, used while no byte has arrived.
     ///   - history: the link's recent history (`BandwidthEstimator.history`); nil: none seen, the average decides.
+    ///   - latency: seconds a request waits for its response (`BandwidthEstimator.latency`).
     public func shouldAbandon(
         _ progress: DownloadProgress, rung: Int, segmentDuration: Double, buffer: Double, estimate: Double,
-        history: LinkHistory? = nil
+        history: LinkHistory? = nil, latency: Double = 0
     ) -> AbandonDecision {
         let c = configuration
         let allowed = allowedRungs
         let wait = max(c.minimumElapsedBeforeAbandon, segmentDuration * c.abandonWaitShare)
-        guard rungs.indices.contains(rung), progress.elapsed >= wait,
+        let expectedWait = latency.isFinite ? max(latency, 0) : 0
+        // The transfer's time: from the response, or from when it was expected while it has not come.
+        let waited = progress.timeToFirstByte.map { min(max($0, 0), progress.elapsed) } ?? expectedWait
+        let transferring = progress.elapsed - waited
+        guard rungs.indices.contains(rung), transferring >= wait,
             let lowest = allowed.first, rungs[lowest].bitRate < rungs[rung].bitRate
         else { return .keepLoading }
-        let measured = progress.loadedBytes > 0 ? Double(progress.loadedBytes) * 8 / progress.elapsed : 0
+        let measured = progress.loadedBytes > 0 ? Double(progress.loadedBytes) * 8 / transferring : 0
         let expectedBits =
             progress.expectedBytes.map { Double($0) * 8 } ?? rungs[rung].bitRate * segmentDuration
         let remainingBits = max(expectedBits - Double(progress.loadedBytes) * 8, 0)
@@ -142,7 +164,11 @@ extension AdaptiveBitratePolicy {
         let outlook = stalled < rungs[lowest].bitRate ? history?.slowSpellOutlook(below: rungs[lowest].bitRate) : nil
         let outcomes = outlook?.remaining ?? [0]
         let base = now > 0 ? now : estimate
+        // A replacement is a new request: it waits for its response before its first byte.
         func arrival(_ bits: Double, within outage: Double, replacing: Bool) -> Double {
+            transfer(bits, within: outage, replacing: replacing) + (replacing ? expectedWait : 0)
+        }
+        func transfer(_ bits: Double, within outage: Double, replacing: Bool) -> Double {
             let share = replacing ? c.abandonSafetyFraction : 1
             guard let outlook else {
                 let rate = (replacing ? base : now) * share

@@ -26,13 +26,16 @@ extension AdaptiveBitratePolicy {
     }
 
     /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):
-    /// every sequence of allowed rungs is played against a constant throughput of `estimate` and scored as the
+    /// every sequence of allowed rungs is played against a constant throughput of `estimate`, each download
+    /// waiting `latency` seconds before its first byte (twice for a first segment on a rung outside
+    /// `playlistsLoaded`: its playlist is fetched first), and scored as the
     /// linear QoE scores a stream: the bit rate it brings, minus `stallCost` per second the buffer would stand below
     /// `reserveBuffer` before a segment arrives and, for each segment that takes it there, `stallEventSeconds` ×
     /// `stallCost` times how far below (an interruption: none at the reserve, all of it at an empty buffer), minus the size of each change, minus what the buffer it ends with lacks (each second
     /// short of `targetBuffer` costs `stallCost` × `riskScale` × `slowShare`, between `minimumRisk` and 1 stalled
     /// second: what a second of buffer may save on a link that runs below the lowest rung that share of the time),
-    /// minus the change from its last rung to the highest one `estimate` sustains (the switch that the plans after
+    /// minus the change from its last rung to the highest one `estimate` sustains with the latency paid per
+    /// segment (the switch that the plans after
     /// it will make: a plan that ends below it pays for the climb back, one that ends above it for its way down);
     /// a plan that reaches the stream's end (`UpcomingSegments.reachesEnd`) pays neither of these last two, as
     /// nothing follows it. The first rung of the best sequence is returned; of sequences that score the same, the one
@@ -42,7 +45,7 @@ extension AdaptiveBitratePolicy {
     /// by a bound no sequence can beat.
     func plan(
         allowed: [Int], current: Int, estimate: Double, buffer: Double, segmentDuration: Double,
-        upcoming: UpcomingSegments?, slowShare: Double = 0
+        upcoming: UpcomingSegments?, slowShare: Double = 0, latency: Double = 0, playlistsLoaded: Set<Int>? = nil
     ) -> Int {
         let c = configuration
         let top = rungs[allowed[allowed.count - 1]].bitRate
@@ -56,8 +59,11 @@ extension AdaptiveBitratePolicy {
             }
             return rungs[allowed[i]].bitRate * segmentDuration
         }
-        // Where the plans after this one will go back to: the highest rung the throughput sustains.
-        let sustained = rates[allowed.lastIndex { rungs[$0].bitRate <= estimate } ?? 0]
+        let wait = latency.isFinite ? max(latency, 0) : 0
+        // Where the plans after this one will go back to: the highest rung the throughput sustains, a segment's
+        // bytes and its request's wait within its duration.
+        let carried = segmentDuration > 0 ? estimate * max(1 - wait / segmentDuration, 0) : estimate
+        let sustained = rates[allowed.lastIndex { rungs[$0].bitRate <= carried } ?? 0]
         var best = -Double.infinity
         var bestFirst = 0
         var bestBuffer = -Double.infinity
@@ -89,7 +95,8 @@ extension AdaptiveBitratePolicy {
             }
             guard score + Double(steps - k) >= best - tie else { return }
             for i in stride(from: rates.count - 1, through: 0, by: -1) {
-                let download = size(k, i) / estimate
+                let fetchesPlaylist = k == 0 && playlistsLoaded.map { !$0.contains(allowed[i]) } ?? false
+                let download = (fetchesPlaylist ? 2 * wait : wait) + size(k, i) / estimate
                 let short = max(download - max(buffer - reserve, 0), 0)
                 if k == 0 { first = i }
                 search(

@@ -36,7 +36,11 @@ import Foundation
 /// (`stallEventSeconds`, as likely as the buffer is near empty), and, for each second it would end short of `targetBuffer`, what that second may save: the
 /// stall cost times how much of the recent time the link ran below the lowest rung (`LinkHistory.slowShare(below:)`,
 /// scaled by `riskScale`; see `plan`). Abandonment weighs the stall a download in flight will cost against a lower
-/// rung's segment the same way (`shouldAbandon`). The plan's model of the buffer is what keeps it from climbing too
+/// rung's segment the same way (`shouldAbandon`). Every download the plan and abandonment expect waits the link's
+/// latency before its first byte (`BandwidthEstimator.latency`: the throughput samples leave the wait out), so on a
+/// link that answers after a second, a two-second segment leaves one second for its bytes (until 2026-12-05 the
+/// wait was left out: on such a link the player climbed to a rung the link could not carry, gave the segment up
+/// when its first byte had not come within a second, and did so again every few seconds). The plan's model of the buffer is what keeps it from climbing too
 /// early: it is not also held until `minimumBufferForUpSwitch`, a margin that costs bit rate for stalls the buffer
 /// model already avoids. Its up-switches go no higher than the recent throughput sustains (BOLA-E's BOLA-O) only on a link with
 /// outages (`outageAvailability`) that outlast the buffer, where the buffer a full one would spend is what the next
@@ -148,9 +152,14 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///     lowest allowed rung sets what the buffer the plan ends with is worth, and how long it stayed there whether
     ///     the outages outlast the buffer, and, when they do, which state the link is in now; nil: none seen
     ///     (`minimumRisk`; outages are taken to outlast any buffer).
+    ///   - latency: seconds each request waits for its response (`BandwidthEstimator.latency`): the plan adds it
+    ///     to every download it expects, and once more to a switch to a rung outside `playlistsLoaded`.
+    ///   - playlistsLoaded: the rungs whose media playlists are at hand (an HLS player loads a variant's playlist
+    ///     before its first segment, and reloads a live one); nil: all of them (a DASH manifest lists every rung).
     public func nextRung(
         current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
-        recentEstimate: Double? = nil, availability: Double = 1, history: LinkHistory? = nil
+        recentEstimate: Double? = nil, availability: Double = 1, history: LinkHistory? = nil, latency: Double = 0,
+        playlistsLoaded: Set<Int>? = nil
     ) -> Int? {
         let allowed = allowedRungs
         guard let lowest = allowed.first else { return nil }
@@ -180,7 +189,8 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
             let pick = plan(
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,
                 segmentDuration: segmentDuration, upcoming: upcoming,
-                slowShare: history?.slowShare(below: rungs[lowest].bitRate) ?? 0)
+                slowShare: history?.slowShare(below: rungs[lowest].bitRate) ?? 0, latency: latency,
+                playlistsLoaded: playlistsLoaded)
             guard share < c.outageAvailability, rungs[pick].bitRate > rungs[current].bitRate else { return pick }
             // BOLA-O on a link with outages: an up-switch goes no higher than the recent throughput sustains.
             let sustained = highest(in: allowed, within: recent) ?? allowed[0]

@@ -40,6 +40,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
         public var availabilityHalfLife: Double = 120
         /// Half-life of `history`'s memory, in seconds of wall time (120 s, as `availabilityHalfLife`).
         public var historyHalfLife: Double = 120
+        /// Half-life of `latency`'s average, in requests (4: a server or path that turns slow shows within a few
+        /// segments, one slow answer does not).
+        public var latencyHalfLife: Double = 4
 
         /// The defaults described on each property.
         public init(
@@ -95,6 +98,8 @@ public struct BandwidthEstimator: Sendable, Hashable {
     private var downloadTime = 0.0
     private var outageTime = 0.0
     private var pendingWallIdle = 0.0
+    /// Seconds from request to response of recent downloads (`addLatency`).
+    private var latencies: Average
     /// The counted samples and the time between them, over minutes (`LinkHistory.slowShare(below:)`).
     public private(set) var history: LinkHistory
     /// Every byte passed to `addSample`, counted or pooled.
@@ -115,7 +120,22 @@ public struct BandwidthEstimator: Sendable, Hashable {
         slow = Average(halfLife: configuration.slowHalfLife)
         history = LinkHistory(
             halfLife: configuration.historyHalfLife, spellHalfLife: configuration.fastHalfLife)
+        latencies = Average(halfLife: configuration.latencyHalfLife)
     }
+
+    /// Records that a download's response came `seconds` after its request (`TransferMeter.timeToFirstByte`): the
+    /// wait every request pays before its first byte, which the samples leave out. Only for requests the server
+    /// answers at once (a blocking playlist reload or a low-latency part waits for the media to be made, not for the
+    /// link). Negative or non-finite values are ignored.
+    public mutating func addLatency(_ seconds: Double) {
+        guard seconds.isFinite, seconds >= 0 else { return }
+        latencies.add(seconds, weight: 1)
+    }
+
+    /// The recent requests' mean wait for their response in seconds, weighted toward the latest
+    /// (`Configuration.latencyHalfLife`); 0 before any was recorded. A planner adds it to each download it expects:
+    /// on a link that answers after a second, a segment of two seconds leaves one second for its bytes.
+    public var latency: Double { latencies.totalWeight > 0 ? latencies.value : 0 }
 
     /// Records that `bytes` arrived over `duration` seconds (one network chunk, or a whole segment), ending at time
     /// `at` (seconds on any monotonic clock of the caller's; nil when unknown, then idle time is not counted).

@@ -45,6 +45,29 @@ struct ABRSimulationTests {
         #expect(!after.isEmpty && after.allSatisfy { $0.rung >= high }, "back up after the step up: \(after)")
     }
 
+    /// 2.5 Mbit/s answering each request after a second, 2 s segments of the HLS fixtures' ladder, its playlists
+    /// fetched as a player fetches them: 540p's 2 Mbit take 1.8 s with the wait, 720p's 3.8 Mbit 2.5 s.
+    @Test("a link that answers late: the rung it carries with the wait, each held for segments, none given up")
+    func lateAnswers() throws {
+        let movie = try flatMovie(kbps: [510, 1010, 1910, 3610], duration: 2, count: 60)
+        var session = ABRSession(movie: movie, trace: try stepTrace([(600, 2500)], latencyMs: 1000))
+        session.requestsBeforeFirstSegment = 2
+        session.fetchesVariantPlaylists = true
+        let run = session.run(PlayheadController())
+        #expect(run.rebufferEvents == 0, "stalls at \(run.stalls)")
+        #expect(run.abandons.isEmpty, "\(run.abandons)")
+        // 540p for the most part; 720p only on a buffer built beyond what its wait and bytes spend, never 1080p
+        // (3.9 s a segment); every rung held for several segments (before the wait was planned for: a climb to
+        // 720p given up a second later, again and again).
+        #expect(run.rungs.filter { $0 == 1 }.count > run.rungs.count / 2, "\(run.rungs)")
+        #expect(run.rungs.allSatisfy { $0 <= 2 }, "\(run.rungs)")
+        var runs: [Int] = []
+        for (i, r) in run.rungs.enumerated() {
+            if i == 0 || r != run.rungs[i - 1] { runs.append(1) } else { runs[runs.count - 1] += 1 }
+        }
+        #expect(runs.dropLast().allSatisfy { $0 >= 3 }, "\(run.rungs)")
+    }
+
     @Test("abandoning the segment in flight when the bandwidth collapses avoids the stall that waiting causes")
     func abandonOnCollapse() throws {
         let movie = try loadMovie().prefix(60)

@@ -76,6 +76,29 @@ import Testing
         #expect(twice.isSubset(of: cut), "fetched twice without an abandoned download: \(origin.requests)")
     }
 
+    /// A link of 2.5 Mb/s that answers every request after a second (a far or busy origin): each 2 s segment leaves
+    /// one second for its bytes, which 540p (2 Mbit a segment) fits and 720p does not. The player climbed to 720p by
+    /// the throughput alone, gave the segment up when no byte had come a second after the request, fell back to
+    /// 360p, and did so again every few seconds, stalling twice in 40 s.
+    @Test func aLinkThatAnswersLateIsPlayedOnTheRungItCarriesWithoutFlapping() async throws {
+        let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), latencyTrace: [(600, 2.5e6, 1)])
+        let run = try await play(master, origin: origin) { _ in }
+        let rates = run.switches.map(\.bitRate)
+        #expect(rates.contains(1_010_000), "never reached 540p, what the link carries: \(run.switches)")
+        // Higher only for the last segments, which the buffer built on 540p pays for (nothing follows them).
+        let above = run.switches.filter { $0.bitRate > 1_010_000 }
+        #expect(above.allSatisfy { $0.time > 36 }, "above what the link carries before the end: \(run.switches)")
+        #expect(zip(rates, rates.dropFirst()).allSatisfy { $0 < $1 }, "switched down and up: \(run.switches)")
+        #expect(run.stalls == 0, "stalled \(run.stalls) times: \(run.switches)")
+        let cut = origin.bodies.filter { $0.contains(".ts") && $0.hasSuffix("aborted") }
+        #expect(cut.isEmpty, "segments given up: \(cut)")
+        #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 48) < 0.5)
+        #expect(
+            AudioAnalysis.longestGap(run.samples) < 0.05,
+            "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
+    }
+
     @Test func aDownloadThatWillNotArriveInTimeIsAbandonedForALowerVariant() async throws {
         // Segment 9 of the 540p, 720p and 1080p variants crawls at 20 kB/s (0.16 Mb/s) from its first byte; the
         // stream ends 5 segments after it (28 s), enough to hear that nothing stalled.

@@ -54,14 +54,17 @@ final class HLSAdaptiveState: @unchecked Sendable {
     }
 
     /// Moves the samples of the download in flight into the estimator; `finished` when the download has ended with
-    /// its last byte, which counts what the estimator pooled however short it took (demux thread).
-    func drainSamples(finished: Bool = false) {
+    /// its last byte, which counts what the estimator pooled however short it took, and `latency` its wait for the
+    /// response when the server answered at once (a segment, not a low-latency part made while it waited). Demux
+    /// thread.
+    func drainSamples(finished: Bool = false, latency: Double? = nil) {
         let taken = samples.withLock { s -> [(bytes: Int, duration: Double, arrival: Double)] in
             defer { s.removeAll() }
             return s
         }
         for s in taken { estimator.addSample(bytes: s.bytes, duration: s.duration, at: s.arrival) }
         if finished { estimator.finishTransfer() }
+        if let latency { estimator.addLatency(latency) }
     }
 }
 
@@ -102,7 +105,9 @@ extension HLSSource {
             let target = state.policy.nextRung(
                 current: current, estimate: estimate, buffer: buffered, segmentDuration: duration, upcoming: upcoming,
                 recentEstimate: measured ? state.estimator.recentEstimate : nil,
-                availability: state.estimator.availability, history: state.estimator.history),
+                availability: state.estimator.availability, history: state.estimator.history,
+                latency: state.estimator.latency,
+                playlistsLoaded: live == nil ? Set(state.playlists.keys) : [current]),
             target != current
         else { return false }
         return switchVariant(to: target)
@@ -196,16 +201,17 @@ extension HLSSource {
         var steady = AdaptiveBitratePolicy.RecentRate(window: 5)
         return { [self] progress in
             state.drainSamples()
-            recent.add(bytes: progress.bytes, elapsed: progress.elapsed)
-            steady.add(bytes: progress.bytes, elapsed: progress.elapsed)
+            recent.add(bytes: progress.bytes, elapsed: progress.elapsed, respondedAfter: progress.timeToFirstByte)
+            steady.add(bytes: progress.bytes, elapsed: progress.elapsed, respondedAfter: progress.timeToFirstByte)
             guard isPlaying() else { return true }
             let buffer = segmentStart - playbackPosition()
             let decision = state.policy.shouldAbandon(
                 .init(
                     loadedBytes: progress.bytes, expectedBytes: expectedBytes, elapsed: progress.elapsed,
-                    recentRate: recent.bitsPerSecond, steadyRate: steady.bitsPerSecond),
+                    recentRate: recent.bitsPerSecond, steadyRate: steady.bitsPerSecond,
+                    timeToFirstByte: progress.timeToFirstByte),
                 rung: rung, segmentDuration: duration, buffer: buffer, estimate: state.estimator.estimate,
-                history: state.estimator.history)
+                history: state.estimator.history, latency: state.estimator.latency)
             guard case .abandon(let lower) = decision else { return true }
             abandonTarget = lower
             return false

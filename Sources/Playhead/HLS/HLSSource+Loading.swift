@@ -87,7 +87,7 @@ extension HLSSource {
                 segmentURL, range: range, duration: segment.duration, watch: watch, decryption: decryption)
             guard case .loaded(let response) = fetched else { continue }
             if response != nil { survivedSkips() }
-            adaptive?.drainSamples(finished: response != nil)
+            adaptive?.drainSamples(finished: response != nil, latency: response?.timeToFirstByte)
             if seekCameIn { throw ByteSourceInterruption() }
             guard let response else {
                 // Given up for a lower variant: fetch the same segment from there.

@@ -20,6 +20,8 @@ final class HTTPFetch: @unchecked Sendable {
         var contentType: String?
         /// Seconds from the request to the last byte.
         var seconds: Double
+        /// Seconds from the request to the response (0 for a local file).
+        var timeToFirstByte = 0.0
         /// The first bytes as they arrived (before decryption), to recognise an HTML page served in place of an
         /// encrypted segment.
         var head = Data()
@@ -30,6 +32,8 @@ final class HTTPFetch: @unchecked Sendable {
         var bytes: Int
         var expectedBytes: Int?
         var elapsed: Double
+        /// Seconds from the request to the response, once it has come.
+        var timeToFirstByte: Double?
     }
 
     /// The largest playlist accepted (a longer one is an error, read no further than this).
@@ -112,14 +116,17 @@ final class HTTPFetch: @unchecked Sendable {
         let body = Locked((data: Data(), expected: Int?.none, head: Data()))
         let retryAfter = Locked(Double?.none)
         let outcome = Locked<Result<SegmentLoadResult, SegmentLoadError>?>(nil)
+        let respondedAt = Locked(Double?.none)
         let done = DispatchSemaphore(value: 0)
         let byteRange = range.map { ByteRange(length: $0.count, offset: $0.lowerBound) }
         let loader = self.loader
+        let started = MonotonicClock.now()
         let task = Task.detached {
             do {
                 let r = try await loader.load(
                     url, byteRange: byteRange, maximumBytes: limit,
                     onResponse: { response in
+                        respondedAt.withLock { $0 = $0 ?? MonotonicClock.now() }
                         let header = response.value(forHTTPHeaderField: "Retry-After")
                         retryAfter.withLock { $0 = RetryPolicy.retryAfterSeconds(header) }
                     }
@@ -138,7 +145,6 @@ final class HTTPFetch: @unchecked Sendable {
         }
         state.withLock { $0.task = task }
         defer { state.withLock { $0.task = nil } }
-        let started = MonotonicClock.now()
         while done.wait(timeout: .now() + 0.1) == .timedOut {
             let elapsed = MonotonicClock.now() - started
             if stopping?() == true {
@@ -151,7 +157,10 @@ final class HTTPFetch: @unchecked Sendable {
                 throw PlaybackError(
                     .network, source: name, reason: "did not finish within \(Self.seconds(deadline)) (timed out)")
             }
-            if let watch, !watch(Progress(bytes: body.current.data.count, expectedBytes: nil, elapsed: elapsed)) {
+            let progress = Progress(
+                bytes: body.current.data.count, expectedBytes: nil, elapsed: elapsed,
+                timeToFirstByte: respondedAt.current.map { max($0 - started, 0) })
+            if let watch, !watch(progress) {
                 task.cancel()
                 done.wait()
                 return nil
@@ -160,7 +169,9 @@ final class HTTPFetch: @unchecked Sendable {
         switch outcome.current {
         case .success(let r)?:
             let b = body.current
-            return Response(body: b.data, contentType: r.contentType, seconds: r.elapsed, head: b.head)
+            return Response(
+                body: b.data, contentType: r.contentType, seconds: r.elapsed, timeToFirstByte: r.timeToFirstByte,
+                head: b.head)
         case .failure(let error)?:
             switch error {
             case .timedOut: lastErrorWasTransient = true
