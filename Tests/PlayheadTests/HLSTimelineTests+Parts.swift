@@ -52,7 +52,8 @@ extension HLSTimelineTests {
     }
 
     /// A pre-roll of 2 s of sound alone (1000 Hz), then 8 s of sound and pictures (500 Hz): the programme's
-    /// pictures play from 2 s on, with its sound. (The item had no video track: no picture at all.)
+    /// pictures play from 2 s on, with its sound, and nothing is shown before. (The item had no video track: no
+    /// picture at all; then the programme's first picture was shown at once and held through the pre-roll.)
     @Test func aPreRollWithoutPicturesKeepsTheProgrammesPictures() async throws {
         let jingle = try HLSFixtures.stream("jingle-sound-only", tone: 1000, seconds: 2, audioOnly: true, [])
         let media = try HLSFixtures.joinedAtDiscontinuities(
@@ -69,5 +70,9 @@ extension HLSTimelineTests {
             "pictures \(times.first ?? -1) to \(times.last ?? -1)")
         #expect(times.count + run.dropped.count >= 195, "\(times.count) pictures, \(run.dropped.count) dropped")
         #expect(run.frames.allSatisfy { $0.value == 360 }, "\(Set(run.frames.map(\.value)))")
+        // The first picture came at its time: the second followed it by a frame, not by the pre-roll's 2 s.
+        let shown = run.frames.map(\.presentedAt)
+        let second = shown.count > 1 ? shown[1] - shown[0] : .infinity
+        #expect(second < 0.2, "the second picture came \(second) s after the first")
     }
 }

@@ -81,7 +81,13 @@ extension PlaybackEngine {
                     continue
                 }
                 let t = frame.time.seconds
-                let first = videoProgress.shownGeneration != g
+                // A generation's first picture is shown at once, before its time, so that a player that starts or
+                // is paused has it on screen; but not one that lies further ahead of the sound's clock than
+                // `firstPictureLead`: it belongs to later content (a pre-roll of sound alone, a recording whose
+                // pictures start late), and the screen stays empty until it is due.
+                let ahead = t - clock.mediaSeconds
+                let soundLeads = media.audioStream != nil && config.decodeAudio && ahead > Self.firstPictureLead
+                let first = videoProgress.shownGeneration != g && !soundLeads
                 if !first && !config.untimed {
                     if !waitUntil(t, generation: g, showing: frame, presenter: presenter) {
                         if keep(item, generation: g) { return }
@@ -98,6 +104,10 @@ extension PlaybackEngine {
             }
         }
     }
+
+    /// How far ahead of the sound's clock a generation's first picture may be shown before its time (1 s): an
+    /// MPEG-TS file's pictures start a few frames after its sound, a pre-roll of sound alone seconds before them.
+    static let firstPictureLead = 1.0
 
     /// After a wait that did not reach its time: keeps `item` for the next turn when the turn passed with the
     /// generation unchanged (true: the turn returns); false when a seek or stop made it stale (it is dropped).
