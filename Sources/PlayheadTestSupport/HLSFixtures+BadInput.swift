@@ -12,6 +12,8 @@ extension HLSFixtures {
         case htmlSegment = "html-segment.m3u8"
         /// A multivariant playlist whose chosen variant's playlist is missing (404).
         case missingVariant = "missing-variant.m3u8"
+        /// A multivariant playlist none of whose two variants' playlists exist (404): the error names it.
+        case missingVariants = "missing-variants.m3u8"
         /// A 100 MB playlist.
         case hugePlaylist = "huge.m3u8"
         /// A media playlist whose `EXT-X-MAP` init section is the playlist itself.
@@ -54,6 +56,10 @@ extension HLSFixtures {
         try write(
             BadInput.missingVariant.rawValue,
             "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CODECS=\"mp4a.40.2\"\nnowhere/index.m3u8\n")
+        try write(
+            BadInput.missingVariants.rawValue,
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CODECS=\"mp4a.40.2\"\nnowhere/index.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=900000,CODECS=\"mp4a.40.2\"\nnowhere2/index.m3u8\n")
         let huge = dir.appendingPathComponent(BadInput.hugePlaylist.rawValue)
         let size = (try? FileManager.default.attributesOfItem(atPath: huge.path)[.size] as? Int) ?? 0
         if size < 100_000_000 {

@@ -32,13 +32,22 @@ import Testing
         case .noSegments: expected = "the media playlist has no segments"
         case .htmlSegment: expected = "an HTML page, not a media segment"
         case .missingVariant: expected = "HTTP 404 Not Found"
+        // The multivariant playlist is named (the first variant tried was, as if it alone had failed), and each
+        // variant's failure.
+        case .missingVariants:
+            expected = "no variant could be loaded (2 tried: "
+            for path in ["bad/nowhere/index.m3u8", "bad/nowhere2/index.m3u8"] {
+                #expect(message.contains("\(try HLSFixtures.url(path)): HTTP 404 Not Found"), "\(message)")
+            }
         case .hugePlaylist: expected = "larger than 16 MiB; refused"  // also on the paced origin below
         // FFmpeg, handed the text, said "cannot allocate memory".
         case .playlistAsInitSection: expected = "a playlist, not a media segment"
         }
         #expect(message.contains(expected), "\(message)")
         #expect(item.errorLog.last?.errorComment == item.error?.reason)
-        if input == .missingVariant { #expect(item.errorLog.last?.errorStatusCode == 404) }
+        if input == .missingVariant || input == .missingVariants {
+            #expect(item.errorLog.last?.errorStatusCode == 404)
+        }
         #expect(try HLSFixtures.requests(since: before).count <= 3)
     }
 

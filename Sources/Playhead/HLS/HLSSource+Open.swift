@@ -47,7 +47,7 @@ extension HLSSource {
                 failures.append(error)
                 state.penalize(start)
                 guard let other = state.startRung(), let otherURL = master.variants[other].url else {
-                    throw failures.count == 1 ? error : Self.allFailed(failures)
+                    throw failures.count == 1 ? error : Self.allFailed(failures, of: url)
                 }
                 (start, variantURL) = (other, otherURL)
             }

@@ -175,11 +175,12 @@ extension HLSSource {
         return state
     }
 
-    /// One error for several failed variants: the first one's source, every failure listed.
-    static func allFailed(_ failures: [PlaybackError]) -> PlaybackError {
+    /// One error for several failed variants of the multivariant playlist at `url`: it is the source (no one
+    /// variant is at fault), every failure listed; the first one's category and code.
+    static func allFailed(_ failures: [PlaybackError], of url: URL) -> PlaybackError {
         let tried = failures.map { "\($0.source): \($0.reason)" }.joined(separator: "; ")
         return PlaybackError(
-            failures[0].category, source: failures[0].source,
+            failures[0].category, source: url.absoluteString,
             reason: "no variant could be loaded (\(failures.count) tried: \(tried))", code: failures[0].code)
     }
 }
