@@ -31,6 +31,24 @@ struct BadInputCommandTests {
         try expectOneLineError(url.path, mentions: ["not a media file"])
     }
 
+    /// Named .mp4 but text, or zeros: FFmpeg's MP4 reader, chosen by the name, finds no index. It was "an MP4
+    /// without its index (moov atom not found): cut short, or not yet fully downloaded", which sends the user to
+    /// download it again.
+    @Test func textOrZerosNamedMP4AreNotCalledACutMP4() throws {
+        let text = Fixtures.file("notes.mp4", bytes: Array(String(repeating: "just some text\n", count: 200).utf8))
+        try expectOneLineError(text.path, mentions: ["not a media file", "(text, not an mp4)"])
+        // Zeros: a download whose space was reserved and never written.
+        let zeros = Fixtures.file("zeros.mp4", bytes: Array(repeating: 0, count: 5000))
+        try expectOneLineError(zeros.path, mentions: ["not a media file", "(its start is all zeros: not written yet"])
+        // Noise.
+        let noise = Fixtures.file("noise.mp4", bytes: (0..<5000).map { UInt8(truncatingIfNeeded: 0xFF - $0 % 7) })
+        try expectOneLineError(noise.path, mentions: ["not a media file", "(no mp4 box at its start, not an mp4)"])
+        for r in [text, zeros, noise] {
+            let out = try Run.command(Paths.playheadBinary(), ["--ao=null", "--vo=null", r.path], timeout: 20)
+            #expect(!out.stderr.contains("cut short"), "\(out.stderr)")
+        }
+    }
+
     @Test func truncatedFile() throws {
         // An MP4 cut before its index (a partial download): FFmpeg cannot find the moov atom, and says so only in
         // its log. It was "not a media file Playhead can read (invalid data found when processing input)".
