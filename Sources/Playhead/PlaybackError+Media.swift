@@ -32,6 +32,12 @@ extension PlaybackError {
                 .parsing, source: source,
                 reason: "an MP4 without its index (moov atom not found): cut short, or not yet fully downloaded",
                 code: e.code)
+        case FFmpegError.endOfFile where !isNetwork:
+            // Its headers, then nothing (a Matroska file cut where its first cluster begins): FFmpeg said "end of file".
+            self.init(
+                .parsing, source: source,
+                reason: "no media data: it ends before its first sample (cut short or damaged)",
+                code: e.code)
         case FFmpegError.invalidData,
             FFmpegError.invalidArgument where !isNetwork:
             self.init(

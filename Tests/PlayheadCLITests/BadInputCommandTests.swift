@@ -72,6 +72,16 @@ struct BadInputCommandTests {
         try expectOneLineError(cut.path, mentions: ["cut short"])
     }
 
+    @Test func aMatroskaFileCutWhereItsFirstClusterBeginsSaysSo() throws {
+        // Its headers, then nothing. It was "end of file".
+        let mkv = try Fixtures.make(
+            "tone.mkv", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-c:a", "libvorbis"])
+        let data = try Data(contentsOf: mkv)
+        let cluster = try #require(data.range(of: Data([0x1F, 0x43, 0xB6, 0x75])), "no cluster in \(mkv.path)")
+        let cut = Fixtures.file("cut-at-cluster.mkv", bytes: Array(data.prefix(cluster.lowerBound)))
+        try expectOneLineError(cut.path, mentions: ["no media data", "cut short"])
+    }
+
     @Test func aDecoderThatRefusesTheStreamIsSaidInWords() throws {
         // FLAC's test bench: a block size FFmpeg's decoder refuses at open. It said "avcodec_open2: Invalid data...".
         let path = Paths.corpora.appendingPathComponent("media/flac-test-files/faulty/08 - blocksize 65536.flac").path
