@@ -42,7 +42,10 @@ final class ResumeStore {
         }
         var rejected: [String] = []
         for (key, value) in object {
-            if let p = Self.validPosition(value) {
+            // A size that is there but no whole number of bytes is no more trusted than a bad position: the entry
+            // could not tell a replaced file from the one it was left in.
+            let sizeGiven = (value as? [String: Any])?["size"] != nil
+            if let p = Self.validPosition(value), !sizeGiven || Self.validSize(value) != nil {
                 positions[key] = Entry(position: p, size: Self.validSize(value))
             } else {
                 rejected.append(key)
@@ -50,7 +53,9 @@ final class ResumeStore {
         }
         if let first = rejected.min() {
             let more = rejected.count > 1 ? " and \(rejected.count - 1) more" : ""
-            warning = "\(file.path): ignored the resume position of \(first)\(more): not a time in range"
+            warning =
+                "\(file.path): ignored the resume position of \(first)\(more): not a time in range, or a file size "
+                + "that is not a whole number of bytes"
         }
     }
 

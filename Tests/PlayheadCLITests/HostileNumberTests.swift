@@ -38,14 +38,16 @@ import Testing
         #expect(r.status == 0 || r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
     }
 
-    /// A private state folder whose `resume.json` gives `position` (a JSON value, as text) for `file`.
-    func stateHome(position: String, for file: URL) throws -> (env: [String: String], file: URL) {
+    /// A private state folder whose `resume.json` gives `position` (a JSON value, as text) for `file`, and `size`
+    /// when given.
+    func stateHome(position: String, size: String? = nil, for file: URL) throws -> (env: [String: String], file: URL) {
         let home = Paths.scratch("state")
         let json = home.appendingPathComponent("playhead/resume.json")
         try FileManager.default.createDirectory(at: json.deletingLastPathComponent(), withIntermediateDirectories: true)
         let key = try JSONSerialization.data(withJSONObject: [file.path], options: [.withoutEscapingSlashes])
         let keyText = String(decoding: key, as: UTF8.self).dropFirst().dropLast()
-        try Data("{\(keyText): {\"position\": \(position)}}".utf8).write(to: json)
+        let sizeText = size.map { ", \"size\": \($0)" } ?? ""
+        try Data("{\(keyText): {\"position\": \(position)\(sizeText)}}".utf8).write(to: json)
         return (["XDG_STATE_HOME": home.path], json)
     }
 
@@ -60,6 +62,25 @@ import Testing
         #expect(lines.count == 1, "position \(position): expected one warning, got: \(r.stderr)")
         #expect(lines.first?.contains(json.path) == true, "the warning does not name \(json.path): \(r.stderr)")
         #expect(!r.stdout.contains("Resuming"), "resumed at an untrusted position: \(r.stdout)")
+    }
+
+    /// A file size in the entry that is not a whole number of bytes: the entry cannot tell the file it was left in
+    /// from another, and is ignored with the same warning. (It resumed, the size unchecked, without a word.)
+    @Test(arguments: ["12.5", "-1", "\"big\"", "1e30", "null"])
+    func untrustedResumeSizeIsIgnoredWithOneWarning(_ size: String) throws {
+        let chirp = try GaplessFixtures.positionChirp()
+        let (env, json) = try stateHome(position: "100", size: size, for: chirp)
+        let r = try play(["--untimed", "--end=2", chirp.path], environment: env)
+        #expect(r.status == 0, "size \(size): exit \(r.status); stderr: \(r.stderr)")
+        let lines = errorLines(r)
+        #expect(lines.count == 1, "size \(size): expected one warning, got: \(r.stderr)")
+        #expect(lines.first?.contains(json.path) == true, "the warning does not name \(json.path): \(r.stderr)")
+        #expect(!r.stdout.contains("Resuming"), "resumed with an untrusted size: \(r.stdout)")
+        // The same entry with the file's own size resumes.
+        let bytes = try FileManager.default.attributesOfItem(atPath: chirp.path)[.size] as? Int ?? 0
+        let (goodEnv, _) = try stateHome(position: "100", size: "\(bytes)", for: chirp)
+        let good = try play(["--untimed", "--end=102", chirp.path], environment: goodEnv)
+        #expect(good.stdout.contains("Resuming"), "did not resume with the file's size: \(good.stdout) \(good.stderr)")
     }
 
     /// `--start` past the end plays nothing and says so; `--end` not after `--start`, and a negative time, are
