@@ -21,14 +21,22 @@ import Testing
 
     @Test func eachBadInputIsOneLineNamingTheURL() throws {
         try HLSFixtures.badInputs()
-        let words: [HLSFixtures.BadInput: String] = [
-            .noPlayableVariant: "no playable variant", .noSegments: "no segments",
-            .htmlSegment: "an HTML page, not a media segment", .missingVariant: "HTTP 404",
-            .hugePlaylist: "larger than 16 MiB", .playlistAsInitSection: "a playlist, not a media segment",
-        ]
+        // A switch, so that a new bad input cannot be left without its words (a dictionary's missing entry
+        // crashed the test process).
+        func words(_ input: HLSFixtures.BadInput) -> String {
+            switch input {
+            case .noPlayableVariant: "no playable variant"
+            case .noSegments: "no segments"
+            case .htmlSegment: "an HTML page, not a media segment"
+            case .missingVariant: "HTTP 404"
+            case .missingVariants: "no variant could be loaded (2 tried: "
+            case .hugePlaylist: "larger than 16 MiB"
+            case .playlistAsInitSection: "a playlist, not a media segment"
+            }
+        }
         for input in HLSFixtures.BadInput.allCases {
             let r = try run([try HLSFixtures.url("bad/" + input.rawValue).absoluteString])
-            expectOneLineError(r, naming: try HLSFixtures.url(input.culprit).absoluteString, words[input]!)
+            expectOneLineError(r, naming: try HLSFixtures.url(input.culprit).absoluteString, words(input))
         }
         let origin = try TestOrigin(serving: try HLSFixtures.root())
         let loop = origin.url("bad/no-segments.m3u8", ["redirect": "loop"]).absoluteString
