@@ -63,7 +63,9 @@ public struct PlayheadController: ABRController {
             segmentDuration: c.movie.segmentDuration, upcoming: upcoming,
             recentEstimate: estimator.hasMeasurement ? estimator.recentEstimate : nil,
             availability: estimator.availability, history: estimator.history, latency: estimator.latency,
-            playlistsLoaded: c.playlistsLoaded)
+            requestsBeforeFirstSegment: c.playlistsLoaded.map { loaded in
+                Dictionary(uniqueKeysWithValues: policy.rungs.indices.filter { !loaded.contains($0) }.map { ($0, 1) })
+            } ?? [:])
         return ABRDecision(rung: pick ?? 0)
     }
 

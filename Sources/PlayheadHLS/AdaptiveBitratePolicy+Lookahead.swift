@@ -27,8 +27,8 @@ extension AdaptiveBitratePolicy {
 
     /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):
     /// every sequence of allowed rungs is played against a constant throughput of `estimate`, each download
-    /// waiting `latency` seconds before its first byte (twice for a first segment on a rung outside
-    /// `playlistsLoaded`: its playlist is fetched first), and scored as the
+    /// waiting `latency` seconds before its first byte (and once more for each request a switch to its rung makes
+    /// first, `requestsBeforeFirstSegment`: its playlist, its init section), and scored as the
     /// linear QoE scores a stream: the bit rate it brings, minus `stallCost` per second the buffer would stand below
     /// `reserveBuffer` before a segment arrives and, for each segment that takes it there, `stallEventSeconds` ×
     /// `stallCost` times how far below (an interruption: none at the reserve, all of it at an empty buffer), minus the size of each change, minus what the buffer it ends with lacks (each second
@@ -45,7 +45,8 @@ extension AdaptiveBitratePolicy {
     /// by a bound no sequence can beat.
     func plan(
         allowed: [Int], current: Int, estimate: Double, buffer: Double, segmentDuration: Double,
-        upcoming: UpcomingSegments?, slowShare: Double = 0, latency: Double = 0, playlistsLoaded: Set<Int>? = nil
+        upcoming: UpcomingSegments?, slowShare: Double = 0, latency: Double = 0,
+        requestsBeforeFirstSegment: [Int: Int] = [:]
     ) -> Int {
         let c = configuration
         let top = rungs[allowed[allowed.count - 1]].bitRate
@@ -95,8 +96,8 @@ extension AdaptiveBitratePolicy {
             }
             guard score + Double(steps - k) >= best - tie else { return }
             for i in stride(from: rates.count - 1, through: 0, by: -1) {
-                let fetchesPlaylist = k == 0 && playlistsLoaded.map { !$0.contains(allowed[i]) } ?? false
-                let download = (fetchesPlaylist ? 2 * wait : wait) + size(k, i) / estimate
+                let before = k == 0 && allowed[i] != current ? requestsBeforeFirstSegment[allowed[i]] ?? 0 : 0
+                let download = Double(1 + max(before, 0)) * wait + size(k, i) / estimate
                 let short = max(download - max(buffer - reserve, 0), 0)
                 if k == 0 { first = i }
                 search(

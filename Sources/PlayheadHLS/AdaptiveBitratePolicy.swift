@@ -153,13 +153,14 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
     ///     the outages outlast the buffer, and, when they do, which state the link is in now; nil: none seen
     ///     (`minimumRisk`; outages are taken to outlast any buffer).
     ///   - latency: seconds each request waits for its response (`BandwidthEstimator.latency`): the plan adds it
-    ///     to every download it expects, and once more to a switch to a rung outside `playlistsLoaded`.
-    ///   - playlistsLoaded: the rungs whose media playlists are at hand (an HLS player loads a variant's playlist
-    ///     before its first segment, and reloads a live one); nil: all of them (a DASH manifest lists every rung).
+    ///     to every download it expects, and once more for each of `requestsBeforeFirstSegment`.
+    ///   - requestsBeforeFirstSegment: for each rung, the requests a switch to it waits for before its first
+    ///     segment's (an HLS player loads a variant's playlist first, and reloads a live one; an fMP4 variant's init
+    ///     section); a rung not listed waits for none (a DASH manifest lists every rung).
     public func nextRung(
         current: Int?, estimate: Double, buffer: Double, segmentDuration: Double, upcoming: UpcomingSegments? = nil,
         recentEstimate: Double? = nil, availability: Double = 1, history: LinkHistory? = nil, latency: Double = 0,
-        playlistsLoaded: Set<Int>? = nil
+        requestsBeforeFirstSegment: [Int: Int] = [:]
     ) -> Int? {
         let allowed = allowedRungs
         guard let lowest = allowed.first else { return nil }
@@ -190,7 +191,7 @@ public struct AdaptiveBitratePolicy: Sendable, Hashable {
                 allowed: allowed, current: current, estimate: recent * c.downBandwidthFraction, buffer: buffer,
                 segmentDuration: segmentDuration, upcoming: upcoming,
                 slowShare: history?.slowShare(below: rungs[lowest].bitRate) ?? 0, latency: latency,
-                playlistsLoaded: playlistsLoaded)
+                requestsBeforeFirstSegment: requestsBeforeFirstSegment)
             guard share < c.outageAvailability, rungs[pick].bitRate > rungs[current].bitRate else { return pick }
             // BOLA-O on a link with outages: an up-switch goes no higher than the recent throughput sustains.
             let sustained = highest(in: allowed, within: recent) ?? allowed[0]

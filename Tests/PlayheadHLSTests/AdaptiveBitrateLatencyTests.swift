@@ -47,18 +47,20 @@ struct AdaptiveBitrateLatencyTests {
         #expect((pick(latency: 1) ?? 2) < 2)
     }
 
-    /// From 360p with 4 s of buffer and a second's wait: 540p's first segment takes 1.9 s when its playlist is at
-    /// hand, 2.9 s when it must be fetched first.
-    @Test("a switch to a rung whose playlist is not at hand pays one more wait")
+    /// From 360p with 4 s of buffer and a second's wait: 540p's first segment takes 1.9 s when its playlist (and
+    /// init section) are at hand, 2.9 s when one must be fetched first.
+    @Test("a switch to a rung that must fetch its playlist or init section first pays one more wait for each")
     func playlistWait() {
-        func pick(loaded: Set<Int>?) -> Int? {
+        func pick(before: [Int: Int]) -> Int? {
             policy.nextRung(
                 current: 0, estimate: 2.5e6, buffer: 4, segmentDuration: segment, upcoming: upcoming(),
-                recentEstimate: 2.5e6, latency: 1, playlistsLoaded: loaded)
+                recentEstimate: 2.5e6, latency: 1, requestsBeforeFirstSegment: before)
         }
-        #expect(pick(loaded: nil) == 1)
-        #expect(pick(loaded: [0, 1]) == 1)
-        #expect(pick(loaded: [0]) == 0)
+        #expect(pick(before: [:]) == 1)
+        #expect(pick(before: [2: 1, 3: 2]) == 1)
+        #expect(pick(before: [1: 1, 2: 1, 3: 1]) == 0)
+        // The current rung's requests are made: none counts.
+        #expect(pick(before: [0: 2]) == 1)
     }
 
     @Test("a download still waiting for its answer within the link's wait is not given up; the rate counts from it")

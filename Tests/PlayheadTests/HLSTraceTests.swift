@@ -76,6 +76,29 @@ import Testing
         #expect(twice.isSubset(of: cut), "fetched twice without an abandoned download: \(origin.requests)")
     }
 
+    /// An fMP4 ladder keeps each variant's init section: stepping down during a drop and back up after does not
+    /// fetch the init section of a variant it played before again (on a link that answers late each fetch is a
+    /// wait the buffer pays for).
+    @Test func anFMP4LadderFetchesEachVariantsInitSectionOnce() async throws {
+        let master = try HLSFixtures.tsLadder("ladder-fmp4-40", seconds: 40, fmp4: true)
+        let origin = try TestOrigin(
+            serving: try HLSFixtures.root(), latencyTrace: [(8, 6e6, 0.2), (14, 0.6e6, 0.2), (600, 6e6, 0.2)])
+        let run = try await play(master, origin: origin) { item in
+            item.preferredForwardBufferDuration = 12
+            item.preferredPeakBitRate = 2_000_000
+        }
+        let rates = run.switches.map(\.bitRate)
+        let revisited = rates.indices.contains { i in i > 1 && rates[..<(i - 1)].contains(rates[i]) }
+        #expect(revisited, "never went back to a variant it had played: \(run.switches)")
+        let inits = origin.requests.filter { $0.contains("init.mp4") }.map { $0.split(separator: " ")[1] }
+        #expect(Set(inits).count == inits.count, "an init section fetched twice: \(inits)")
+        #expect(run.stalls == 0, "stalled \(run.stalls) times: \(run.switches)")
+        #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 40) < 0.5)
+        #expect(
+            AudioAnalysis.longestGap(run.samples) < 0.05,
+            "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
+    }
+
     /// A link of 2.5 Mb/s that answers every request after a second (a far or busy origin): each 2 s segment leaves
     /// one second for its bytes, which 540p (2 Mbit a segment) fits and 720p does not. The player climbed to 720p by
     /// the throughput alone, gave the segment up when no byte had come a second after the request, fell back to

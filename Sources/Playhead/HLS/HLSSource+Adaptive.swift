@@ -24,6 +24,10 @@ final class HLSAdaptiveState: @unchecked Sendable {
     /// Throughput samples of the download in flight (one per network chunk), filled on the loader's queue and
     /// drained into `estimator` on the demux thread.
     let samples = Locked([(bytes: Int, duration: Double, arrival: Double)]())
+    /// Init sections fetched so far, by URL and byte range (`keepInitSection`). Demux thread.
+    var initSections: [String: Data] = [:]
+    /// The rungs an init section was fetched on: a switch back to one waits for none. Demux thread.
+    var rungsWithInitSection: Set<Int> = []
 
     /// The ladder of `variants`; `firstPathway` (content steering's `PATHWAY-ID`) is tried first when it exists,
     /// the others in the order they are listed.
@@ -107,7 +111,8 @@ extension HLSSource {
                 recentEstimate: measured ? state.estimator.recentEstimate : nil,
                 availability: state.estimator.availability, history: state.estimator.history,
                 latency: state.estimator.latency,
-                playlistsLoaded: live == nil ? Set(state.playlists.keys) : [current]),
+                requestsBeforeFirstSegment: state.requestsBeforeFirstSegment(
+                    isLive: live != nil, usesInitSections: playlist.segments.dropFirst(next).first?.map != nil)),
             target != current
         else { return false }
         return switchVariant(to: target)

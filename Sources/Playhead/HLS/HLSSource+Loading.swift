@@ -50,13 +50,19 @@ extension HLSSource {
             }
             var data = Data()
             if let map = segment.map, !Self.isSame(map, lastMap), let mapURL = map.url {
-                let decryption = try keyStore.decryption(for: map.keys, mediaSequence: nil, resource: mapURL)
-                // Under Common Encryption the init section is clear (only the samples are encrypted).
-                let response = try download(
-                    mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil,
-                    decryption: decryption?.bySamples == true ? nil : decryption)
-                data.append(response?.body ?? Data())
-                mapBytes = response?.body ?? Data()
+                // Kept from an earlier visit to this variant: a switch back does not wait for it again.
+                var body = adaptive?.keptInitSection(map)
+                if body == nil {
+                    let decryption = try keyStore.decryption(for: map.keys, mediaSequence: nil, resource: mapURL)
+                    // Under Common Encryption the init section is clear (only the samples are encrypted).
+                    let response = try download(
+                        mapURL, range: map.byteRange.map(Self.closed), duration: 0, watch: nil,
+                        decryption: decryption?.bySamples == true ? nil : decryption)
+                    body = response?.body
+                    if let fetched = body { adaptive?.keepInitSection(fetched, of: map, rung: adaptive?.current) }
+                }
+                data.append(body ?? Data())
+                mapBytes = body ?? Data()
                 lastMap = map
             }
             let fetchedInit = !data.isEmpty
