@@ -35,6 +35,8 @@ boxes before it), and INDEPENDENT=YES is set where the fragment's first sample o
 ?_HLS_msn=M&_HLS_part=P blocks until that part exists (RFC 8216bis blocking reload). /llhls/DIR/FILE serves
 DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master.m3u8 serves DIR/master.m3u8 as it is:
 its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency playlists of its variants.
+/live/... serves the same as a plain live stream (RFC 8216: no parts, no blocking reload, no server control): a
+window of the last six complete segments, each listed once it is complete.
 
 With --log-queries each request is logged with its query string. With --parent=PID the origin ends once process PID
 is gone (the test process that started it, if it crashed).
@@ -170,8 +172,9 @@ class LowLatency:
     PARTS = 4
     WINDOW = 6
 
-    def __init__(self, folder, start):
+    def __init__(self, folder, start, plain=False):
         self.folder = folder
+        self.plain = plain
         self.map = None
         self.names = []
         with open(os.path.join(folder, "index.m3u8")) as f:
@@ -246,6 +249,15 @@ class LowLatency:
         e = self.elapsed()
         complete = min(int(e // self.SEGMENT), len(self.names))
         first = max(0, complete - self.WINDOW)
+        if self.plain:
+            out = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
+            if self.map:
+                out.append(self.map)
+            for n in range(first, complete):
+                out += ["#EXTINF:2.000,", self.names[n]]
+            if complete >= len(self.names):
+                out.append("#EXT-X-ENDLIST")
+            return ("\n".join(out) + "\n").encode()
         out = ["#EXTM3U", "#EXT-X-VERSION:9", "#EXT-X-TARGETDURATION:2",
                "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5",
                "#EXT-X-PART-INF:PART-TARGET=0.5", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
@@ -288,13 +300,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if name == "master.m3u8" or len(parts) < 4:
             return False
         folder = os.path.join(self.root, *parts[2:-1])
+        plain = parts[1] == "live"
         with self.streams_lock:
-            ladder = parts[2]
+            ladder = (parts[1], parts[2])
             if ladder not in self.clocks:
                 self.clocks[ladder] = time.monotonic()
-            if folder not in self.streams:
-                self.streams[folder] = LowLatency(folder, self.clocks[ladder])
-            stream = self.streams[folder]
+            if (plain, folder) not in self.streams:
+                self.streams[(plain, folder)] = LowLatency(folder, self.clocks[ladder], plain)
+            stream = self.streams[(plain, folder)]
         if name.endswith(".m3u8"):
             if "_HLS_msn" in q:
                 part = int(q["_HLS_part"]) if "_HLS_part" in q else None
@@ -322,7 +335,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlparse(self.path)
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
-        shown = self.path if url.path.startswith("/llhls/") or self.log_queries else url.path
+        shown = self.path if url.path.startswith(("/llhls/", "/live/")) or self.log_queries else url.path
         log("GET %s %s" % (shown, self.headers.get("Range", "-")))
         if url.path == "/_control":
             status = int(q.get("status", "0"))
@@ -344,13 +357,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
             return
-        if url.path.startswith("/llhls/") and self.low_latency(url, q):
-            return
         if self.link is not None:
+            # Every request waits for the link's latency, a live playlist's as well.
             self.link.begin()
             delay = self.link.latency()
             if delay > 0:
                 time.sleep(delay)
+        if url.path.startswith(("/llhls/", "/live/")) and self.low_latency(url, q):
+            return
         if q.get("once") == "1" or "nth" in q:
             with self.streams_lock:
                 self.seen[url.path] = self.seen.get(url.path, 0) + 1
@@ -380,8 +394,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
             return
         rel = urllib.parse.unquote(url.path.lstrip("/"))
-        if rel.startswith("llhls/"):
-            rel = rel[len("llhls/"):]
+        if rel.startswith(("llhls/", "live/")):
+            rel = rel.partition("/")[2]
         path = os.path.join(self.root, rel)
         if not os.path.isfile(path):
             self.send_response(404)
