@@ -28,7 +28,8 @@ extension AdaptiveBitratePolicy {
     /// The rung that starts the best plan over the next `lookaheadSegments` segments (model predictive control):
     /// every sequence of allowed rungs is played against a constant throughput of `estimate`, each download
     /// waiting `latency` seconds before its first byte (and once more for each request a switch to its rung makes
-    /// first, `requestsBeforeFirstSegment`: its playlist, its init section), and scored as the
+    /// first, `requestsBeforeFirstSegment`: its playlist, its init section; at whichever step the switch comes),
+    /// and scored as the
     /// linear QoE scores a stream: the bit rate it brings, minus `stallCost` per second the buffer would stand below
     /// `reserveBuffer` before a segment arrives and, for each segment that takes it there, `stallEventSeconds` ×
     /// `stallCost` times how far below (an interruption: none at the reserve, all of it at an empty buffer), minus the size of each change, minus what the buffer it ends with lacks (each second
@@ -84,7 +85,8 @@ extension AdaptiveBitratePolicy {
             guard short > 0 else { return 0 }
             return reserve > 0 ? event * min(short / reserve, 1) : event
         }
-        func search(_ k: Int, _ buffer: Double, _ last: Double, _ score: Double) {
+        func search(_ k: Int, _ buffer: Double, _ lastIndex: Int, _ score: Double) {
+            let last = rates.indices.contains(lastIndex) ? rates[lastIndex] : currentRate
             if k == steps {
                 let final = endsStream ? score : score - shortfall * max(target - buffer, 0) - abs(last - sustained)
                 // Plans that score the same (up for two segments and back costs what it brings) differ in the
@@ -96,16 +98,20 @@ extension AdaptiveBitratePolicy {
             }
             guard score + Double(steps - k) >= best - tie else { return }
             for i in stride(from: rates.count - 1, through: 0, by: -1) {
-                let before = k == 0 && allowed[i] != current ? requestsBeforeFirstSegment[allowed[i]] ?? 0 : 0
-                let download = Double(1 + max(before, 0)) * wait + size(k, i) / estimate
+                // A switch pays its rung's requests at whichever step it comes: were they charged only to the
+                // first, each plan would put the switch one step later, and the next decision again (a player on a
+                // rung it cannot carry, stalling at every segment, that always means to step down next time).
+                let switches = i != lastIndex && allowed[i] != current
+                let before = switches ? max(requestsBeforeFirstSegment[allowed[i]] ?? 0, 0) : 0
+                let download = Double(1 + before) * wait + size(k, i) / estimate
                 let short = max(download - max(buffer - reserve, 0), 0)
                 if k == 0 { first = i }
                 search(
-                    k + 1, max(buffer - download, 0) + segmentDuration, rates[i],
+                    k + 1, max(buffer - download, 0) + segmentDuration, i,
                     score + rates[i] - stall * short - eventCost(short) - abs(rates[i] - last))
             }
         }
-        search(0, buffer, currentRate, 0)
+        search(0, buffer, allowed.firstIndex(of: current) ?? -1, 0)
         return allowed[bestFirst]
     }
 

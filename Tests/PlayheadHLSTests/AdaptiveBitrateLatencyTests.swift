@@ -63,6 +63,21 @@ struct AdaptiveBitrateLatencyTests {
         #expect(pick(before: [0: 2]) == 1)
     }
 
+    /// Live, on 720p with 2 s of buffer and a second's wait, every other rung's playlist to load first: staying takes
+    /// 2.7 s a segment (a stall at each), 360p 2.5 s once and 1.5 s after. When the plan charged the playlist's wait
+    /// only to a switch at its first step, the best plan was 720p once more and then 360p, every time: the player
+    /// stayed and stalled at every segment (14 stalls in 30 s on a live stream).
+    @Test("a switch pays its rung's requests at whichever step of the plan it comes: the plan does not put it off")
+    func switchRequestsAtAnyStep() {
+        let before = [0: 1, 1: 1, 3: 1]
+        for buffer in [1.0, 2.1] {
+            let pick = policy.nextRung(
+                current: 2, estimate: 2.49e6, buffer: buffer, segmentDuration: segment, upcoming: upcoming(),
+                recentEstimate: 2.49e6, latency: 1, requestsBeforeFirstSegment: before)
+            #expect((pick ?? 2) < 2, "stayed on 720p with \(buffer) s of buffer")
+        }
+    }
+
     @Test("a download still waiting for its answer within the link's wait is not given up; the rate counts from it")
     func abandonWithLatency() {
         let bytes = Int(1_010_000 * segment / 8)
