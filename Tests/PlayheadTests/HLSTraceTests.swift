@@ -122,6 +122,31 @@ import Testing
             "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
     }
 
+    /// A live stream (2 s segments, a window of six) from an origin that answers every request after a second, on
+    /// a 2.5 Mb/s link: each new segment needs a reload of the playlist and then the segment, two waits. Reloaded in
+    /// series before the segments (as FFmpeg's HLS demuxer does), the two waits and 360p's bytes took more than the
+    /// 2 s a segment lasts: 13 stalls in 30 s. Reloaded beside the segments, the waits overlap.
+    @Test func aLiveStreamFromAnOriginThatAnswersLatePlaysWithoutAStall() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), latencyTrace: [(600, 2.5e6, 1)])
+        // The stream starts with the first request for it: 14 s on, its window lists 7 segments.
+        let playlist = origin.url("live/ladder-long/v0/index.m3u8")
+        _ = try await Task.detached { try Data(contentsOf: playlist) }.value
+        try await Task.sleep(for: .seconds(13))
+        let run = try await play("live/ladder-long/v0/index.m3u8", origin: origin) { _ in }
+        #expect(run.stalls == 0, "stalled \(run.stalls) times")
+        #expect(run.item.accessLog.allSatisfy { $0.numberOfStalls == 0 })
+        // Joined HOLD-BACK (6 s) from the edge 14 to 16 s in (the waits of the two requests before), at 8 or 10 s,
+        // it plays on to the end at 48 s.
+        let heard = AudioAnalysis.audibleSeconds(run.samples)
+        #expect(heard > 37.5 && heard < 40.5, "heard \(heard) s")
+        #expect(
+            AudioAnalysis.longestGap(run.samples) < 0.05,
+            "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
+        let reloads = origin.requests.filter { $0.contains("index.m3u8") }.count
+        #expect(reloads >= 15, "the playlist was loaded \(reloads) times: not followed live")
+    }
+
     @Test func aDownloadThatWillNotArriveInTimeIsAbandonedForALowerVariant() async throws {
         // Segment 9 of the 540p, 720p and 1080p variants crawls at 20 kB/s (0.16 Mb/s) from its first byte; the
         // stream ends 5 segments after it (28 s), enough to hear that nothing stalled.

@@ -158,7 +158,8 @@ extension HLSSource {
         guard let state = adaptive, let url = state.variants[target].url else { return false }
         let sequence = playlist.firstListedMediaSequence + next
         let lowLatency = live?.lowLatency == true
-        let cached = live == nil ? state.playlists[target] : nil
+        // A playlist kept from while the stream was live is an old window: loaded again once it has ended.
+        let cached = live == nil ? state.playlists[target].flatMap { $0.isLive ? nil : $0 } : nil
         let request = lowLatency ? Self.blockingURL(url, sequence: sequence, part: partCursor) : url
         guard var media = cached ?? (try? Self.mediaPlaylist(request, fetch)) else {
             // Its playlist cannot be had: the policy chooses among the others for a while.

@@ -13,6 +13,10 @@ struct LiveState {
     /// Reloads that failed in a row, and when the first of them did (`MonotonicClock`): an origin outage.
     var failedReloads = 0
     var failingSince: Double?
+    /// The reload running beside the segment downloads, if one is (`refreshLive`), and the fetcher reloads use
+    /// (made at the first; the segments' own fetcher is busy with them).
+    var reload: LiveReload?
+    var fetch: HTTPFetch?
 }
 
 extension HLSSource {
@@ -33,47 +37,100 @@ extension HLSSource {
         reportWindow()
     }
 
-    /// Reloads the live playlist when its schedule says so; when `waiting` (the next segment is not listed yet),
-    /// first sleeps until then (a seek ends the sleep early: `waitForReload`). A playlist that stops changing ends
-    /// in an error. A jump forward the reload finds is handed to the engine (`handOverJump`).
+    /// Reloads the live playlist when its schedule says so, beside the segment downloads (`LiveReload`): a reload
+    /// that is due starts and the caller goes on with the segments listed; one that has ended is taken. When
+    /// `waiting` (the next segment is not listed yet), first sleeps until the reload is due and then until it ends
+    /// (a seek ends either sleep early: `waitForReload`). A playlist that stops changing ends in an error. A jump
+    /// forward the reload finds is handed to the engine (`handOverJump`).
     func refreshLive(waiting: Bool) throws {
         guard let state = live else { return }
-        if MonotonicClock.now() < state.reloadAt {
-            guard waiting else { return }
-            try waitForReload(until: state.reloadAt)
+        if state.reload == nil {
+            if MonotonicClock.now() < state.reloadAt {
+                guard waiting else { return }
+                try waitForReload(until: state.reloadAt)
+            }
+            startReload()
         }
-        try reloadLive()
+        guard let reload = live?.reload else { return }
+        if reload.result == nil {
+            guard waiting else { return }
+            try waitForReload { reload.result != nil }
+        }
+        try take(reload, reload.waitForResult())
         try handOverJump()
     }
 
-    /// Sleeps on the demux thread until `deadline` (on `MonotonicClock`). Ends early when the engine has a seek
-    /// waiting (`PlaybackEngine.seek` signals `wakeup`): throws `ByteSourceInterruption`, so FFmpeg returns
-    /// `AVERROR_EXIT` and the engine takes the seek at once. The source stays usable; only `interrupt()` cancels
-    /// it for good.
-    func waitForReload(until deadline: Double) throws {
+    /// Starts a reload of the live playlist beside the segment downloads, on the reloads' own fetcher (stopped when
+    /// this source is cancelled or its engine stops). Demux thread.
+    func startReload() {
+        guard var state = live else { return }
+        let fetch =
+            state.fetch
+            ?? HTTPFetch(
+                timeout: self.fetch.timeout, localFiles: self.fetch.localFiles,
+                stopping: { [cancelled, stopping = self.fetch.stopping] in
+                    cancelled.current || stopping?() == true
+                })
+        state.fetch = fetch
+        state.reload = LiveReload(url: playlistURL, fetch: fetch, wakeup: wakeup)
+        live = state
+    }
+
+    /// Takes what `reload` brought: the playlist (`took`), or its error (an outage: `reloadFailed`). A playlist of
+    /// a variant left since it started is dropped. Demux thread.
+    func take(_ reload: LiveReload, _ outcome: LiveReload.Outcome) throws(PlaybackError) {
+        guard var state = live else { return }
+        state.reload = nil
+        live = state
+        guard reload.url == playlistURL else { return }
+        switch outcome.result {
+        case .success(let fresh): try took(fresh, startedAt: reload.started)
+        case .failure(let error): live = try reloadFailed(error, state, retryAfter: outcome.retryAfter)
+        }
+    }
+
+    /// Sleeps on the demux thread until `deadline` (on `MonotonicClock`), or until `ready` holds (checked each time
+    /// `wakeup` is signalled). Ends early when the engine has a seek waiting (`PlaybackEngine.seek` signals
+    /// `wakeup`): throws `ByteSourceInterruption`, so FFmpeg returns `AVERROR_EXIT` and the engine takes the seek at
+    /// once. The source stays usable; only `interrupt()` cancels it for good.
+    func waitForReload(until deadline: Double = .infinity, _ ready: () -> Bool = { false }) throws {
         while true {
             if isCancelled { throw PlaybackError(.network, source: playlistURL.absoluteString, reason: "cancelled") }
             if seekPending() { throw ByteSourceInterruption() }
+            if ready() { return }
             let left = deadline - MonotonicClock.now()
             if left <= 0 { return }
             // A signal left over from a seek already taken only goes round the loop again.
-            _ = wakeup.wait(timeout: .now() + left)
+            if left.isFinite {
+                _ = wakeup.wait(timeout: .now() + left)
+            } else {
+                wakeup.wait()
+            }
         }
     }
 
     /// Loads the live playlist now and takes it: its window (`adopt`), its reload schedule, the adaptive state's
     /// copy; reports the window. Demux thread.
     func reloadLive() throws(PlaybackError) {
-        guard var state = live else { return }
+        guard let state = live else { return }
+        // One running beside the segments is waited for (its request is as far along as a new one would be).
+        if let reload = state.reload { return try take(reload, reload.waitForResult()) }
         let started = MonotonicClock.now()
         let fresh: MediaPlaylist
         do {
             fresh = try Self.mediaPlaylist(playlistURL, fetch)
         } catch {
             // An outage: tried again on a schedule while the buffer lasts (`reloadFailed`).
-            live = try reloadFailed(error, state)
+            live = try reloadFailed(error, state, retryAfter: fetch.lastRetryAfter)
             return
         }
+        try took(fresh, startedAt: started)
+    }
+
+    /// Takes a reloaded live playlist (`fresh`, requested at `started`): its window (`adopt`), its reload
+    /// schedule, the adaptive state's copy; reports the window. Demux thread.
+    func took(_ fresh: MediaPlaylist, startedAt started: Double) throws(PlaybackError) {
+        guard var state = live else { return }
         state.failedReloads = 0
         state.failingSince = nil
         adopt(fresh)

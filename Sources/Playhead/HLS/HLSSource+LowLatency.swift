@@ -180,7 +180,7 @@ extension HLSSource {
         } catch {
             // As a regular reload: moved to a copy elsewhere at once, or tried again after a backoff while the
             // buffer lasts (`reloadFailed`, which gives up with the item's error once it cannot).
-            let retried = try reloadFailed(error, state)
+            let retried = try reloadFailed(error, state, retryAfter: fetch.lastRetryAfter)
             live = retried
             if retried.failedReloads > 0 { waitBeforeRetry(max(0, retried.reloadAt - MonotonicClock.now())) }
             return

@@ -140,8 +140,10 @@ extension HLSSource {
     /// stream rides out an outage its buffer covers: reloads are tried again while a second or more is buffered
     /// ahead of the play head, and at least `maximumRetries` times; then the stream is given up with one error that
     /// counts the tries (the buffer has played out by then). A variant with a copy elsewhere fails over to it at
-    /// once instead. Demux thread; `state` is `live` as it was.
-    func reloadFailed(_ error: PlaybackError, _ state: LiveState) throws(PlaybackError) -> LiveState {
+    /// once instead. Demux thread; `state` is `live` as it was; `retryAfter` the failed response's `Retry-After`.
+    func reloadFailed(
+        _ error: PlaybackError, _ state: LiveState, retryAfter: Double?
+    ) throws(PlaybackError) -> LiveState {
         if error.reason.hasSuffix("cancelled") || isCancelled { throw error }
         let now = MonotonicClock.now()
         if let adaptive, let current = adaptive.current, adaptive.hasBackup(for: current),
@@ -171,7 +173,9 @@ extension HLSSource {
         // asked again at least once a part.
         let halfTarget = Double(max(playlist.targetDuration ?? 6, 1)) / 2
         let cap = state.lowLatency ? min(halfTarget, playlist.partInformation?.partTarget ?? halfTarget) : halfTarget
-        state.reloadAt = now + min(retryDelay(state.failedReloads), cap)
+        let delay = retryPolicy.delay(
+            beforeRetry: state.failedReloads, retryAfter: retryAfter, random: .random(in: 0...1))
+        state.reloadAt = now + min(delay, cap)
         return state
     }
 
