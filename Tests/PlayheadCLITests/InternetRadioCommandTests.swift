@@ -55,34 +55,54 @@ import Testing
     }
 
     /// Runs `playhead` with `arguments` while reading what the desktop shows (MPRIS through `playerctl`: position,
-    /// title, album) every 0.2 s.
+    /// title, album) every 0.2 s. `playerctl` is pointed at this process's own MPRIS name: a player of an earlier
+    /// test that the bus has not let go of yet is never read. A run that read nothing says what `playerctl` said.
     static func playWatchingTheDesktop(
         _ arguments: [String]
-    ) throws -> (Run.Result, [(position: Double, title: String, album: String)]) {
+    ) throws -> ((status: Int32, stderr: String), [(position: Double, title: String, album: String)]) {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
         }
-        let readings = Readings()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let deadline = Date().addingTimeInterval(40)
-            while Date() < deadline, !readings.finished {
-                let r = try? Run.command(
-                    "playerctl", ["-p", "playhead", "metadata", "--format", "{{position}}|{{title}}|{{album}}"],
-                    timeout: 5)
-                let fields = (r?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines).split(
-                    separator: "|", omittingEmptySubsequences: false)
-                if r?.status == 0, fields.count == 3, let micros = Double(fields[0]) {
-                    readings.add((micros / 1e6, String(fields[1]), String(fields[2])))
-                }
-                Thread.sleep(forTimeInterval: 0.2)
-            }
-            done.signal()
+        let folder = Paths.scratch("radio-desktop")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let errors = folder.appendingPathComponent("stderr")
+        try Data().write(to: errors)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = arguments
+        p.standardOutput = FileHandle.nullDevice
+        let errorHandle = try FileHandle(forWritingTo: errors)
+        defer { try? errorHandle.close() }
+        p.standardError = errorHandle
+        let start = Date()
+        try Run.start(p)
+        defer { Run.kill(p) }
+        guard let busName = try SessionBus.mprisName(of: p.processIdentifier, seconds: 10) else {
+            throw TestSupportError("playhead (pid \(p.processIdentifier)) took no MPRIS name in 10 s")
         }
-        let r = try Run.command(try Paths.playheadBinary(), arguments, timeout: 40)
-        readings.finish()
-        done.wait()
-        return (r, readings.all)
+        let player = String(busName.dropFirst("org.mpris.MediaPlayer2.".count))
+        var seen: [(position: Double, title: String, album: String)] = []
+        var failures: [String] = []
+        let deadline = start.addingTimeInterval(40)
+        while p.isRunning, Date() < deadline {
+            let r = try Run.command(
+                "playerctl", ["-p", player, "metadata", "--format", "{{position}}|{{title}}|{{album}}"], timeout: 5)
+            let fields = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(
+                separator: "|", omittingEmptySubsequences: false)
+            if r.status == 0, fields.count == 3, let micros = Double(fields[0]) {
+                seen.append((micros / 1e6, String(fields[1]), String(fields[2])))
+            } else if p.isRunning {
+                failures.append("status \(r.status) in \(String(format: "%.1f", r.seconds)) s: \(r.stdout)\(r.stderr)")
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let timedOut = p.isRunning
+        Run.kill(p)
+        let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        if seen.isEmpty {
+            Issue.record("playerctl -p \(player) read nothing: \(failures.suffix(5).joined(separator: "; "))")
+        }
+        return ((timedOut ? -1 : p.terminationStatus, stderr), seen)
     }
 
     /// A body of no announced length ends when the server closes the connection: the whole file is heard, and the
@@ -150,16 +170,4 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(origin.requests.contains { $0.contains("/two%20words%7C1.mp3") }, "\(origin.requests)")
     }
-}
-
-/// What the desktop showed, collected on one thread and read on another.
-private final class Readings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [(position: Double, title: String, album: String)] = []
-    private var ended = false
-
-    func add(_ reading: (position: Double, title: String, album: String)) { lock.withLock { list.append(reading) } }
-    func finish() { lock.withLock { ended = true } }
-    var finished: Bool { lock.withLock { ended } }
-    var all: [(position: Double, title: String, album: String)] { lock.withLock { list } }
 }
