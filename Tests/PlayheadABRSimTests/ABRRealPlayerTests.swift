@@ -24,6 +24,9 @@ import Testing
         var simulatedRun: ABRRun
         /// The player's reaction time, measured from its log and given to the simulated session.
         var reaction: Double
+        /// The most the simulated QoE moves, relative to its value, when the trace's bandwidth is 2 % lower or
+        /// higher: what an error of that size in the player's measurement of the link (a loaded machine) may cost.
+        var sensitivity: Double
 
         /// |player − simulated| / |simulated| of the linear QoE.
         var error: Double { abs(player.qoeLin - simulated.qoeLin) / max(abs(simulated.qoeLin), 1e-9) }
@@ -60,32 +63,55 @@ import Testing
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let events = try String(contentsOf: log, encoding: .utf8)
         let playerRun = try ABRPlayerLog.run(jsonLines: events, bytes: bytes)
-        let controller = PlayheadController()
-        var session = ABRSession(movie: exact, trace: trace, maximumBuffer: 33)
+        let reaction = ABRPlayerLog.reactionTime(jsonLines: events)
+        let simulatedRun = simulate(exact, trace, reaction: reaction)
+        let simulated = ABRMetrics(simulatedRun, movie: exact)
+        // The same simulation on the link 2 % slower and 2 % faster.
+        let nearby = try [0.98, 1.02].map { scale in
+            let scaled = try ABRTrace(
+                name: trace.name,
+                periods: trace.periods.map {
+                    .init(duration: $0.duration, bandwidth: $0.bandwidth * scale, latency: $0.latency)
+                })
+            return ABRMetrics(simulate(exact, scaled, reaction: reaction), movie: exact).qoeLin
+        }
+        return Comparison(
+            player: ABRMetrics(playerRun, movie: exact), simulated: simulated, playerRun: playerRun,
+            simulatedRun: simulatedRun, reaction: reaction,
+            sensitivity: nearby.map { abs($0 - simulated.qoeLin) / max(abs(simulated.qoeLin), 1e-9) }.max() ?? 0)
+    }
+
+    /// The simulated session of the player's policy on `movie` over `trace`, set as the player runs (see the suite's
+    /// comment), with the player's measured `reaction` time.
+    func simulate(_ movie: ABRMovie, _ trace: ABRTrace, reaction: Double) -> ABRRun {
+        var session = ABRSession(movie: movie, trace: trace, maximumBuffer: 33)
         session.requestsBeforeFirstSegment = 2
         session.fetchesVariantPlaylists = true
-        session.requestDelay = ABRPlayerLog.reactionTime(jsonLines: events)
-        let simulatedRun = session.run(controller)
-        return Comparison(
-            player: ABRMetrics(playerRun, movie: exact), simulated: ABRMetrics(simulatedRun, movie: exact),
-            playerRun: playerRun, simulatedRun: simulatedRun, reaction: session.requestDelay)
+        session.requestDelay = reaction
+        return session.run(PlayheadController())
     }
 
     func describe(_ c: Comparison) -> String {
         "player \(c.playerRun.rungs) stalls \(c.playerRun.rebufferSeconds) s start \(c.playerRun.startup) s "
             + "qoe \(c.player.qoeLin); simulated \(c.simulatedRun.rungs) stalls \(c.simulatedRun.rebufferSeconds) s "
-            + "start \(c.simulatedRun.startup) s qoe \(c.simulated.qoeLin); reaction \(c.reaction) s"
+            + "start \(c.simulatedRun.startup) s qoe \(c.simulated.qoeLin); reaction \(c.reaction) s; player stalls at "
+            + "\(c.playerRun.stalls) s; simulated QoE moves \(c.sensitivity) with the link 2 % off"
     }
 
-    /// hd_fs trace0010's first 14 segments climb through six rungs. Not a 3G trace: on report.2010-09-13_1003CEST
-    /// (this test's until 2026-12-04) the link runs at 1.9 Mbit/s, just under rung 6's 2.06, for the whole run, so
-    /// the plan rides rung 6 on the buffer and a tenth of a second of the player's timing decides whether a segment
-    /// drops to rung 5, which moves a 14-segment QoE by 13-21 %: on a loaded machine it failed two runs in three, a coin
-    /// flip rather than a check of the model. It stays among `severalTraces`, over 20 segments.
+    /// hd_fs trace0262's first 14 segments climb through five rungs on a link of 1.0 to 1.7 Mbit/s. A comparison is
+    /// a check of the model only where a small error in the player's measurement of the link does not turn a
+    /// decision, so the test first asserts that the simulated QoE moves less than 2 % when the link is 2 % slower or
+    /// faster (this trace was picked among Sabre's for that, over reaction times of 10 to 30 ms too). Until
+    /// 2026-12-06 this was hd_fs trace0010, on which 1 % more bandwidth moved the third segment from rung 4 to rung
+    /// 5 (its link, 1.51 Mbit/s, x 0.9 sat that close to rung 5's 1.43): a response noticed a few milliseconds late
+    /// on a loaded machine (its first chunk then measures the link faster) was enough, and it failed once in a
+    /// clean-machine run. Before it, 3Glogs report.2010-09-13_1003CEST rode the same kind of edge (rung 6 against a
+    /// 1.9 Mbit/s link).
     @Test("the simulator predicts the real player's QoE within 10 % on a short trace")
     func oneShortTrace() throws {
-        let c = try compare("hd_fs", "trace0010", segments: 14)
-        print("ABR compare hd_fs/trace0010, 14 segments: error \(c.error); \(describe(c))")
+        let c = try compare("hd_fs", "trace0262", segments: 14)
+        print("ABR compare hd_fs/trace0262, 14 segments: error \(c.error); \(describe(c))")
+        #expect(c.sensitivity < 0.02, "the trace is on a knife edge for this policy, pick another: \(describe(c))")
         #expect(c.playerRun.rungs.count == 14, "\(describe(c))")
         #expect(c.error <= 0.1, "\(describe(c))")
     }
