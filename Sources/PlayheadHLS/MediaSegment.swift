@@ -28,8 +28,11 @@ public struct SegmentKey: Sendable, Hashable, Codable {
     public var uri: String?
     /// The playlist URL the URI is relative to.
     public var baseURL: URL?
-    /// `IV` as written (usually 16 bytes), or `nil` when the playlist gives none.
+    /// `IV` as written (usually 16 bytes), or `nil` when the playlist gives none or `unreadableIV`.
     public var iv: [UInt8]?
+    /// `IV` as written when it is not a hexadecimal-sequence (`IV=zzzz`), for a lenient parse; `iv` is then nil. No
+    /// IV can be had from it, so the key cannot decrypt (a default IV would give noise): a player refuses it.
+    public var unreadableIV: String?
     /// `KEYFORMAT`; `nil` means the default `identity`.
     public var keyFormat: String?
     /// `KEYFORMATVERSIONS` as written (`1/2/5`).
@@ -40,12 +43,14 @@ public struct SegmentKey: Sendable, Hashable, Codable {
     /// Creates a key.
     public init(
         method: KeyMethod, uri: String? = nil, baseURL: URL? = nil, iv: [UInt8]? = nil, keyFormat: String? = nil,
-        keyFormatVersions: String? = nil, unknownAttributes: AttributeList = AttributeList()
+        keyFormatVersions: String? = nil, unknownAttributes: AttributeList = AttributeList(),
+        unreadableIV: String? = nil
     ) {
         self.method = method
         self.uri = uri
         self.baseURL = baseURL
         self.iv = iv
+        self.unreadableIV = unreadableIV
         self.keyFormat = keyFormat
         self.keyFormatVersions = keyFormatVersions
         self.unknownAttributes = unknownAttributes

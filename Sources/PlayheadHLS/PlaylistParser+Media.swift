@@ -136,7 +136,8 @@ extension ParserState {
         let key = SegmentKey(
             method: method, uri: uri, baseURL: url, iv: iv, keyFormat: try quoted(list, "KEYFORMAT", tag),
             keyFormatVersions: try quoted(list, "KEYFORMATVERSIONS", tag),
-            unknownAttributes: list.excluding(["METHOD", "URI", "IV", "KEYFORMAT", "KEYFORMATVERSIONS"]))
+            unknownAttributes: list.excluding(["METHOD", "URI", "IV", "KEYFORMAT", "KEYFORMATVERSIONS"]),
+            unreadableIV: iv == nil ? list["IV"]?.text : nil)
         if session {
             multivariant.sessionKeys.append(key)
             return

@@ -147,6 +147,7 @@ import Testing
         ("short-key.m3u8", "keys/short.bin", "a key must be 16 bytes; this one is 15"),
         ("html-key.m3u8", "keys/page.html", "an HTML page, not a 16-byte key"),
         ("long-iv.m3u8", "keys/key1.bin", "the IV is 17 bytes; AES-128 needs 16"),
+        ("unreadable-iv.m3u8", "keys/key1.bin", "the IV \"zzzz\" is not hexadecimal"),
         ("custom-key.m3u8", "myapp-key://key1", "no resource loader delegate answered"),
         ("sample-aes.m3u8", "keys/aes/seg00.ts", "METHOD=SAMPLE-AES in MPEG-TS segments, which is not supported"),
         ("sample-aes-ctr.m3u8", "keys/aes/seg00.ts", "METHOD=SAMPLE-AES-CTR, which needs fMP4 segments"),

@@ -35,6 +35,11 @@ final class HLSKeyStore: @unchecked Sendable {
             return HLSDecryption(
                 key: try load(url), iv: [], keyURI: name, bySamples: true, method: key.method.rawValue)
         }
+        if let text = key.unreadableIV {
+            throw PlaybackError(
+                .parsing, source: name,
+                reason: "the IV \"\(text)\" is not hexadecimal; AES-128 needs 0x and 32 hexadecimal digits")
+        }
         if let iv = key.iv, iv.count > AESDecrypter.blockSize {
             throw PlaybackError(
                 .parsing, source: name,
