@@ -28,10 +28,10 @@ public enum KeyFixtures {
     /// media sequence number); `keys/rotate.m3u8` (one file of byte ranges; key 1 for segments 0-2 with IVs from
     /// media sequence 100, then key 2 with an explicit IV); `keys/fmp4.m3u8` (the init section under key 2 with an
     /// explicit IV, the segments under key 1); and over `aes/`'s segments with other key tags: `wrong-key`,
-    /// `short-key` (15 bytes), `html-key`, `long-iv` (17 bytes), `unreadable-iv` (`IV=zzzz`), `data-key` (a base64 `data:` URI),
-    /// `forbidden-key` (`?status=403`, for the test origin), `custom-key` (`myapp-key://key1`), `sample-aes`,
-    /// `sample-aes-ctr`, `aes-256`, `fairplay`; and `cenc.m3u8` (SAMPLE-AES-CTR: fMP4 Common Encryption under key 1)
-    /// with its clear version `cenc-clear.m3u8` (`makeCommonEncryption`).
+    /// `short-key` (15 bytes), `html-key`, `long-iv` (17 bytes), `unreadable-iv` (`IV=zzzz`), `data-key` (a base64
+    /// `data:` URI), `forbidden-key` (`?status=403`, for the test origin), `custom-key` (`myapp-key://key1`),
+    /// `sample-aes`, `sample-aes-ctr`, `aes-256`, `fairplay`; and `cenc.m3u8` (SAMPLE-AES-CTR: fMP4 Common Encryption
+    /// under key 1) with its clear version `cenc-clear.m3u8` (`makeCommonEncryption`).
     /// With `folder` and `seconds`, the same set in that folder of the nginx root, its clear streams `seconds` long
     /// (at least 4: the rotating stream changes key at its fourth segment).
     @discardableResult
