@@ -7,9 +7,9 @@ import Testing
 /// sizes (`HLSFixtures.paddedLadder`) served by the test origin replaying a Sabre trace; `playhead --log-json`
 /// plays it and the linear QoE of its events is compared with the simulator's for the same movie and trace.
 /// The origin delays each request by the latency of the trace's period (as the simulator does); bandwidth 0 (an
-/// outage) is served as 1 kbit/s on both sides. The player reads 30 s ahead (its automatic forward buffer for network media): the
-/// simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no segment sizes before
-/// fetching, so the simulated policy plans over sizes estimated from the bit rates, as the player does
+/// outage) is served as 1 kbit/s on both sides. The player reads 30 s ahead (its automatic forward buffer for
+/// network media): the simulator's buffer is 33 s, so that a request starts below 30 s. The player knows no segment
+/// sizes before fetching, so the simulated policy plans over sizes estimated from the bit rates, as the player does
 /// (`PlayheadController`'s default); it fetches two playlists before the first segment, so the simulated session
 /// makes two requests first (`requestsBeforeFirstSegment`), and a variant's playlist when it first switches to it
 /// (`fetchesVariantPlaylists`). The player's time from a segment's arrival to its next request is measured from its
