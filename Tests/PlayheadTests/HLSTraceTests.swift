@@ -147,6 +147,29 @@ import Testing
         #expect(reloads >= 15, "the playlist was loaded \(reloads) times: not followed live")
     }
 
+    /// A live stream whose segments take about as long as they last (540p, 2.1-2.3 Mbit a 2 s segment, on a
+    /// 1.6 Mb/s link that answers after half a second: 1.8-1.9 s each): the playlist must still be reloaded every
+    /// target duration (RFC 8216 6.3.4), or the player learns of each new segment late, runs out of listed ones
+    /// while the origin has more, and waits for the edge with its buffer running down. Reloads started only between
+    /// two segments (the demux thread's loop) came one every other segment: 10-11 in the 34 s the stream was
+    /// followed, against 18 on their own schedule. (Stalls are not counted here: caught up with the edge, this link
+    /// leaves each segment about 1.5 s of margin, which a loaded machine can eat; `aLiveStreamFromAnOrigin...` and
+    /// the ladders above count them.)
+    @Test func aLiveStreamIsReloadedOnScheduleWhileItsSegmentsDownload() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), latencyTrace: [(600, 1.6e6, 0.5)])
+        // The stream starts with the first request for it: 14 s on, its window lists 7 segments.
+        let playlist = origin.url("live/ladder-long/v1/index.m3u8")
+        _ = try await Task.detached { try Data(contentsOf: playlist) }.value
+        try await Task.sleep(for: .seconds(13))
+        _ = try await play("live/ladder-long/v1/index.m3u8", origin: origin) { _ in }
+        let requests = origin.requests.filter { $0.contains("/live/") }
+        let reloads = requests.filter { $0.contains("index.m3u8") }.count - 2
+        let segments = requests.filter { $0.contains(".ts") }.count
+        // Followed from 14 s in to the end at 48 s: 17 target durations, each with a reload that found a new segment.
+        #expect(reloads >= 16, "\(reloads) reloads while \(segments) segments were fetched: \(requests)")
+    }
+
     @Test func aDownloadThatWillNotArriveInTimeIsAbandonedForALowerVariant() async throws {
         // Segment 9 of the 540p, 720p and 1080p variants crawls at 20 kB/s (0.16 Mb/s) from its first byte; the
         // stream ends 5 segments after it (28 s), enough to hear that nothing stalled.

@@ -60,6 +60,7 @@ extension HLSSource {
     func interrupt() {
         cancelled.withLock { $0 = true }
         fetch.cancel()
+        runningReload.current.chain?.stop()
         wakeup.signal()
     }
 }

@@ -13,10 +13,8 @@ struct LiveState {
     /// Reloads that failed in a row, and when the first of them did (`MonotonicClock`): an origin outage.
     var failedReloads = 0
     var failingSince: Double?
-    /// The reload running beside the segment downloads, if one is (`refreshLive`), and the fetcher reloads use
-    /// (made at the first; the segments' own fetcher is busy with them).
+    /// The chain of reloads running beside the segment downloads, if one is (`reloadChain`).
     var reload: LiveReload?
-    var fetch: HTTPFetch?
 }
 
 extension HLSSource {
@@ -37,55 +35,58 @@ extension HLSSource {
         reportWindow()
     }
 
-    /// Reloads the live playlist when its schedule says so, beside the segment downloads (`LiveReload`): a reload
-    /// that is due starts and the caller goes on with the segments listed; one that has ended is taken. When
-    /// `waiting` (the next segment is not listed yet), first sleeps until the reload is due and then until it ends
-    /// (a seek ends either sleep early: `waitForReload`). A playlist that stops changing ends in an error. A jump
-    /// forward the reload finds is handed to the engine (`handOverJump`).
+    /// Reloads the live playlist on its schedule, beside the segment downloads (`LiveReload`, a chain that reloads
+    /// at each due time on its own): the loads it has made are taken, and the caller goes on with the segments
+    /// listed. When `waiting` (the next segment is not listed yet) and nothing was taken, first sleeps until the
+    /// chain has made a load (a seek ends the sleep early: `waitForReload`). A playlist that stops changing ends in
+    /// an error. A jump forward a reload finds is handed to the engine (`handOverJump`).
     func refreshLive(waiting: Bool) throws {
-        guard let state = live else { return }
-        if state.reload == nil {
-            if MonotonicClock.now() < state.reloadAt {
-                guard waiting else { return }
-                try waitForReload(until: state.reloadAt)
-            }
-            startReload()
-        }
-        guard let reload = live?.reload else { return }
-        if reload.result == nil {
+        guard let reload = reloadChain() else { return }
+        if !reload.hasNews {
             guard waiting else { return }
-            try waitForReload { reload.result != nil }
+            try waitForReload { reload.hasNews }
         }
-        try take(reload, reload.waitForResult())
+        try takeReloads(of: reload)
         try handOverJump()
     }
 
-    /// Starts a reload of the live playlist beside the segment downloads, on the reloads' own fetcher (stopped when
-    /// this source is cancelled or its engine stops). Demux thread.
-    func startReload() {
-        guard var state = live else { return }
-        let fetch =
-            state.fetch
-            ?? HTTPFetch(
-                timeout: self.fetch.timeout, localFiles: self.fetch.localFiles,
-                stopping: { [cancelled, stopping = self.fetch.stopping] in
-                    cancelled.current || stopping?() == true
-                })
-        state.fetch = fetch
-        state.reload = LiveReload(url: playlistURL, fetch: fetch, wakeup: wakeup)
+    /// The reload chain of the playlist playing, started if none runs (first at `reloadAt`), on a fetcher of its
+    /// own (the segments' is busy with them); a chain of a playlist left since (a variant switch) is stopped and
+    /// let go, its loads dropped. Nil when not live or low-latency (reloaded by blocking requests). Demux thread.
+    func reloadChain() -> LiveReload? {
+        guard var state = live, !state.lowLatency else { return nil }
+        if let reload = state.reload {
+            if reload.url == playlistURL { return reload }
+            reload.stop()
+        }
+        let fetch = HTTPFetch(
+            timeout: self.fetch.timeout, localFiles: self.fetch.localFiles,
+            stopping: { [cancelled, stopping = self.fetch.stopping] in
+                cancelled.current || stopping?() == true
+            })
+        let reload = LiveReload(
+            url: playlistURL, fetch: fetch, schedule: state.schedule, firstAt: state.reloadAt, wakeup: wakeup)
+        state.reload = reload
         live = state
+        runningReload.withLock { $0.chain = reload }
+        return reload
     }
 
-    /// Takes what `reload` brought: the playlist (`took`), or its error (an outage: `reloadFailed`). A playlist of
-    /// a variant left since it started is dropped. Demux thread.
-    func take(_ reload: LiveReload, _ outcome: LiveReload.Outcome) throws(PlaybackError) {
-        guard var state = live else { return }
-        state.reload = nil
-        live = state
-        guard reload.url == playlistURL else { return }
-        switch outcome.result {
-        case .success(let fresh): try took(fresh, startedAt: reload.started)
-        case .failure(let error): live = try reloadFailed(error, state, retryAfter: outcome.retryAfter)
+    /// Takes what `reload` brought, oldest first: each playlist (`took`) or error (an outage: `reloadFailed`).
+    /// Loads of a variant left since the chain started are dropped; a chain that has ended is let go (the next is
+    /// started when a reload is due). Demux thread.
+    func takeReloads(of reload: LiveReload) throws(PlaybackError) {
+        let ended = reload.finished
+        for outcome in reload.takeOutcomes() {
+            guard let state = live, reload.url == playlistURL else { break }
+            switch outcome.result {
+            case .success(let fresh): try took(fresh, startedAt: outcome.started)
+            case .failure(let error): live = try reloadFailed(error, state, retryAfter: outcome.retryAfter)
+            }
+        }
+        if ended, var state = live, state.reload === reload {
+            state.reload = nil
+            live = state
         }
     }
 
@@ -109,22 +110,13 @@ extension HLSSource {
         }
     }
 
-    /// Loads the live playlist now and takes it: its window (`adopt`), its reload schedule, the adaptive state's
-    /// copy; reports the window. Demux thread.
+    /// Takes the live playlist's next reload, due now: the reload chain's load (waited for while it runs, bounded
+    /// by its fetcher's time limits) with its window (`adopt`), its reload schedule, the adaptive state's copy;
+    /// reports the window. Demux thread.
     func reloadLive() throws(PlaybackError) {
-        guard let state = live else { return }
-        // One running beside the segments is waited for (its request is as far along as a new one would be).
-        if let reload = state.reload { return try take(reload, reload.waitForResult()) }
-        let started = MonotonicClock.now()
-        let fresh: MediaPlaylist
-        do {
-            fresh = try Self.mediaPlaylist(playlistURL, fetch)
-        } catch {
-            // An outage: tried again on a schedule while the buffer lasts (`reloadFailed`).
-            live = try reloadFailed(error, state, retryAfter: fetch.lastRetryAfter)
-            return
-        }
-        try took(fresh, startedAt: started)
+        guard let reload = reloadChain() else { return }
+        reload.waitForNews()
+        try takeReloads(of: reload)
     }
 
     /// Takes a reloaded live playlist (`fresh`, requested at `started`): its window (`adopt`), its reload

@@ -111,6 +111,10 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// Wakes a live wait for the next reload when the source is interrupted or the engine seeks (any thread).
     let wakeup = DispatchSemaphore(value: 0)
     let cancelled = Locked(false)
+    /// The live reload chain running (`reloadChain`), held weakly (the source's `live` state owns it), for
+    /// `interrupt()` to stop from any thread: the chain's thread sleeps between reloads and would otherwise wake only
+    /// when the source lets it go.
+    let runningReload = Locked(WeakReload())
     /// How failed downloads are tried again (`HLSSource+Retry.swift`).
     let retryPolicy: RetryPolicy
     /// The segments skipped in a row since the last one loaded (`skipSegment`).
@@ -226,4 +230,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             BandwidthMemory.remember(estimator.estimate, force: true)
         }
     }
+}
+
+/// A weak reference to a live reload chain. A value type; kept in a `Locked`.
+struct WeakReload {
+    weak var chain: LiveReload?
 }
