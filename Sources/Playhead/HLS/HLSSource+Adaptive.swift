@@ -89,7 +89,7 @@ extension HLSSource {
         // Back to the variant a penalty had left once it is over, or on to a copy of one that lost its place.
         if let standIn = state.standIn(for: current), standIn != current, switchVariant(to: standIn) { return true }
         if let caps = currentCaps() { state.policy.caps = caps }
-        let buffered = nextStart - playbackPosition()
+        let buffered = nextStart - playHead()
         var duration = Double(playlist.targetDuration ?? 6)
         var estimate = state.estimator.estimate
         var upcoming: AdaptiveBitratePolicy.UpcomingSegments?
@@ -210,7 +210,7 @@ extension HLSSource {
             recent.add(bytes: progress.bytes, elapsed: progress.elapsed, respondedAfter: progress.timeToFirstByte)
             steady.add(bytes: progress.bytes, elapsed: progress.elapsed, respondedAfter: progress.timeToFirstByte)
             guard isPlaying() else { return true }
-            let buffer = segmentStart - playbackPosition()
+            let buffer = segmentStart - playHead()
             let decision = state.policy.shouldAbandon(
                 .init(
                     loadedBytes: progress.bytes, expectedBytes: expectedBytes, elapsed: progress.elapsed,

@@ -196,6 +196,7 @@ extension HLSSource {
             let start = LiveReloadSchedule.startPosition(of: fresh, multivariantStart: multivariantStart)
             next = start?.segmentIndex ?? 0
             nextStart = windowStart + segmentStart(next, in: fresh)
+            readFrom = nextStart
             partCursor = 0
             partsTime = 0
             jumpPending = (from, nextStart)
@@ -263,6 +264,7 @@ extension HLSSource {
         }
         next = index
         nextStart = start
+        readFrom = start
         partCursor = 0
         partsTime = 0
         abandonTarget = nil

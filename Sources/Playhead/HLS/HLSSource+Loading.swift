@@ -42,7 +42,7 @@ extension HLSSource {
             }
             let segment = playlist.segments[next]
             let segmentStart = nextStart
-            if !fetchedAny { openedAt = nextStart }
+            if !fetchedAny { (openedAt, readFrom) = (nextStart, nextStart) }
             if beginsNewPart(segment) {
                 // End this part; FFmpeg opens the next one.
                 partBreak = true

@@ -129,7 +129,7 @@ extension HLSSource {
         guard let url = part.url else {
             throw PlaybackError(.parsing, source: playlistURL.absoluteString, reason: "a part has no URI")
         }
-        if !fetchedAny { openedAt = nextStart }
+        if !fetchedAny { (openedAt, readFrom) = (nextStart, nextStart) }
         try refuseEncryptedParts(url)
         let response = try download(url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil)
         fetchedAny = true

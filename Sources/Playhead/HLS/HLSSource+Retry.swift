@@ -160,7 +160,7 @@ extension HLSSource {
         state.failedReloads += 1
         let since = state.failingSince ?? now
         state.failingSince = since
-        let buffered = nextStart - playbackPosition()
+        let buffered = nextStart - playHead()
         guard state.failedReloads <= retryPolicy.maximumRetries || buffered >= 1 else {
             let seconds = String(format: "%.1f", now - since)
             throw PlaybackError(

@@ -54,9 +54,16 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var live: LiveState?
     /// The item time of the first segment fetched: where playback starts.
     var openedAt = 0.0
+    /// The item time where reading last began: the first segment fetched, or the one a seek or jump restarted at
+    /// (`reposition`). The play head is not behind it, whatever the engine's clock says before it has caught up.
+    var readFrom = 0.0
     var fetchedAny = false
     /// The playback position in item time (set by the engine), for the buffer level the policy weighs.
     var playbackPosition: @Sendable () -> Double = { 0 }
+    /// The play head in item time: the engine's position, but not behind where reading began (before the first
+    /// sample plays the engine's clock still reads 0, which for a live stream joined 6 s into its window counted
+    /// 6 s of buffer that was not there). Demux thread.
+    func playHead() -> Double { max(playbackPosition(), readFrom) }
     /// The caps to choose variants within now (set by the engine: the item's caps and its window size), read
     /// before each segment; nil keeps those given at `init`.
     var currentCaps: @Sendable () -> AdaptiveBitratePolicy.Caps? = { nil }

@@ -1,0 +1,46 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import Playhead
+
+/// The buffer the HLS client's policy weighs, measured from where the play head is: before the first sample plays
+/// the engine's clock still reads 0, which is not where a live stream joined inside its window starts.
+@Suite(.serialized) struct HLSPlayHeadTests {
+    /// `ladder-long` as a live stream 14 s old: its four playlists listing the first seven segments, no
+    /// `EXT-X-ENDLIST`. Returns the multivariant playlist's path under the fixtures root.
+    func liveWindow() throws -> String {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let root = try HLSFixtures.root()
+        let folder = root.appendingPathComponent("live-window-14s")
+        let master = try String(contentsOf: root.appendingPathComponent("ladder-long/master.m3u8"), encoding: .utf8)
+        for v in 0..<4 {
+            let dir = folder.appendingPathComponent("v\(v)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0"]
+            for s in 0..<7 { lines += ["#EXTINF:2.000000,", String(format: "../../ladder-long/v\(v)/seg%02d.ts", s)] }
+            try (lines.joined(separator: "\n") + "\n").write(
+                to: dir.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+        }
+        try master.write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        return "live-window-14s/master.m3u8"
+    }
+
+    /// Joined `HOLD-BACK` (6 s) from the edge, at item time 8, with one 360p segment fetched on a 1.5 Mb/s link
+    /// that answers after a second: 2 s are buffered, and 540p (2.1 Mbit a segment: a playlist, a request and
+    /// 1.4 s of bytes) would not arrive before they run out. Measured from the engine's clock before the first
+    /// sample (0), the buffer read 10 s, and the client climbed to 540p and stalled at the start (about one start in
+    /// five of `playhead` on the live ladder, whichever thread came first).
+    @Test func beforeTheFirstSampleTheBufferIsWhatWasFetchedFromTheJoinPoint() throws {
+        let path = try liveWindow()
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), latencyTrace: [(600, 1.5e6, 1)])
+        let source = try HLSSource(url: origin.url(path), timeout: 10)
+        #expect(source.playbackPosition() == 0, "the engine's clock before the first sample")
+        #expect(try source.loadNext())
+        #expect(abs(source.openedAt - 8) < 0.01, "joined at \(source.openedAt)")
+        #expect(abs(source.nextStart - source.playHead() - 2) < 0.01, "buffer \(source.nextStart - source.playHead())")
+        #expect(try source.loadNext())
+        #expect(source.variant?.bandwidth == 510_000, "climbed to \(String(describing: source.variant))")
+        source.interrupt()
+    }
+}
