@@ -1,11 +1,13 @@
 import Foundation
+import PlayheadCore
 import PlayheadTestSupport
 import Testing
 
 @testable import Playhead
 
-/// The buffer the HLS client's policy weighs, measured from where the play head is: before the first sample plays
-/// the engine's clock still reads 0, which is not where a live stream joined inside its window starts.
+/// `HLSSource` driven directly, as its demux thread drives it, on a live stream: the buffer its policy weighs,
+/// measured from where the play head is (before the first sample plays the engine's clock still reads 0, which is
+/// not where a live stream joined inside its window starts), and the end of its reloads.
 @Suite(.serialized) struct HLSPlayHeadTests {
     /// `ladder-long` as a live stream 14 s old: its four playlists listing the first seven segments, no
     /// `EXT-X-ENDLIST`. Returns the multivariant playlist's path under the fixtures root.
@@ -42,5 +44,34 @@ import Testing
         #expect(try source.loadNext())
         #expect(source.variant?.bandwidth == 510_000, "climbed to \(String(describing: source.variant))")
         source.interrupt()
+    }
+
+    /// Caught up with the edge of a playlist that no longer changes, the reader waits for the reloads; interrupted
+    /// (the engine stops) the wait ends at once with an error, and the reloads end with it: the origin is asked
+    /// for nothing more.
+    @Test func interruptedWhileWaitingForTheEdgeTheWaitAndTheReloadsEnd() async throws {
+        let path = try liveWindow()
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let source = try HLSSource(url: origin.url(path), timeout: 10)
+        // Joined at segment 4 of 7: three to fetch, then the edge.
+        for _ in 0..<3 { #expect(try source.loadNext()) }
+        let ended = Locked<(Double, String)?>(nil)
+        Thread {
+            let outcome: String
+            do { outcome = "returned \(try source.loadNext())" } catch { outcome = "\(error)" }
+            ended.withLock { $0 = (MonotonicClock.now(), outcome) }
+        }.start()
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(ended.current == nil, "did not wait for the edge: \(String(describing: ended.current))")
+        let interrupted = MonotonicClock.now()
+        source.interrupt()
+        #expect(await eventually(timeout: 2) { ended.current != nil }, "still waiting")
+        if let (at, outcome) = ended.current {
+            #expect(at - interrupted < 0.5, "ended \(at - interrupted) s after the interrupt: \(outcome)")
+            #expect(outcome.contains("cancelled"), "\(outcome)")
+        }
+        let asked = origin.requests.count
+        try await Task.sleep(for: .seconds(2.5))
+        #expect(origin.requests.count == asked, "asked after the interrupt: \(origin.requests.suffix(3))")
     }
 }

@@ -25,7 +25,7 @@ final class LiveReload: @unchecked Sendable {
     /// request was made, on `MonotonicClock` (the reload schedule counts from it).
     struct Outcome: Sendable {
         var result: Result<MediaPlaylist, PlaybackError>
-        var retryAfter: Double?
+        var retryAfter: Double? = nil
         var started: Double
     }
 
@@ -116,7 +116,19 @@ final class LiveReload: @unchecked Sendable {
         func run(url: URL, fetch: HTTPFetch, schedule: LiveReloadSchedule, firstAt: Double) {
             var schedule = schedule
             var at = firstAt
-            while sleep(until: at, stopping: fetch.stopping) {
+            defer {
+                state.withLock { $0.finished = true }
+                news.signal()
+                wakeup.signal()
+            }
+            while true {
+                guard sleep(until: at, stopping: fetch.stopping) else {
+                    // Stopped: a reader still waiting (its engine stops) learns it as a reload would, so it does
+                    // not start another chain.
+                    let cancelled = PlaybackError(.network, source: url.absoluteString, reason: "cancelled")
+                    state.withLock { $0.outcomes.append(Outcome(result: .failure(cancelled), started: at)) }
+                    return
+                }
                 let started = MonotonicClock.now()
                 let result = Result { () throws(PlaybackError) in try HLSSource.mediaPlaylist(url, fetch) }
                 state.withLock {
@@ -129,9 +141,6 @@ final class LiveReload: @unchecked Sendable {
                 else { break }
                 at = next
             }
-            state.withLock { $0.finished = true }
-            news.signal()
-            wakeup.signal()
         }
     }
 }
