@@ -122,18 +122,28 @@ import Testing
             "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
     }
 
+    /// The fixtures root with `ladder-long` (48 s, four rungs), which the test origin serves live under `/live/`.
+    func liveLadder() throws -> URL {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        return try HLSFixtures.root()
+    }
+
+    /// Plays the live stream at `path` joined 14 s after it started: the stream starts with the first request for
+    /// it, and 14 s on its window lists 7 segments.
+    func playLive(_ path: String, origin: TestOrigin) async throws -> Outcome {
+        let playlist = origin.url(path)
+        _ = try await Task.detached { try Data(contentsOf: playlist) }.value
+        try await Task.sleep(for: .seconds(13))
+        return try await play(path, origin: origin) { _ in }
+    }
+
     /// A live stream (2 s segments, a window of six) from an origin that answers every request after a second, on
     /// a 2.5 Mb/s link: each new segment needs a reload of the playlist and then the segment, two waits. Reloaded in
     /// series before the segments (as FFmpeg's HLS demuxer does), the two waits and 360p's bytes took more than the
     /// 2 s a segment lasts: 13 stalls in 30 s. Reloaded beside the segments, the waits overlap.
     @Test func aLiveStreamFromAnOriginThatAnswersLatePlaysWithoutAStall() async throws {
-        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
-        let origin = try TestOrigin(serving: try HLSFixtures.root(), latencyTrace: [(600, 2.5e6, 1)])
-        // The stream starts with the first request for it: 14 s on, its window lists 7 segments.
-        let playlist = origin.url("live/ladder-long/v0/index.m3u8")
-        _ = try await Task.detached { try Data(contentsOf: playlist) }.value
-        try await Task.sleep(for: .seconds(13))
-        let run = try await play("live/ladder-long/v0/index.m3u8", origin: origin) { _ in }
+        let origin = try TestOrigin(serving: try liveLadder(), latencyTrace: [(600, 2.5e6, 1)])
+        let run = try await playLive("live/ladder-long/v0/index.m3u8", origin: origin)
         #expect(run.stalls == 0, "stalled \(run.stalls) times")
         #expect(run.item.accessLog.allSatisfy { $0.numberOfStalls == 0 })
         // Joined HOLD-BACK (6 s) from the edge 14 to 16 s in (the waits of the two requests before), at 8 or 10 s,
@@ -156,13 +166,8 @@ import Testing
     /// leaves each segment about 1.5 s of margin, which a loaded machine can eat; `aLiveStreamFromAnOrigin...` and
     /// the ladders above count them.)
     @Test func aLiveStreamIsReloadedOnScheduleWhileItsSegmentsDownload() async throws {
-        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
-        let origin = try TestOrigin(serving: try HLSFixtures.root(), latencyTrace: [(600, 1.6e6, 0.5)])
-        // The stream starts with the first request for it: 14 s on, its window lists 7 segments.
-        let playlist = origin.url("live/ladder-long/v1/index.m3u8")
-        _ = try await Task.detached { try Data(contentsOf: playlist) }.value
-        try await Task.sleep(for: .seconds(13))
-        _ = try await play("live/ladder-long/v1/index.m3u8", origin: origin) { _ in }
+        let origin = try TestOrigin(serving: try liveLadder(), latencyTrace: [(600, 1.6e6, 0.5)])
+        _ = try await playLive("live/ladder-long/v1/index.m3u8", origin: origin)
         let requests = origin.requests.filter { $0.contains("/live/") }
         let reloads = requests.filter { $0.contains("index.m3u8") }.count - 2
         let segments = requests.filter { $0.contains(".ts") }.count
