@@ -14,18 +14,27 @@ import Testing
     func liveWindow() throws -> String {
         _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
         let root = try HLSFixtures.root()
-        let folder = root.appendingPathComponent("live-window-14s")
         let master = try String(contentsOf: root.appendingPathComponent("ladder-long/master.m3u8"), encoding: .utf8)
+        try writeWindow(segments: 7, ended: false)
+        try master.write(
+            to: root.appendingPathComponent("live-window-14s/master.m3u8"), atomically: true, encoding: .utf8)
+        return "live-window-14s/master.m3u8"
+    }
+
+    /// Rewrites the four playlists of `liveWindow` to list the first `segments` segments, ended or not.
+    func writeWindow(segments: Int, ended: Bool) throws {
+        let folder = try HLSFixtures.root().appendingPathComponent("live-window-14s")
         for v in 0..<4 {
             let dir = folder.appendingPathComponent("v\(v)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0"]
-            for s in 0..<7 { lines += ["#EXTINF:2.000000,", String(format: "../../ladder-long/v\(v)/seg%02d.ts", s)] }
+            for s in 0..<segments {
+                lines += ["#EXTINF:2.000000,", String(format: "../../ladder-long/v\(v)/seg%02d.ts", s)]
+            }
+            if ended { lines.append("#EXT-X-ENDLIST") }
             try (lines.joined(separator: "\n") + "\n").write(
                 to: dir.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
         }
-        try master.write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
-        return "live-window-14s/master.m3u8"
     }
 
     /// Joined `HOLD-BACK` (6 s) from the edge, at item time 8, with one 360p segment fetched on a 1.5 Mb/s link
@@ -73,5 +82,22 @@ import Testing
         let asked = origin.requests.count
         try await Task.sleep(for: .seconds(2.5))
         #expect(origin.requests.count == asked, "asked after the interrupt: \(origin.requests.suffix(3))")
+    }
+
+    /// A switch while live to a variant whose playlist has ended (`EXT-X-ENDLIST` since the last reload) takes the
+    /// end at once, as a reload that found it would: the window is reported ended and no more reloads are made,
+    /// rather than up to a target duration later. Then the stream plays to its last segment on that variant.
+    @Test func aSwitchToAnEndedPlaylistEndsTheLiveStreamAtOnce() throws {
+        let path = try liveWindow()
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let source = try HLSSource(url: origin.url(path), timeout: 10)
+        #expect(try source.loadNext())
+        #expect(source.live != nil)
+        try writeWindow(segments: 20, ended: true)
+        #expect(source.switchVariant(to: 1))
+        #expect(source.live == nil, "still live after switching to an ended playlist")
+        var fetched = 1
+        while try source.loadNext() { fetched += 1 }
+        #expect(source.nextStart == 40 && fetched == 16, "ended at \(source.nextStart) s of 40 after \(fetched)")
     }
 }

@@ -193,6 +193,11 @@ extension HLSSource {
         windowStart = start
         switchTo(media, url: url, variant: state.variants[target], next: index)
         state.current = target
+        if live != nil, media.hasEndList {
+            // The stream ended since the last reload: taken now, as a reload that found the end would take it.
+            live = nil
+            reportWindow()
+        }
         onSwitch?(state.variants[target])
         return true
     }
