@@ -61,8 +61,8 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// The playback position in item time (set by the engine), for the buffer level the policy weighs.
     var playbackPosition: @Sendable () -> Double = { 0 }
     /// The play head in item time: the engine's position, but not behind where reading began (before the first
-    /// sample plays the engine's clock still reads 0, which for a live stream joined 6 s into its window counted
-    /// 6 s of buffer that was not there). Demux thread.
+    /// sample plays the engine's clock still reads 0, which for a live stream joined 8 s into its window counted
+    /// 8 s of buffer that was not there). Demux thread.
     func playHead() -> Double { max(playbackPosition(), readFrom) }
     /// The caps to choose variants within now (set by the engine: the item's caps and its window size), read
     /// before each segment; nil keeps those given at `init`.
