@@ -39,20 +39,23 @@ import Testing
         #expect(abs(seconds - 2) < 0.3, "heard \(seconds) s")
     }
 
-    /// The MPRIS `CanSeek` of the one `playhead` on the bus, once it has been ready for a while.
-    func canSeek() throws -> String {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !(try Run.command("playerctl", ["-l"], timeout: 5).stdout.contains("playhead")) {
-            Thread.sleep(forTimeInterval: 0.1)
+    /// The MPRIS `CanSeek` of the one `playhead` on the bus, read again and again until `ended` is set: the last
+    /// value read while it was playing (its state once ready; the program quits after a few seconds, and on a busy
+    /// machine it may get onto the bus late, so a single read at a fixed time can miss it).
+    fileprivate func canSeekWhilePlaying(until ended: Box) -> String {
+        var last = "error: never seen playing"
+        while ended.value.isEmpty {
+            let r = try? Run.command(
+                "busctl",
+                [
+                    "--user", "get-property", "org.mpris.MediaPlayer2.playhead", "/org/mpris/MediaPlayer2",
+                    "org.mpris.MediaPlayer2.Player", "PlaybackStatus", "CanSeek",
+                ], timeout: 5)
+            let lines = (r?.stdout ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            if r?.status == 0, lines.count == 2, lines[0] == "s \"Playing\"" { last = lines[1] }
+            Thread.sleep(forTimeInterval: 0.2)
         }
-        Thread.sleep(forTimeInterval: 1.5)
-        let r = try Run.command(
-            "busctl",
-            [
-                "--user", "get-property", "org.mpris.MediaPlayer2.playhead", "/org/mpris/MediaPlayer2",
-                "org.mpris.MediaPlayer2.Player", "CanSeek",
-            ])
-        return r.status == 0 ? r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : "error: \(r.stderr)"
+        return last
     }
 
     @Test func aSeekKeySaysTheInputCannotSeekAndTheDesktopCannotSeekEither() throws {
@@ -65,15 +68,17 @@ import Testing
             let url = origin.url(chirp.lastPathComponent, query).absoluteString
             // Read from the bus while the program runs in the terminal.
             let seen = Box()
+            let ended = Box()
             let read = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
-                seen.set((try? self.canSeek()) ?? "error")
+                seen.set(self.canSeekWhilePlaying(until: ended))
                 read.signal()
             }
             // The right arrow 3 s in, then q.
             let r = try Run.inTerminal(
                 [try Paths.playheadBinary(), "--ao=null", url], keys: [(3, "\\033[C"), (1, "q")], tail: 2,
                 timeout: 40)
+            ended.set("yes")
             #expect(r.status == 0, "\(query): \(r.stderr)")
             let said = r.stdout.contains("cannot seek in this input")
             #expect(said == !seekable, "\(query): \(r.stdout)")
