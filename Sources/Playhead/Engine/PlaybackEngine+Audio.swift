@@ -19,7 +19,7 @@ extension PlaybackEngine {
             media.placesSamples ? AudioPipeline.longestPlacedSilenceFilled : AudioPipeline.longestSilenceFilled
         while !isStopping, ownsOutput {
             syncGeneration(&work.pipeline, work.decoder, output)
-            if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving() }
+            if audioQueue.isEmpty && !audioQueue.reachedEnd { noteStarving(audioQueue) }
             // Nil: the engine stops, or the renderer asks the turn to end (another period plays).
             guard let tagged = audioQueue.take() else { continue }
             noteTaken(media)
@@ -108,11 +108,6 @@ extension PlaybackEngine {
                 output.resumeWrites()
             }
         }
-    }
-
-    private func noteStarving() {
-        let (buffering, hasSeek) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
-        if !buffering && !hasSeek { setBuffering(true) }
     }
 
     /// Drops samples before an exact seek's target, stretches, scales and writes `p.samples`; returns whether

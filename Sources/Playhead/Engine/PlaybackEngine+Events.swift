@@ -37,7 +37,23 @@ extension PlaybackEngine {
     /// lock, a `.ready` decided on the demux thread could reach the player after the audio thread's `.failed`,
     /// and the failed item read as ready. (`sink` only enqueues; it takes no lock of the engine's.)
     func setBuffering(_ buffering: Bool) {
+        setBuffering(buffering, if: { _ in true })
+    }
+
+    /// A decode thread found `queue` empty before its stream's end: buffering starts (a stall) unless a seek is
+    /// under way or the queue has packets again. The queue is looked at again in the step that decides, under the
+    /// control lock: the demux thread puts its packets before it looks whether the engine buffers (to end it), so
+    /// one of the two threads sees what the other did. Looked at only before, a queue found empty during the start's
+    /// fill, then filled with a whole segment while the decode thread waited for the processor, stalled a playing
+    /// stream until the next segment came. On the audio or video decode thread.
+    func noteStarving(_ queue: PacketQueue) {
+        setBuffering(true, if: { c in c.activeSeek == nil && queue.isEmpty && !queue.reachedEnd })
+    }
+
+    /// `setBuffering`, decided only when `condition` (evaluated under the control lock) holds.
+    private func setBuffering(_ buffering: Bool, if condition: (Control) -> Bool) {
         let change = control.withLock { c -> Control.BufferingChange? in
+            guard condition(c) else { return nil }
             let change = c.setBuffering(buffering)
             if let change, change.announce { sink(change.firstReady ? .ready : buffering ? .stalled : .resumed) }
             return change

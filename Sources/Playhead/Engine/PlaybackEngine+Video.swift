@@ -21,10 +21,7 @@ extension PlaybackEngine {
                 decoder.flush()
                 if captions.flush(into: text) { wake() }
             }
-            if videoQueue.isEmpty && !videoQueue.reachedEnd && info?.audio == nil {
-                let (buffering, seeking) = control.withLock { ($0.buffering, $0.activeSeek != nil) }
-                if !buffering && !seeking { setBuffering(true) }
-            }
+            if videoQueue.isEmpty && !videoQueue.reachedEnd && info?.audio == nil { noteStarving(videoQueue) }
             guard let tagged = videoQueue.take() else { return }
             noteTaken(media)
             let current = control.withLock { $0.generation }
