@@ -107,7 +107,10 @@ extension AdaptiveBitratePolicy {
     /// The time a download spends waiting for its response is not transfer: its rate is measured from the response
     /// (from `latency` after the request while none has come), its judgement waits as long, and a replacement
     /// waits `latency` again before its first byte (until 2026-12-05 a download with no byte after a second's
-    /// wait, normal on a link that answers after a second, was given up as stuck).
+    /// wait, normal on a link that answers after a second, was given up as stuck). Outside an outage a download
+    /// still waiting for its answer is taken to wait as long again as it is overdue (its time past `latency`), then
+    /// to come at `estimate`: a stuck request is given up when the buffer cannot wait for that, not at once (until
+    /// 2026-12-06 it was taken never to come, and a late answer on a full buffer was given up for a lower rung).
     ///
     /// Nothing is decided before `minimumElapsedBeforeAbandon` and `abandonWaitShare` of the segment's duration (as
     /// hls.js) of transfer, or when the download will finish in time at the rate it is getting, or when it is already on the
@@ -168,9 +171,15 @@ extension AdaptiveBitratePolicy {
         func arrival(_ bits: Double, within outage: Double, replacing: Bool) -> Double {
             transfer(bits, within: outage, replacing: replacing) + (replacing ? expectedWait : 0)
         }
+        // A download still waiting for its answer has waited this much longer than the link's usual wait, and is
+        // taken to wait as long again: it may be stuck, or the link may answer later than it did.
+        let overdue =
+            progress.timeToFirstByte == nil && progress.loadedBytes == 0
+            ? max(progress.elapsed - expectedWait, 0) : nil
         func transfer(_ bits: Double, within outage: Double, replacing: Bool) -> Double {
             let share = replacing ? c.abandonSafetyFraction : 1
             guard let outlook else {
+                if !replacing, let overdue { return base > 0 ? overdue + bits / base : .infinity }
                 let rate = (replacing ? base : now) * share
                 return rate > 0 ? bits / rate : .infinity
             }

@@ -100,6 +100,22 @@ struct AdaptiveBitrateLatencyTests {
         #expect(decide(stuck, latency: 1) == .abandon(switchTo: 0))
     }
 
+    /// A 1080p segment (7.2 Mbit) on an 8 Mbit/s link that answered in 50 ms, and now has not answered for 1.5 s
+    /// (its latency rose): with 20 s of buffer it is waited for (it may wait as long again and take 0.9 s), as a
+    /// replacement on a lower rung would wait too; with 2 s of buffer it cannot be (2.35 s), and 720p is fetched
+    /// instead (0.05 s wait, 3.8 Mbit at 80 % of 8 Mbit/s: 0.65 s in all).
+    @Test("a late answer on a full buffer is waited for; on a short one it is given up")
+    func aLateAnswerOnAFullBuffer() {
+        let bytes = Int(3_610_000 * segment / 8)
+        let late = AdaptiveBitratePolicy.DownloadProgress(loadedBytes: 0, expectedBytes: bytes, elapsed: 1.5)
+        func decide(buffer: Double) -> AdaptiveBitratePolicy.AbandonDecision {
+            policy.shouldAbandon(late, rung: 3, segmentDuration: segment, buffer: buffer, estimate: 8e6, latency: 0.05)
+        }
+        #expect(decide(buffer: 20) == .keepLoading)
+        #expect(decide(buffer: 6) == .keepLoading)
+        #expect(decide(buffer: 2) == .abandon(switchTo: 2))
+    }
+
     @Test("the rate over the last second counts from the answer, not from the request")
     func recentRateFromTheAnswer() {
         var rate = AdaptiveBitratePolicy.RecentRate()

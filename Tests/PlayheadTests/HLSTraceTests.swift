@@ -122,6 +122,25 @@ import Testing
             "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
     }
 
+    /// A 4 Mb/s link whose answers slow from 50 ms to 1.5 s 20 s in, when the player holds 1080p and a full buffer.
+    /// The first request that went unanswered for a second was given up as stuck (its bytes taken never to come),
+    /// its replacement too, and the player stalled 1.2 s on 540p (the waits of the two given up, and of the
+    /// playlists, out of a buffer that could have waited for the first answer). An answer late by more than the
+    /// link's usual wait is now taken to come as late again, and waited for while the buffer allows.
+    @Test func aLinkWhoseAnswersSlowOnAFullBufferIsWaitedFor() async throws {
+        let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(
+            serving: try HLSFixtures.root(), latencyTrace: [(20, 4e6, 0.05), (600, 4e6, 1.5)])
+        let run = try await play(master, origin: origin) { _ in }
+        let cut = origin.bodies.filter { $0.contains(".ts") && $0.hasSuffix("aborted") }
+        #expect(cut.isEmpty, "segments given up: \(cut)")
+        #expect(run.stalls == 0, "stalled \(run.stalls) times: \(run.switches)")
+        #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 48) < 0.5)
+        #expect(
+            AudioAnalysis.longestGap(run.samples) < 0.05,
+            "\(gapMessage(run.samples)); the stream ran dry \(run.underflows) times")
+    }
+
     /// The fixtures root with `ladder-long` (48 s, four rungs), which the test origin serves live under `/live/`.
     func liveLadder() throws -> URL {
         _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
