@@ -87,7 +87,9 @@ public struct PlayheadController: ABRController {
     public mutating func didDownload(_ transfer: ABRTransfer, context: ABRContext) {
         feed(transfer)
         estimator.finishTransfer()
-        if !transfer.abandoned, let wait = meter?.timeToFirstByte { estimator.addLatency(wait) }
+        // A download given up counts too (all of its time when no answer came), as `HLSSource` counts it.
+        let unanswered = transfer.abandoned ? transfer.elapsed : nil
+        if let wait = meter?.timeToFirstByte ?? unanswered { estimator.addLatency(wait) }
         meter = nil
         recentRate = .init()
         steadyRate = .init(window: 5)

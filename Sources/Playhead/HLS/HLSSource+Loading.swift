@@ -79,12 +79,19 @@ extension HLSSource {
             abandonTarget = nil
             // A seek does not wait for a segment it will not play: the download is dropped, the seek taken at once.
             var seekCameIn = false
+            // How long a download given up had waited for its answer (all of its time when none came): the link's
+            // latency is recorded from it too, or a rise would be learnt only from the downloads that finish.
+            var abandonedWait: Double?
             let watch: (HTTPFetch.Progress) -> Bool = { [self] progress in
                 if seekPending() {
                     seekCameIn = true
                     return false
                 }
-                return abandon?(progress) ?? true
+                if abandon?(progress) == false {
+                    abandonedWait = progress.timeToFirstByte ?? progress.elapsed
+                    return false
+                }
+                return true
             }
             let decryption = try sampleDecryption(
                 keyStore.decryption(for: segment.keys, mediaSequence: segment.mediaSequence, resource: segmentURL),
@@ -93,7 +100,7 @@ extension HLSSource {
                 segmentURL, range: range, duration: segment.duration, watch: watch, decryption: decryption)
             guard case .loaded(let response) = fetched else { continue }
             if response != nil { survivedSkips() }
-            adaptive?.drainSamples(finished: response != nil, latency: response?.timeToFirstByte)
+            adaptive?.drainSamples(finished: response != nil, latency: response?.timeToFirstByte ?? abandonedWait)
             if seekCameIn { throw ByteSourceInterruption() }
             guard let response else {
                 // Given up for a lower variant: fetch the same segment from there.
