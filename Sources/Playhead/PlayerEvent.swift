@@ -40,6 +40,9 @@ public struct PlayerEvent: Sendable {
         case pathwayChanged(from: String, to: String)
         /// An HLS segment arrived: its size, its transfer time, and the bandwidth estimate after it (bits/s).
         case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
+        /// An HLS segment download (`uri`) was given up, to be fetched from a lower variant: it would not have come
+        /// before the buffer ran out.
+        case segmentAbandoned(uri: String)
         /// Playback jumped from `from` to `to` seconds without a seek (a live stream's play head fell out of its
         /// window and moved forward).
         case timeJumped(from: Double, to: Double)
@@ -75,6 +78,7 @@ public struct PlayerEvent: Sendable {
         case .variantSwitch: return "variant-switch"
         case .pathwayChanged: return "pathway-change"
         case .segmentLoaded: return "segment-loaded"
+        case .segmentAbandoned: return "segment-abandoned"
         case .timeJumped: return "time-jumped"
         }
     }

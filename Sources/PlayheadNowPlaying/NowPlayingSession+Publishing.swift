@@ -31,7 +31,7 @@ extension NowPlayingSession {
         followPlayingPlayer()
         let followedSeek = index == followed
         switch event.kind {
-        case .droppedFrame, .firstVideo, .segmentLoaded: return
+        case .droppedFrame, .firstVideo, .segmentLoaded, .segmentAbandoned: return
         case .seekStarted(let target) where followedSeek: seekTarget = target
         case .seekDone(_, finished: false) where followedSeek: seekTarget = nil  // superseded, or cannot seek
         case .seekDone(let position, finished: true) where followedSeek:

@@ -52,6 +52,7 @@ final class EventLog {
         case .variantSwitch(let bitRate, let width, let height):
             object["bitrate"] = bitRate
             object["resolution"] = "\(width)x\(height)"
+        case .segmentAbandoned(let uri): object["uri"] = uri
         case .pathwayChanged(let from, let to):
             object["from"] = from
             object["to"] = to

@@ -14,6 +14,8 @@ import Testing
         var item: PlayerItem
         /// Times the player's stream ran dry (one at the very end is expected).
         var underflows: Int
+        /// The segment downloads given up, as the `segment-abandoned` events name them.
+        var abandoned: [String]
     }
 
     func play(
@@ -25,7 +27,7 @@ import Testing
         configure(item)
         let underflows = PlaybackCounters.audioUnderflows
         let recorder = SwitchRecorder(player)
-        let (switches, stalls) = (recorder.switches, recorder.stalls)
+        let (switches, stalls, abandoned) = (recorder.switches, recorder.stalls, recorder.abandoned)
         player.replaceCurrentItem(with: item)
         player.play()
         #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
@@ -33,7 +35,7 @@ import Testing
         #expect(item.error == nil, "\(String(describing: item.error))")
         return Outcome(
             samples: sink.stopRecording(), switches: switches.current, stalls: stalls.current, item: item,
-            underflows: PlaybackCounters.audioUnderflows - underflows)
+            underflows: PlaybackCounters.audioUnderflows - underflows, abandoned: abandoned.current)
     }
 
     @Test func stepsDownBeforeTheBufferEmptiesAndBackUpAfterWithinTheCap() async throws {
@@ -133,7 +135,7 @@ import Testing
             serving: try HLSFixtures.root(), latencyTrace: [(20, 4e6, 0.05), (600, 4e6, 1.5)])
         let run = try await play(master, origin: origin) { _ in }
         let cut = origin.bodies.filter { $0.contains(".ts") && $0.hasSuffix("aborted") }
-        #expect(cut.isEmpty, "segments given up: \(cut)")
+        #expect(cut.isEmpty && run.abandoned.isEmpty, "segments given up: \(cut), \(run.abandoned)")
         #expect(run.stalls == 0, "stalled \(run.stalls) times: \(run.switches)")
         #expect(abs(AudioAnalysis.audibleSeconds(run.samples) - 48) < 0.5)
         #expect(
@@ -211,6 +213,9 @@ import Testing
         let aborted = origin.bodies.filter { $0.contains("seg09.ts") && $0.hasSuffix("aborted") }
         #expect(aborted.count == 1, "\(origin.bodies.filter { $0.contains("seg09") })")
         #expect(run.item.accessLog.map(\.downloadOverdue).reduce(0, +) == 1, "\(run.item.accessLog)")
+        #expect(
+            run.abandoned.count == 1 && run.abandoned.allSatisfy { $0.contains("seg09.ts") && !$0.contains("/v0/") },
+            "segment-abandoned events: \(run.abandoned)")
         #expect(run.stalls == 0, "stalled \(run.stalls) times")
         #expect(
             AudioAnalysis.longestGap(run.samples) < 0.05,

@@ -21,11 +21,13 @@ final class SwitchRecorder {
     let switches = Locked([(time: Double, bitRate: Int)]())
     let pathwayChanges = Locked([String]())
     let stalls = Locked(0)
+    /// The URIs of the segment downloads given up (`segment-abandoned`).
+    let abandoned = Locked([String]())
 
     init(_ player: Player) {
         let started = MonotonicClock.now() - MonotonicClock.processStart
         let events = player.events()
-        let (switches, stalls, pathways) = (switches, stalls, pathwayChanges)
+        let (switches, stalls, pathways, abandoned) = (switches, stalls, pathwayChanges, abandoned)
         Task { @MainActor in
             for await e in events {
                 switch e.kind {
@@ -33,6 +35,7 @@ final class SwitchRecorder {
                     switches.withLock { $0.append((e.timestamp - started, bitRate)) }
                 case .pathwayChanged(let from, let to): pathways.withLock { $0.append("\(from)→\(to)") }
                 case .stalled: stalls.withLock { $0 += 1 }
+                case .segmentAbandoned(let uri): abandoned.withLock { $0.append(uri) }
                 default: break
                 }
             }

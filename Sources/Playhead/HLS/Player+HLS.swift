@@ -4,7 +4,7 @@ import PlayheadCore
 extension Player {
     /// Applies an HLS source's report to the item it plays (main actor): the seekable window, a live time jump
     /// (notification, observers and a `time-jumped` event), an error recovered from (the error log), a download
-    /// given up (the access log's `downloadOverdue`).
+    /// given up (the access log's `downloadOverdue` and a `segment-abandoned` event).
     func handleHLS(_ notice: HLSNotice, item: PlayerItem, timestamp: Double) {
         switch notice {
         case .window(let start, let end, _):
@@ -18,8 +18,9 @@ extension Player {
             emit(PlayerEvent(.timeJumped(from: from, to: to), timestamp: timestamp))
         case .recovered(let error):
             item.logError(error)
-        case .abandoned:
+        case .abandoned(let uri):
             item.accessLogUpdate { $0.downloadOverdue += 1 }
+            emit(PlayerEvent(.segmentAbandoned(uri: uri), timestamp: timestamp))
         case .segment, .failed:
             break
         }
