@@ -125,10 +125,11 @@ import Testing
     }
 
     /// A 4 Mb/s link whose answers slow from 50 ms to 1.5 s 20 s in, when the player holds 1080p and a full buffer.
-    /// The first request that went unanswered for a second was given up as stuck (its bytes taken never to come),
-    /// its replacement too, and the player stalled 1.2 s on 540p (the waits of the two given up, and of the
-    /// playlists, out of a buffer that could have waited for the first answer). An answer late by more than the
-    /// link's usual wait is now taken to come as late again, and waited for while the buffer allows.
+    /// The first request that went unanswered for a second was given up as stuck (its bytes taken never to come):
+    /// here one segment was; in `playhead` runs two (the replacement too) and a 1.2 s stall on 540p followed, the
+    /// waits of those given up and of the playlists paid out of a buffer that could have waited for the first
+    /// answer. An answer late by more than the link's usual wait is now taken to come as late again, and waited for
+    /// while the buffer allows.
     @Test func aLinkWhoseAnswersSlowOnAFullBufferIsWaitedFor() async throws {
         let master = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
         let origin = try TestOrigin(
