@@ -84,7 +84,7 @@ public final class Decoder: @unchecked Sendable {
     /// `body` asked to stop while the old codec was being drained.
     private func followCodec(of packet: Packet?, _ body: (Frame) throws -> Bool) throws -> Bool {
         guard let next = packet?.codec, next !== parameters else { return true }
-        guard let context, next.codecID != context.pointee.codec_id else {
+        guard let context, next.codecID != context.pointee.codec_id || Self.needsReopening(context, for: next) else {
             parameters = next
             return true
         }
@@ -99,6 +99,25 @@ public final class Decoder: @unchecked Sendable {
         parameters = next
         FFmpegCounters.decoderCreated()
         return true
+    }
+
+    /// Whether a part in the same codec must open a new decoder: a codec whose whole setup is in its headers
+    /// (Vorbis's codebooks, Opus's pre-skip and channel mapping, FLAC's stream info), brought as other extradata
+    /// (the next song of a chained Ogg file, encoded otherwise). FFmpeg's decoders of these ignore new extradata
+    /// handed with a packet and go on with the old setup: a Vorbis song at 48 kHz after one at 44.1 kHz played
+    /// at the wrong pitch. Others (H.264, AAC) take it with the packet, and keep their state.
+    private static func needsReopening(_ context: UnsafeMutablePointer<AVCodecContext>, for next: CodecParameters)
+        -> Bool
+    {
+        let setupInHeaders: Set<AVCodecID> = [
+            AV_CODEC_ID_VORBIS, AV_CODEC_ID_OPUS, AV_CODEC_ID_FLAC, AV_CODEC_ID_SPEEX,
+        ]
+        guard setupInHeaders.contains(next.codecID) else { return false }
+        let current =
+            context.pointee.extradata.map {
+                [UInt8](UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size)))
+            } ?? []
+        return current != next.extradata
     }
 
     /// Decodes `packet` (nil drains at the end of the stream) and hands every frame it yields to `body`, feeding
