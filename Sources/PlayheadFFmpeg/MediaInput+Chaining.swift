@@ -61,6 +61,8 @@ extension MediaInput {
     /// the input.
     public func restartPart() throws(FFmpegError) -> Bool {
         guard chain != nil, let bridge, bridge.source is any ChainedByteSource else { return false }
+        // The link a seek lands in tells its tags again: changes read ahead before the seek may never have shown.
+        if bridge.source is OggChainSource { metadata.tags = [:] }
         return try openPartInPlace(bridge)
     }
 
@@ -73,13 +75,16 @@ extension MediaInput {
         let opaque = Unmanaged.passUnretained(bridge).toOpaque()
         guard
             let io = ph_avio_alloc_read(
-                buffer.assumingMemoryBound(to: UInt8.self), size, opaque, ByteSourceBridge.read, nil)
+                buffer.assumingMemoryBound(to: UInt8.self), size, opaque, ByteSourceBridge.read,
+                bridge.source.size == nil ? nil : ByteSourceBridge.seek)
         else {
             av_free(buffer)
             throw FFmpegError(code: ph_averror(ENOMEM), function: "avio_alloc_context")
         }
         ioContext = io
         try open(url: nil, options: openOptions, readingInfo: false)
+        // Each link of a chained Ogg file is a song with its own comments: they are the input's tags from now on.
+        if bridge.source is OggChainSource { partBroughtTags = true }
         return mapCurrentPart()
     }
 

@@ -64,7 +64,8 @@ extension MediaInput {
     /// reading thread.
     public func takeMetadataUpdate() -> MediaMetadata? {
         guard let c = context else { return nil }
-        var flagged = c.pointee.event_flags & AVFMT_EVENT_FLAG_METADATA_UPDATED != 0
+        var flagged = c.pointee.event_flags & AVFMT_EVENT_FLAG_METADATA_UPDATED != 0 || partBroughtTags
+        partBroughtTags = false
         c.pointee.event_flags &= ~AVFMT_EVENT_FLAG_METADATA_UPDATED
         for i in 0..<Int(c.pointee.nb_streams) {
             guard let s = c.pointee.streams[i], s.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0

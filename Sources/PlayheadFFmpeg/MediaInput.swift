@@ -34,6 +34,8 @@ public final class MediaInput: @unchecked Sendable {
     var timeline = RestartingTimeline()
     /// The time stamps of a container that lets them jump (MPEG-TS), made to go on across the jumps.
     var discontinuities = DiscontinuousTimeline()
+    /// A part was opened whose tags `takeMetadataUpdate` gives next if they differ (a chained Ogg file's link).
+    var partBroughtTags = false
     /// An internet radio (its server sent ICY headers): a connection that fails is opened again
     /// (`reconnectRadio`).
     var isRadio = false

@@ -28,14 +28,7 @@ import Testing
     /// heard (read at the chain's time 0, the next song's showed at once, up to the forward buffer early), and the
     /// position goes on across the songs.
     @Test func anOggRadioGoesOnAcrossItsSongs() throws {
-        let songs = try ["A": 440, "B": 550, "C": 660].sorted { $0.key < $1.key }.map { song, hertz in
-            try Fixtures.make(
-                "chain-song-\(song).ogg",
-                [
-                    "-f", "lavfi", "-i", "sine=f=\(hertz):d=4", "-c:a", "libvorbis", "-metadata",
-                    "title=Song \(song)", "-metadata", "artist=Band \(song)",
-                ])
-        }
+        let songs = try Fixtures.oggSongs()
         let folder = Paths.scratch("ogg-radio")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -37,6 +37,7 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
         input: MediaInput, location: String, hls: HLSClientOptions = .init(),
         stopping: (@Sendable () -> Bool)? = nil
     ) -> any MediaSource {
+        if let chain = input.byteSource as? OggChainSource { return OggChainMediaSource(input: input, chain: chain) }
         guard let client = input.byteSource as? HLSSource else {
             return DemuxerSource(input: input, location: location)
         }

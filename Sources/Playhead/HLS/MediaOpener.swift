@@ -42,9 +42,10 @@ enum MediaOpener {
                 throw PlaybackError(opening: location, error: error)
             }
         }
+        var options = MediaInput.OpenOptions()
+        options.timeout = timeout
+        if let chained = openChainedOgg(location, options: options) { return chained }
         do {
-            var options = MediaInput.OpenOptions()
-            options.timeout = timeout
             return try MediaInput(location: location, options: options)
         } catch {
             // FFmpeg reports a host that does not resolve, or a TLS failure, as a bare I/O error; the sniffing
@@ -54,6 +55,16 @@ enum MediaOpener {
             }
             throw PlaybackError(opening: location, error: error)
         }
+    }
+
+    /// A local chained Ogg file (songs joined end to end) read link by link (`OggChainSource`), its duration
+    /// theirs together; nil for anything else, or when the links do not open (FFmpeg then reads the file whole).
+    private static func openChainedOgg(_ location: String, options: MediaInput.OpenOptions) -> MediaInput? {
+        guard !location.contains("://"), let chain = OggChainSource(path: location),
+            let input = try? MediaInput(source: chain, name: location, options: options)
+        else { return nil }
+        input.setDuration(MediaTime(seconds: chain.end - input.startSeconds, preferredTimescale: 1000))
+        return input
     }
 
     /// The playlist URL when `location` is HLS: `.m3u8`, an HLS content type, or `#EXTM3U` followed by `#EXT-X-`

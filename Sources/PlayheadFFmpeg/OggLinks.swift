@@ -1,0 +1,71 @@
+import Foundation
+
+/// The links of a chained Ogg file (RFC 3533 section 4: complete Ogg streams one after another, as files joined
+/// end to end or a recorded internet radio, each song a link with its own logical streams), found from the page
+/// headers alone. FFmpeg reads such a file as one stream whose time stamps start again at each link, takes the
+/// last link's length for the whole file's and cannot seek across links; FFmpeg has no way to list the links, so
+/// this reads the framing (the 27-byte page header and its segment table) and nothing of the codecs.
+/// `OggChainSource` hands the links to FFmpeg one by one. A value type; built on the thread that opens the file.
+struct OggLinks: Sendable, Equatable {
+    /// Each link's bytes, in file order; they cover the file from the first page to the end of the last whole one.
+    let ranges: [Range<Int64>]
+
+    /// A page header: where it starts, whether it begins a logical stream, and where the next page starts.
+    private struct Page {
+        var start: Int64
+        var beginsStream: Bool
+        var end: Int64
+    }
+
+    /// The links of the Ogg file open as `fd`, `size` bytes long; nil when it is not an Ogg file or holds a single
+    /// link (FFmpeg plays those as they are). A page that is cut or broken ends the last link there.
+    init?(fd: Int32, size: Int64) {
+        guard let first = Self.page(fd, at: 0, size: size), first.beginsStream else { return nil }
+        // Walk every page: a link starts with a beginning-of-stream page that follows one that is not.
+        var starts: [Int64] = [0]
+        var previousBegins = true
+        var end: Int64 = 0
+        var offset: Int64 = 0
+        while offset < size, let p = Self.page(fd, at: offset, size: size) {
+            if p.beginsStream && !previousBegins { starts.append(p.start) }
+            previousBegins = p.beginsStream
+            end = p.end
+            offset = p.end
+        }
+        guard starts.count > 1 else { return nil }
+        ranges = starts.indices.map { i in starts[i]..<(i + 1 < starts.count ? starts[i + 1] : end) }
+    }
+
+    /// The page whose header starts at `offset`; nil unless a whole page of version 0 is there. One read takes
+    /// the header and the longest segment table.
+    private static func page(_ fd: Int32, at offset: Int64, size: Int64) -> Page? {
+        guard offset >= 0, offset + 27 <= size,
+            let header = bytes(fd, at: offset, count: Int(min(27 + 255, size - offset))),
+            header.starts(with: capturePattern), header[4] == 0
+        else { return nil }
+        let count = Int(header[26])
+        guard header.count >= 27 + count else { return nil }
+        let end = offset + 27 + Int64(count) + header[27..<(27 + count)].reduce(0) { $0 + Int64($1) }
+        guard end <= size else { return nil }
+        return Page(start: offset, beginsStream: header[5] & 0x02 != 0, end: end)
+    }
+
+    /// "OggS", which starts every page.
+    private static let capturePattern: [UInt8] = [0x4F, 0x67, 0x67, 0x53]
+
+    /// `count` bytes of `fd` from `offset`; nil when fewer are there.
+    private static func bytes(_ fd: Int32, at offset: Int64, count: Int) -> [UInt8]? {
+        guard count > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return buffer
+    }
+}

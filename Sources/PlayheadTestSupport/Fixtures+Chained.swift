@@ -1,0 +1,50 @@
+import Foundation
+
+extension Fixtures {
+    /// Three 4 s Vorbis songs, "Song A" (440 Hz, by "Band A"), "Song B" (550 Hz) and "Song C" (660 Hz), mono
+    /// 44.1 kHz: the links of a chained Ogg stream.
+    public static func oggSongs() throws -> [URL] {
+        try ["A": 440, "B": 550, "C": 660].sorted { $0.key < $1.key }.map { song, hertz in
+            try make(
+                "chain-song-\(song).ogg",
+                [
+                    "-f", "lavfi", "-i", "sine=f=\(hertz):d=4", "-c:a", "libvorbis", "-metadata",
+                    "title=Song \(song)", "-metadata", "artist=Band \(song)",
+                ])
+        }
+    }
+
+    /// The three `oggSongs` joined end to end: a chained Ogg file of 12 s, whose time stamps start again at each
+    /// song and whose last page is the last song's (FFmpeg takes its 4 s for the file's length).
+    public static func chainedOgg() throws -> URL { try join(try oggSongs(), as: "chain-joined.ogg") }
+
+    /// Songs coded otherwise joined end to end (10 s): "Song A" (440 Hz Vorbis, mono, 44.1 kHz, 4 s), "Song D"
+    /// (1000 Hz Vorbis, stereo, 48 kHz, 3 s: the same codec with other headers) and "Song E" (800 Hz Opus, 3 s).
+    public static func chainedOggOfMixedCodings() throws -> URL {
+        let d = try make(
+            "chain-song-D.ogg",
+            [
+                "-f", "lavfi", "-i", "sine=f=1000:d=3:sample_rate=48000", "-ac", "2", "-c:a", "libvorbis",
+                "-metadata", "title=Song D",
+            ])
+        let e = try make(
+            "chain-song-E.ogg",
+            ["-f", "lavfi", "-i", "sine=f=800:d=3:sample_rate=48000", "-c:a", "libopus", "-metadata", "title=Song E"])
+        return try join([try oggSongs()[0], d, e], as: "chain-mixed.ogg")
+    }
+
+    /// `files` joined end to end as the fixture `name` (made once), dated a minute back: a file written within the
+    /// last seconds may still be growing, and players follow it as a recording (`FileFollower`).
+    private static func join(_ files: [URL], as name: String) throws -> URL {
+        let url = Paths.fixtures.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        let joined = Data(try files.map { try Data(contentsOf: $0) }.joined())
+        let tmp = Paths.fixtures.appendingPathComponent(".\(UUID().uuidString).\(url.pathExtension)")
+        try joined.write(to: tmp)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: tmp.path)
+        _ = try? FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: tmp, to: url)
+        return url
+    }
+}
