@@ -57,6 +57,8 @@ extension Player {
         case .droppedFrame(let position, let late):
             item.accessLogUpdate { $0.numberOfDroppedVideoFrames += 1 }
             emit(PlayerEvent(.droppedFrame(position: position, late: late), timestamp: timestamp))
+        case .audioUnderflow(let position):
+            emit(PlayerEvent(.audioUnderflow(position: position), timestamp: timestamp))
         case .variantSwitch(let choice):
             let pathwayBefore = item.accessLog.last?.pathwayID
             item.accessLogDidSwitch(to: choice)

@@ -33,6 +33,10 @@ public struct PlayerEvent: Sendable {
         /// A video frame was dropped: the picture of `position` seconds (item time) came `late` seconds after its
         /// time with a later one ready (the decoder or the video thread fell behind; it catches up).
         case droppedFrame(position: Double, late: Double)
+        /// The sound server ran out of sound while the item played: silence was heard at `position` seconds (item
+        /// time) until the player's audio writer caught up (the machine was too busy, or the player stood still).
+        /// Not the sound server's underflow as an item's last sound plays, nor one while paused or stalled.
+        case audioUnderflow(position: Double)
         /// HLS moved to another variant (its `BANDWIDTH` and resolution), from the next segment on.
         case variantSwitch(bitRate: Int, width: Int, height: Int)
         /// HLS moved to another content steering pathway (`PATHWAY-ID`s; "." for variants without one), from the
@@ -75,6 +79,7 @@ public struct PlayerEvent: Sendable {
         case .currentItemChanged: return "item-changed"
         case .error: return "error"
         case .droppedFrame: return "dropped-frame"
+        case .audioUnderflow: return "audio-underflow"
         case .variantSwitch: return "variant-switch"
         case .pathwayChanged: return "pathway-change"
         case .segmentLoaded: return "segment-loaded"

@@ -31,6 +31,9 @@ public enum AudioOutputEvent: Sendable, Hashable {
     case failed(String)
     /// A sound server answers again and the stream was rebuilt on it (its timeline continues).
     case serverReset
+    /// The server played all that was written and found nothing more (PulseAudio's underflow): the listener hears
+    /// silence until the writer catches up. One comes at the end of most streams too, as their last sound plays.
+    case underflow
 }
 
 /// Where decoded audio goes: the sound server, a silent clock, or a file.

@@ -108,6 +108,9 @@ extension AudioSession {
             // The stream's sink went away with nowhere to go; the output rebuilds its stream elsewhere.
             let previous = currentRoute
             deliver(.routeChange(.oldDeviceUnavailable, previousRoute: previous))
+        case .underflow:
+            // The player's business (its writer fell behind), not the session's.
+            break
         }
     }
 

@@ -25,8 +25,9 @@ enum PulseCallbacks {
 
     /// The server played everything written and found nothing more: the listener hears silence until the
     /// writer catches up (at the end of a stream, before the drain, this is expected).
-    static let underflow: pa_stream_notify_cb_t = { _, _ in
+    static let underflow: pa_stream_notify_cb_t = { _, userdata in
         AudioCounters.underflowed()
+        output(userdata)?.post(.underflow)
     }
 
     static let success: pa_stream_success_cb_t = { _, _, userdata in

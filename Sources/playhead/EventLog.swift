@@ -62,6 +62,7 @@ final class EventLog {
         case .droppedFrame(let position, let late):
             object["position"] = position
             object["late"] = late
+        case .audioUnderflow(let position): object["position"] = position
         case .error(let e):
             object["message"] = e.description
             object["category"] = e.category.rawValue

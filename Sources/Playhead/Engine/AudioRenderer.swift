@@ -52,8 +52,14 @@ final class AudioRenderer: @unchecked Sendable {
         self.output = output
     }
 
-    /// Starts the renderer's thread, which ends with `shutDown()`. Once, on the player's playback loop.
+    /// Starts the renderer's thread, which ends with `shutDown()`, and passes the output's underflows to the period
+    /// that plays. Once, on the player's playback loop.
     func start() {
+        let earlier = output.eventHandler
+        output.eventHandler = { [weak self] event in
+            earlier?(event)
+            if event == .underflow, let period = self?.withState({ $0.playing }) { period.outputRanDry() }
+        }
         PlaybackThreads.start("playhead.audio") { [self] in run() }
     }
 

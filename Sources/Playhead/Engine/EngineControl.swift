@@ -34,6 +34,8 @@ extension PlaybackEngine {
         var seekBuffering = false
         var readyPosted = false
         var audioEnded = false
+        /// The generation whose last sound was written and now plays out (the output runs dry at its end).
+        var audioFinishing: Int?
         var videoEnded = false
         /// The period's pictures are decoded (shown in its turns on the player's video thread).
         var presentsVideo = false

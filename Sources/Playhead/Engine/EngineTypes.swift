@@ -24,6 +24,9 @@ enum EngineEvent: Sendable {
     case failed(PlaybackError)
     /// A picture of `position` seconds, `late` seconds behind the clock, was not shown.
     case droppedFrame(position: Double, late: Double)
+    /// The sound server ran out of sound while the period played (its writer fell behind): silence was heard at
+    /// `position` (seconds) until the writer caught up.
+    case audioUnderflow(position: Double)
     case variantSwitch(VariantChoice)
     case segmentLoaded(bytes: Int, seconds: Double, estimate: Double)
     /// HLS window, time jump and error-log reports (`Player+HLS.swift`).

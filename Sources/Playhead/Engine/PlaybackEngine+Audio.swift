@@ -223,6 +223,7 @@ extension PlaybackEngine {
     /// At the end of the stream: hand the output to the next period, or let it play out and report the end.
     private func finishAudio(_ output: any AudioOutput, generation: Int) {
         setBuffering(false)
+        control.withLock { $0.audioFinishing = generation }
         if handOff(output, generation: generation) { return }
         while !isStopping && control.withLock({ $0.generation }) == generation {
             let token = wakeToken()

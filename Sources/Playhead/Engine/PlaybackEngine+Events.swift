@@ -64,6 +64,16 @@ extension PlaybackEngine {
         if change.firstReady { config.audio?.nextChanged(self) }
     }
 
+    /// The output ran dry (`AudioOutputEvent.underflow`): reported when this period meant its sound to go on
+    /// (ready, playing, not buffering or corked, its last sound not yet written): not the underflow that comes as a
+    /// stream's last sound plays. On the output's events queue.
+    func outputRanDry() {
+        let meantToPlay = control.withLock { c in
+            !c.corked && c.readyPosted && c.audioFinishing != c.generation && !c.audioEnded && !c.stopping
+        }
+        if meantToPlay { sink(.audioUnderflow(position: clock.seconds)) }
+    }
+
     func fail(_ error: PlaybackError) {
         let failed = control.withLock { c in
             let first = c.markFailed()
