@@ -83,8 +83,10 @@ public final class Decoder: @unchecked Sendable {
     /// another codec), gives out what the old codec still holds and opens the new one in its place. False when
     /// `body` asked to stop while the old codec was being drained.
     private func followCodec(of packet: Packet?, _ body: (Frame) throws -> Bool) throws -> Bool {
-        guard let next = packet?.codec, next !== parameters else { return true }
-        guard let context, next.codecID != context.pointee.codec_id || Self.needsReopening(context, for: next) else {
+        guard let packet, let next = packet.codec, next !== parameters || packet.startsStream else { return true }
+        guard let context,
+            packet.startsStream || next.codecID != context.pointee.codec_id || Self.needsReopening(context, for: next)
+        else {
             parameters = next
             return true
         }

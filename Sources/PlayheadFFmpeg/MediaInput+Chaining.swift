@@ -12,11 +12,16 @@ public protocol ChainedByteSource: ByteSource {
     /// The key the demuxer decrypts the next part's samples with (MP4 Common Encryption, `cenc`: FFmpeg's
     /// `decryption_key`); nil for clear media. Read on the demux thread before each part is opened.
     var sampleDecryptionKey: [UInt8]? { get }
+    /// Whether each part is a stream of its own (the links of a chained Ogg file), whose decoding starts afresh
+    /// (`Packet.startsStream`), rather than the same stream cut into parts (HLS segments and variants).
+    var partsAreSeparateStreams: Bool { get }
 }
 
 extension ChainedByteSource {
     /// Clear media.
     public var sampleDecryptionKey: [UInt8]? { nil }
+    /// One stream cut into parts.
+    public var partsAreSeparateStreams: Bool { false }
 }
 
 /// How the packets of a chained input's current part map onto the streams of its first part.
@@ -31,6 +36,8 @@ struct ChainState {
     /// Each first-part stream's codec parameters as the latest part that had it brings them: what its packets
     /// carry (`Packet.codec`, followed by the decoders) and new decoders are opened from.
     var parameters: [Int: CodecParameters] = [:]
+    /// Streams (of the first part) whose next packet starts a stream of its own (`Packet.startsStream`).
+    var starting: Set<Int> = []
 
     /// The state of a chained input's first part, whose packets need no mapping: its streams' parameters.
     init(firstPart c: UnsafeMutablePointer<AVFormatContext>) {
@@ -112,6 +119,8 @@ extension MediaInput {
         state.streamMap = [:]
         state.timeBases = [:]
         state.refreshing = []
+        state.starting = []
+        let separate = (bridge?.source as? any ChainedByteSource)?.partsAreSeparateStreams == true
         var used = Set<Int>()
         for i in 0..<Int(c.pointee.nb_streams) {
             guard let s = c.pointee.streams[i], let par = s.pointee.codecpar,
@@ -137,6 +146,7 @@ extension MediaInput {
                 state.refreshing.insert(match.index)
             }
             state.parameters[match.index] = parameters
+            if separate { state.starting.insert(match.index) }
         }
         guard !state.streamMap.isEmpty else { return false }
         chain = state
@@ -157,6 +167,7 @@ extension MediaInput {
         av_packet_rescale_ts(p, from, to)
         p.pointee.stream_index = Int32(target)
         packet.codec = state.parameters[target]
+        packet.startsStream = state.starting.remove(target) != nil
         if state.refreshing.remove(target) != nil, let extra = packet.codec?.extradata,
             let side = av_packet_new_side_data(p, AV_PKT_DATA_NEW_EXTRADATA, extra.count)
         {

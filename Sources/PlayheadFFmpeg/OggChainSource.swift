@@ -94,6 +94,9 @@ public final class OggChainSource: ChainedByteSource, TimestampAdjustingSource {
         return true
     }
 
+    /// Each link is a stream of its own: its decoding starts afresh.
+    public var partsAreSeparateStreams: Bool { true }
+
     /// The current link's offset onto the chain's timeline.
     public func timestampOffset(position: Int64, seconds: Double) -> Double { links[current].offset }
 }

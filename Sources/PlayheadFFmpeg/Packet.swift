@@ -10,6 +10,10 @@ public final class Packet: @unchecked Sendable {
     /// discontinuity changed codec), which its decoder follows; nil for other inputs. Set before the packet is
     /// handed out.
     public internal(set) var codec: CodecParameters?
+    /// The first packet of a part that is a stream of its own (a chained Ogg file's next song): its decoder starts
+    /// afresh from `codec`, as for a new file, instead of going on from the last part's state. Set before the packet
+    /// is handed out.
+    public internal(set) var startsStream = false
 
     /// An empty packet (for demuxers, and for tests that need a packet's identity, not its data). Any thread.
     package init() throws(FFmpegError) {

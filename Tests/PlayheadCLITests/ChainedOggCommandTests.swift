@@ -1,0 +1,32 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// `playhead` on a local chained Ogg file (three 4 s songs joined end to end), written to a WAV file untimed.
+@Suite struct ChainedOggCommandTests {
+    /// Plays `arguments` into a WAV file; returns its samples.
+    func render(_ arguments: [String], _ name: String) throws -> [Float] {
+        let out = Paths.scratch("chained-ogg").appendingPathComponent("\(name).wav")
+        try? FileManager.default.removeItem(at: out)
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=wav:\(out.path)", "--vo=null", "--untimed", "--no-mpris"] + arguments,
+            timeout: 30)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        return AudioAnalysis.wavSamples(out)
+    }
+
+    /// The songs' samples, no more: each song decoded as the stream of its own it is (its decoder went on from
+    /// the song before, whose last block the next one's first overlapped: 12.026 s, 13 ms more at each join).
+    @Test func playsEachSongWholeAndNoMore() throws {
+        let samples = try render([try Fixtures.chainedOgg().path], "whole")
+        #expect(abs(samples.count - 12 * 48_000) <= 2, "\(Double(samples.count) / 48_000) s")
+        #expect(AudioAnalysis.toneSequence(samples) == [440, 550, 660], "\(AudioAnalysis.toneSequence(samples))")
+    }
+
+    /// `--start=9` starts in the third song (it was "past its end (00:04)": the first song's length).
+    @Test func startsInTheThirdSong() throws {
+        let samples = try render(["--start=9", try Fixtures.chainedOgg().path], "start")
+        #expect(abs(Double(samples.count) / 48_000 - 3) < 0.02, "\(Double(samples.count) / 48_000) s")
+        #expect(abs(AudioAnalysis.frequency(samples) - 660) < 4, "\(AudioAnalysis.frequency(samples)) Hz")
+    }
+}
