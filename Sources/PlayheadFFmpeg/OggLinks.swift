@@ -10,17 +10,32 @@ struct OggLinks: Sendable, Equatable {
     /// Each link's bytes, in file order; they cover the file from the first page to the end of the last whole one.
     let ranges: [Range<Int64>]
 
-    /// A page header: where it starts, whether it begins a logical stream, and where the next page starts.
+    /// A page header: where it starts, whether it begins a logical stream, its stream's serial number, and where
+    /// the next page starts.
     private struct Page {
         var start: Int64
         var beginsStream: Bool
+        var serial: UInt32
         var end: Int64
     }
 
     /// The links of the Ogg file open as `fd`, `size` bytes long; nil when it is not an Ogg file or holds a single
     /// link (FFmpeg plays those as they are). A page that is cut or broken ends the last link there.
+    ///
+    /// Only a file whose last page belongs to none of the first link's streams (their serial numbers, which each
+    /// link draws at random) is walked page by page: every other file is known for one link from its first and last
+    /// pages, and is never read through (a large file on a network share would be, before it plays). A chain whose
+    /// last link reuses a serial number of the first (a file joined to itself, an encoder's fixed numbers) is
+    /// played by FFmpeg as it is.
     init?(fd: Int32, size: Int64) {
         guard let first = Self.page(fd, at: 0, size: size), first.beginsStream else { return nil }
+        var serials: Set<UInt32> = []
+        var next: Int64 = 0
+        while let p = Self.page(fd, at: next, size: size), p.beginsStream {
+            serials.insert(p.serial)
+            next = p.end
+        }
+        guard let last = Self.lastPage(fd, size: size), !serials.contains(last.serial) else { return nil }
         // Walk every page: a link starts with a beginning-of-stream page that follows one that is not.
         var starts: [Int64] = [0]
         var previousBegins = true
@@ -47,7 +62,25 @@ struct OggLinks: Sendable, Equatable {
         guard header.count >= 27 + count else { return nil }
         let end = offset + 27 + Int64(count) + header[27..<(27 + count)].reduce(0) { $0 + Int64($1) }
         guard end <= size else { return nil }
-        return Page(start: offset, beginsStream: header[5] & 0x02 != 0, end: end)
+        let serial = header[14..<18].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return Page(start: offset, beginsStream: header[5] & 0x02 != 0, serial: serial, end: end)
+    }
+
+    /// The last whole page of the file: the last capture pattern in its final 64 KiB (a page is at most 65,307
+    /// bytes) that starts a page ending within the file.
+    private static func lastPage(_ fd: Int32, size: Int64) -> Page? {
+        let from = max(size - 65_536, 0)
+        guard let tail = bytes(fd, at: from, count: Int(size - from)), tail.count >= 27 else { return nil }
+        var i = tail.count - 27
+        while i >= 0 {
+            if tail[i] == capturePattern[0], tail[i..<(i + 4)].elementsEqual(capturePattern),
+                let p = page(fd, at: from + Int64(i), size: size)
+            {
+                return p
+            }
+            i -= 1
+        }
+        return nil
     }
 
     /// "OggS", which starts every page.

@@ -2,14 +2,15 @@ import Foundation
 
 extension Fixtures {
     /// Three 4 s Vorbis songs, "Song A" (440 Hz, by "Band A"), "Song B" (550 Hz) and "Song C" (660 Hz), mono
-    /// 44.1 kHz: the links of a chained Ogg stream.
+    /// 44.1 kHz: the links of a chained Ogg stream, each with a serial number of its own (as encoders draw them;
+    /// a bit-exact encode numbers every file's first stream 0).
     public static func oggSongs() throws -> [URL] {
-        try ["A": 440, "B": 550, "C": 660].sorted { $0.key < $1.key }.map { song, hertz in
+        try [("A", 440, 101), ("B", 550, 102), ("C", 660, 103)].map { song, hertz, serial in
             try make(
                 "chain-song-\(song).ogg",
                 [
                     "-f", "lavfi", "-i", "sine=f=\(hertz):d=4", "-c:a", "libvorbis", "-metadata",
-                    "title=Song \(song)", "-metadata", "artist=Band \(song)",
+                    "title=Song \(song)", "-metadata", "artist=Band \(song)", "-serial_offset", "\(serial)",
                 ])
         }
     }
@@ -25,11 +26,14 @@ extension Fixtures {
             "chain-song-D.ogg",
             [
                 "-f", "lavfi", "-i", "sine=f=1000:d=3:sample_rate=48000", "-ac", "2", "-c:a", "libvorbis",
-                "-metadata", "title=Song D",
+                "-metadata", "title=Song D", "-serial_offset", "104",
             ])
         let e = try make(
             "chain-song-E.ogg",
-            ["-f", "lavfi", "-i", "sine=f=800:d=3:sample_rate=48000", "-c:a", "libopus", "-metadata", "title=Song E"])
+            [
+                "-f", "lavfi", "-i", "sine=f=800:d=3:sample_rate=48000", "-c:a", "libopus", "-metadata", "title=Song E",
+                "-serial_offset", "105",
+            ])
         return try join([try oggSongs()[0], d, e], as: "chain-mixed.ogg")
     }
 

@@ -18,7 +18,17 @@ struct OggChainSourceTests {
         #expect(abs(chain.end - chain.links[0].start - 12) < 0.1)
     }
 
+    /// One link, or (read no further than its first and last pages) a song joined to itself: FFmpeg plays those
+    /// as they are.
     @Test func aSingleOggFileIsNoChain() throws {
+        let twice = Paths.scratch("ogg-twice").appendingPathComponent("twice.ogg")
+        try FileManager.default.createDirectory(
+            at: twice.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let song = try Data(contentsOf: try Fixtures.oggSongs()[0])
+        try (song + song).write(to: twice)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: twice.path)
+        #expect(OggChainSource(path: twice.path) == nil)
         #expect(OggChainSource(path: try Fixtures.oggSongs()[0].path) == nil)
         #expect(OggChainSource(path: try Fixtures.tone(seconds: 1, ext: "ogg").path) == nil)
         #expect(OggChainSource(path: try Fixtures.tone(seconds: 1, ext: "flac").path) == nil)
