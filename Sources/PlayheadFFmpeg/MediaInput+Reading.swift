@@ -35,7 +35,13 @@ extension MediaInput {
         if formatName == "ogg" || isRadio, streams.indices.contains(packet.streamIndex),
             streams[packet.streamIndex].mediaType == .audio
         {
-            timeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
+            let restarted = timeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
+            // An Ogg chain's next song is a stream of its own: decoded afresh, not on from the last song's state.
+            if restarted, formatName == "ogg", let par = context?.pointee.streams[packet.streamIndex]?.pointee.codecpar
+            {
+                packet.codec = CodecParameters(copying: par)
+                packet.startsStream = true
+            }
         } else if allowsJumps, streams.indices.contains(packet.streamIndex) {
             let stream = streams[packet.streamIndex]
             discontinuities.correct(packet, timeBase: stream.timeBase, type: stream.mediaType)

@@ -13,20 +13,22 @@ struct RestartingTimeline {
     private var restarting: Set<Int> = []
 
     /// Shifts `packet` (of an audio stream with time base `timeBase`) past the chain before it when its time
-    /// stamps went back by more than a second.
-    mutating func linearize(_ packet: Packet, timeBase: (num: Int32, den: Int32)) {
-        guard let ts = packet.pts ?? packet.dts, timeBase.num > 0 else { return }
+    /// stamps went back by more than a second; true when `packet` begins a new chain or connection (its stream
+    /// starts again there, from its headers).
+    @discardableResult
+    mutating func linearize(_ packet: Packet, timeBase: (num: Int32, den: Int32)) -> Bool {
+        guard let ts = packet.pts ?? packet.dts, timeBase.num > 0 else { return false }
         var state = streams[packet.streamIndex] ?? (0, ts)
         let second = Int64(timeBase.den / timeBase.num)
-        if restarting.remove(packet.streamIndex) != nil || ts + state.offset < state.next - second {
-            state.offset = state.next - ts
-        }
+        let restarts = restarting.remove(packet.streamIndex) != nil || ts + state.offset < state.next - second
+        if restarts { state.offset = state.next - ts }
         if state.offset != 0 {
             if packet.pts != nil { packet.pointer.pointee.pts += state.offset }
             if packet.dts != nil { packet.pointer.pointee.dts += state.offset }
         }
         state.next = ts + state.offset + max(packet.duration, 0)
         streams[packet.streamIndex] = state
+        return restarts
     }
 
     /// Forgets the chains seen: after a seek, time stamps are the container's again.
