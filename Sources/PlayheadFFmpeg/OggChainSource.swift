@@ -28,8 +28,8 @@ public final class OggChainSource: ChainedByteSource, TimestampAdjustingSource {
     private var current = 0
     private var part: FileRangeSource
 
-    /// The chain of the local Ogg file at `path`; nil when the file is not a chained Ogg file (FFmpeg plays it as it
-    /// is), a link cannot be opened or has no length (then FFmpeg plays the file as one stream, as before), or the
+    /// The chain of the local Ogg file at `path`, without the links FFmpeg cannot open or that hold no sound; nil
+    /// when the file is not a chained Ogg file (FFmpeg plays it as it is), no link opens, or the
     /// file was written to within the last 2 s: a recording still being made is read whole by FFmpeg, which
     /// follows it as it grows (`FileFollower`), where a chain would stop at the links found at the open.
     public init?(path: String) {
@@ -48,16 +48,19 @@ public final class OggChainSource: ChainedByteSource, TimestampAdjustingSource {
         var end = 0.0
         for range in found.ranges {
             // The link opened on its own: its first time stamp and its length, as FFmpeg finds them in a whole file.
+            // A link FFmpeg cannot open, or that holds no sound (a song cut short in its headers, damage), is
+            // left out: the songs around it play (FFmpeg alone gave up at it).
             guard let input = try? MediaInput(source: FileRangeSource(fd: fd, bytes: range), name: path),
                 input.duration.isNumeric, input.duration.seconds > 0
-            else {
-                close(fd)
-                return nil
-            }
+            else { continue }
             let first = input.startSeconds
             if links.isEmpty { end = first }
             links.append(Link(bytes: range, offset: end - first, start: end, duration: input.duration.seconds))
             end += input.duration.seconds
+        }
+        guard !links.isEmpty else {
+            close(fd)
+            return nil
         }
         self.fd = fd
         self.links = links

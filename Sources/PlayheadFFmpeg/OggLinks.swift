@@ -20,7 +20,7 @@ struct OggLinks: Sendable, Equatable {
     }
 
     /// The links of the Ogg file open as `fd`, `size` bytes long; nil when it is not an Ogg file or holds a single
-    /// link (FFmpeg plays those as they are). A page that is cut or broken ends the last link there.
+    /// link (FFmpeg plays those as they are).
     ///
     /// Only a file whose last page belongs to none of the first link's streams (their serial numbers, which each
     /// link draws at random) is walked page by page: every other file is known for one link from its first and last
@@ -36,16 +36,24 @@ struct OggLinks: Sendable, Equatable {
             next = p.end
         }
         guard let last = Self.lastPage(fd, size: size), !serials.contains(last.serial) else { return nil }
-        // Walk every page: a link starts with a beginning-of-stream page that follows one that is not.
+        // Walk every page: a link starts with a beginning-of-stream page that follows one that is not. Where no
+        // page follows the last one (a song cut short inside a page, whose header promised more bytes than came;
+        // damage) the walk goes on at the first page after that last page's header, and the first
+        // beginning-of-stream page from there starts a link (what came between is the broken link's).
         var starts: [Int64] = [0]
         var previousBegins = true
         var end: Int64 = 0
         var offset: Int64 = 0
-        while offset < size, let p = Self.page(fd, at: offset, size: size) {
+        var lastStart: Int64 = 0
+        while offset < size {
+            guard let p = Self.page(fd, at: offset, size: size) else {
+                guard let found = Self.nextPage(fd, after: lastStart, size: size), found > lastStart else { break }
+                (offset, lastStart, previousBegins) = (found, found, false)
+                continue
+            }
             if p.beginsStream && !previousBegins { starts.append(p.start) }
             previousBegins = p.beginsStream
-            end = p.end
-            offset = p.end
+            (end, offset, lastStart) = (p.end, p.end, p.start)
         }
         guard starts.count > 1 else { return nil }
         ranges = starts.indices.map { i in starts[i]..<(i + 1 < starts.count ? starts[i + 1] : end) }
@@ -64,6 +72,23 @@ struct OggLinks: Sendable, Equatable {
         guard end <= size else { return nil }
         let serial = header[14..<18].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return Page(start: offset, beginsStream: header[5] & 0x02 != 0, serial: serial, end: end)
+    }
+
+    /// Where the first whole page after `offset` starts, nil when none does.
+    private static func nextPage(_ fd: Int32, after offset: Int64, size: Int64) -> Int64? {
+        var from = offset + 1
+        while from < size {
+            guard let chunk = bytes(fd, at: from, count: Int(min(65_536, size - from))), chunk.count >= 4 else {
+                return nil
+            }
+            for i in 0..<(chunk.count - 3) where chunk[i] == capturePattern[0] {
+                if chunk[i..<(i + 4)].elementsEqual(capturePattern), page(fd, at: from + Int64(i), size: size) != nil {
+                    return from + Int64(i)
+                }
+            }
+            from += Int64(chunk.count - 3)
+        }
+        return nil
     }
 
     /// The last whole page of the file: the last capture pattern in its final 64 KiB (a page is at most 65,307

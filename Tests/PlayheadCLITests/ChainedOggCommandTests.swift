@@ -42,4 +42,20 @@ import Testing
         let samples = try render([twice.path], "twice")
         #expect(abs(samples.count - 8 * 48_000) <= 2, "\(Double(samples.count) / 48_000) s")
     }
+
+    /// A chain whose second song was cut inside its header pages, the third whole after it (a recording that lost
+    /// bytes): the first and third songs play, 8 s (FFmpeg, and the walk of the pages before it went on past a cut
+    /// page, stopped after the first).
+    @Test func aSongCutShortInTheMiddleIsLeftOut() throws {
+        let songs = try Fixtures.oggSongs().map { try Data(contentsOf: $0) }
+        let damaged = Paths.scratch("chained-ogg").appendingPathComponent("damaged.ogg")
+        try FileManager.default.createDirectory(
+            at: damaged.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try (songs[0] + songs[1].prefix(1600) + songs[2]).write(to: damaged)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: damaged.path)
+        let samples = try render([damaged.path], "damaged")
+        #expect(abs(Double(samples.count) / 48_000 - 8) < 0.01, "\(Double(samples.count) / 48_000) s")
+        #expect(AudioAnalysis.toneSequence(samples) == [440, 660], "\(AudioAnalysis.toneSequence(samples))")
+    }
 }
