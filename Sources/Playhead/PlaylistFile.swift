@@ -43,7 +43,8 @@ public enum PlaylistFile {
     }
 
     /// Expands `inputs` (paths and URLs): playlists are replaced by their entries (recursively, relative paths
-    /// resolved against the playlist's folder); local entries that do not exist are reported once and skipped.
+    /// resolved against the playlist's folder), folders by their media files (`mediaFiles(inFolder:)`); local
+    /// entries that do not exist are reported once and skipped.
     public static func expand(_ inputs: [String]) -> Expansion {
         var result = Expansion()
         var reported = Set<String>()
@@ -66,6 +67,17 @@ public enum PlaylistFile {
         {
             let message = "\(playlist.map { "\($0): " } ?? "")\(location): not a local file URL (file:///path)"
             if reported.insert(message).inserted { result.problems.append(message) }
+            return
+        }
+        var isFolder: ObjCBool = false
+        if !isURL, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            // A folder plays its media files, below it too, in the order a file manager shows them.
+            let files = mediaFiles(inFolder: path)
+            if files.isEmpty {
+                let message = "\(playlist.map { "\($0): " } ?? "")\(path): no media files in the folder"
+                if reported.insert(message).inserted { result.problems.append(message) }
+            }
+            result.entries += files.map { Entry(location: $0) }
             return
         }
         if isURL || !isPlaylist(path) {

@@ -159,10 +159,10 @@ struct Options {
     }
 
     static let help = """
-        Usage: playhead [options] FILE|URL...
+        Usage: playhead [options] FILE|FOLDER|URL...
                playhead probe [--json] [--strict] FILE|URL
 
-        Plays local files, http(s) URLs, HLS streams and playlists (M3U, PLS) as one gapless queue.
+        Plays local files, folders, http(s) URLs, HLS streams and playlists (M3U, PLS) as one gapless queue.
         probe: what an HLS playlist or a media file holds (tracks, tags), without playing it.
 
         Options:

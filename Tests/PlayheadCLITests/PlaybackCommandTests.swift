@@ -107,4 +107,23 @@ import Testing
         #expect(abs(Double(samples.count) / 48_000 - 2) < 0.05)
         #expect(abs(AudioAnalysis.frequency(samples) - 1000) < 10)
     }
+
+    /// `playhead FOLDER` plays the folder's media files in the order a file manager lists them (track 2 before
+    /// track 10); it was an "is a directory" error.
+    @Test func aFolderPlaysItsFilesInOrder() throws {
+        let folder = Paths.scratch("play-folder")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: try Fixtures.tone(seconds: 1, frequency: 470), to: folder.appendingPathComponent("2 first.m4a"))
+        try FileManager.default.copyItem(
+            at: try Fixtures.tone(seconds: 1, frequency: 620), to: folder.appendingPathComponent("10 second.m4a"))
+        let out = Paths.scratch("wav").appendingPathComponent("folder.wav")
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=wav:\(out.path)", "--untimed", "--no-mpris", folder.path], timeout: 30)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let samples = AudioAnalysis.wavSamples(out)
+        #expect(AudioAnalysis.toneSequence(samples) == [470, 620], "\(AudioAnalysis.toneSequence(samples))")
+    }
 }
