@@ -178,6 +178,7 @@ public final class MediaInput: @unchecked Sendable {
             }
         }
         metadata.tags = Self.tags(of: c)
+        metadata.chapters = MediaChapter.all(in: c, startSeconds: startSeconds)
     }
 
     /// The container's tags, and those of its audio streams it does not have (Ogg, FLAC and Opus keep theirs on

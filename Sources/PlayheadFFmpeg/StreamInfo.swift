@@ -140,6 +140,8 @@ public struct MediaMetadata: Sendable, Hashable {
     public var tags: [String: String] = [:]
     /// The embedded cover picture's encoded bytes (JPEG or PNG), when there is one.
     public var artwork: [UInt8]?
+    /// The container's chapters, in time order (none for most files).
+    public var chapters: [MediaChapter] = []
 
     /// An empty set of tags.
     public init() {}

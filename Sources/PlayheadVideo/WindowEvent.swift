@@ -43,6 +43,10 @@ public enum WindowKey: Sendable, Equatable {
     case up
     /// The down arrow.
     case down
+    /// Page Up.
+    case pageUp
+    /// Page Down.
+    case pageDown
     /// Escape.
     case escape
     /// Return or Enter.
@@ -58,6 +62,8 @@ public enum WindowKey: Sendable, Equatable {
         case Int32(PH_KEY_RIGHT): self = .right
         case Int32(PH_KEY_UP): self = .up
         case Int32(PH_KEY_DOWN): self = .down
+        case Int32(PH_KEY_PAGEUP): self = .pageUp
+        case Int32(PH_KEY_PAGEDOWN): self = .pageDown
         case Int32(PH_KEY_ESCAPE): self = .escape
         case Int32(PH_KEY_RETURN), 0x4000_0058: self = .enter  // Return, keypad Enter
         case Int32(PH_KEY_BACKSPACE): self = .backspace

@@ -194,6 +194,7 @@ struct Options {
         Keys (in a terminal or the window; f and a double click: fullscreen in the window):
           space, p   pause / play          left/right  seek -5 s / +5 s
           up/down    seek +60 s / -60 s    [ / ]       speed down / up
+          PgDn/PgUp  next / previous chapter (back to the chapter's start when more than 5 s in)
           9 / 0      volume down / up      m           mute
           #          next sound track (or HLS audio rendition)
           j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)

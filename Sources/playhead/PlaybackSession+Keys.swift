@@ -8,7 +8,8 @@ extension PlaybackSession {
     func tick() {
         guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return }
         let columns = max(Terminal.columns - 1, 8)
-        var line = StatusLine.render(player: player, item: item)
+        let chapter = chapterLabel
+        var line = StatusLine.render(player: player, item: item, chapter: chapter)
         if let c = current, c.item === item {
             var next = ""
             if let n = player.upNext.first, let slot = slots[ObjectIdentifier(n)] {
@@ -17,7 +18,7 @@ extension PlaybackSession {
             let label = indexLabel(c.slot).trimmingCharacters(in: .whitespaces)
             let head = (label.isEmpty ? "" : label + " ") + Self.short(title(of: item, slot: c.slot)) + " "
             line = Self.fit(head: head, next: next, columns: columns) {
-                StatusLine.render(player: player, item: item, bar: $0)
+                StatusLine.render(player: player, item: item, bar: $0, chapter: chapter)
             }
         }
         var windowShowsThem = false
@@ -56,6 +57,8 @@ extension PlaybackSession {
         case .right: seek(now + 5)
         case .up: seek(now + 60)
         case .down: seek(now - 60)
+        case .pageDown: seekChapter(forward: true)
+        case .pageUp: seekChapter(forward: false)
         case .char("["): changeSpeed(by: 1 / 1.1)
         case .char("]"): changeSpeed(by: 1.1)
         case .char("9"): player.volume = max(0, player.volume - 0.05)
@@ -124,7 +127,7 @@ extension PlaybackSession {
     /// cannot seek (a pipe, a server without byte ranges, a live stream without a window), which is said. A
     /// keyframe seek landed on the keyframe before the target: with keyframes 10 s apart, +5 s went back to 0,
     /// every time.
-    private func seek(_ seconds: Double) {
+    func seek(_ seconds: Double) {
         guard !player.requiresLinearPlayback else { return }
         if let item = player.currentItem, item.status == .readyToPlay, item.seekableTimeRanges.isEmpty {
             terminal.message("cannot seek in this input (a pipe, or a server that does not serve byte ranges)")

@@ -97,6 +97,8 @@ extension PlaybackSession {
         case .right: handle(.right)
         case .up: handle(.up)
         case .down: handle(.down)
+        case .pageUp: handle(.pageUp)
+        case .pageDown: handle(.pageDown)
         case .enter: handle(.char("\n"))
         case .backspace: handle(.char("\u{7F}"))
         }

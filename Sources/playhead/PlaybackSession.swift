@@ -30,6 +30,8 @@ final class PlaybackSession {
     var failoversLookedAt: [ObjectIdentifier: Int] = [:]
     /// The video window, once opened.
     var windowState = WindowState.none
+    /// The current item's chapters, once loaded (`loadChapters`).
+    var chapters: (item: ObjectIdentifier, groups: [TimedMetadataGroup])?
     /// Picture in Picture for the window (`i`, `--pip`), made with the window.
     var pictureInPicture: PictureInPictureController?
     /// Says Picture in Picture's failures and tells `--log-json` (the controller holds its delegate weakly).
@@ -204,8 +206,11 @@ final class PlaybackSession {
         case .opened:
             audioSession?.follow(player.currentItem)
             openWindowIfWanted()
-        case .ready: countLengthFromTheStart()
+        case .ready:
+            countLengthFromTheStart()
+            loadChapters()
         case .currentItemChanged:
+            loadChapters()
             audioSession?.follow(player.currentItem)
             countLengthFromTheStart()
             currentItemChanged()

@@ -3,8 +3,9 @@ import Playhead
 /// The terminal status line: state, elapsed / duration, progress bar, buffering, speed, volume. Main actor.
 @MainActor
 enum StatusLine {
-    /// The line, its progress bar `bar` columns wide (none when 0 or less).
-    static func render(player: Player, item: PlayerItem, bar: Int = 24) -> String {
+    /// The line, its progress bar `bar` columns wide (none when 0 or less), with the chapter playing (`chapter`,
+    /// "ch 2/5") after the percentage.
+    static func render(player: Player, item: PlayerItem, bar: Int = 24, chapter: String? = nil) -> String {
         let now = player.currentTime().seconds
         let duration = item.duration.isNumeric ? item.duration.seconds : .nan
         let state: String
@@ -22,6 +23,7 @@ enum StatusLine {
             }
             line += " \(Int(100 * min(1, now / duration)))%"
         }
+        if let chapter { line += " \(chapter)" }
         if !item.duration.isNumeric, let window = item.seekableTimeRanges.last {
             // A live stream: how far behind the point it would start at.
             line += " live -\(Int(max(0, window.end.seconds - now).rounded()))s"

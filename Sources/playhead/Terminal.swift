@@ -5,7 +5,7 @@ import Foundation
 final class Terminal: @unchecked Sendable {
     enum Key: Equatable {
         case char(Character)
-        case left, right, up, down
+        case left, right, up, down, pageUp, pageDown
     }
 
     static let isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
@@ -103,17 +103,21 @@ final class Terminal: @unchecked Sendable {
             guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
             var key: Key?
             if !escape.isEmpty || byte == 0x1B {
+                // ESC [ then parameters up to a final byte (0x40-0x7E): the arrows (ESC [ A..D), Page Up and Page
+                // Down (ESC [ 5 ~, ESC [ 6 ~); anything else is dropped whole.
                 escape.append(byte)
-                if escape.count == 3 {
-                    switch escape[2] {
-                    case 0x41: key = .up
-                    case 0x42: key = .down
-                    case 0x43: key = .right
-                    case 0x44: key = .left
+                if escape.count == 2 && byte != 0x5B {
+                    escape.removeAll()
+                } else if escape.count > 2 && (0x40...0x7E).contains(byte) || escape.count > 8 {
+                    switch escape.dropFirst(2) {
+                    case [0x41]: key = .up
+                    case [0x42]: key = .down
+                    case [0x43]: key = .right
+                    case [0x44]: key = .left
+                    case [0x35, 0x7E]: key = .pageUp
+                    case [0x36, 0x7E]: key = .pageDown
                     default: break
                     }
-                    escape.removeAll()
-                } else if escape.count == 2 && byte != 0x5B {
                     escape.removeAll()
                 }
             } else {
