@@ -26,4 +26,28 @@ import Testing
         #expect(r.stdout.contains("chapter 2/3: Middle"), "\(r.stdout.suffix(300))")
         #expect(r.stdout.contains("ch 2/3"), "\(r.stdout.suffix(300))")
     }
+
+    /// Page Down typed into the video window goes to the next chapter as in the terminal.
+    @Test func pageDownInTheWindowGoesToTheNextChapter() throws {
+        let display = try TestDisplay.name()
+        let clip = try Fixtures.chaptered(video: true)
+        let log = Paths.scratch("chapter-window").appendingPathComponent("events.jsonl")
+        try? FileManager.default.removeItem(at: log)
+        let (p, _) = try WindowCommandTests.launch(
+            ["--ao=null", "--no-mpris", "--no-resume", "--log-json=\(log.path)", clip.path], display: display)
+        defer { Run.kill(p) }
+        let title = "Chaptered - playhead"
+        _ = try #require(try TestDisplay.waitForWindow(titled: title), "no window titled \(title)")
+        try WindowCommandTests.type(["Next"], into: title, on: display)
+        var seeks: [Double] = []
+        for _ in 0..<50 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            seeks = text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.filter { $0["event"] as? String == "seek-done" }.compactMap { $0["position"] as? Double }
+            if !seeks.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(seeks.count == 1 && abs((seeks.first ?? 0) - 10) < 0.05, "seeks done at \(seeks)")
+    }
 }
