@@ -10,6 +10,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/dict.h>
 #include <libavutil/display.h>
+#include <libavutil/replaygain.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
@@ -46,6 +47,20 @@ static inline int ph_stream_rotation(const AVStream *stream) {
     if (angle != angle) return 0; /* NaN: not a rotation */
     int quarter = (int)((angle >= 0 ? angle + 45 : angle - 45) / 90);
     return ((quarter % 4) + 4) % 4 * 90;
+}
+
+/* The stream's ReplayGain (FFmpeg reads it from the tags of FLAC, Vorbis and MP3 files): gains in microbels
+   (INT32_MIN: unknown), peaks in 1/100000 of full scale (0: unknown). 0 when the stream has none. */
+static inline int ph_stream_replay_gain(const AVStream *stream, int32_t *track_gain, uint32_t *track_peak,
+                                        int32_t *album_gain, uint32_t *album_peak) {
+    size_t size = 0;
+    const AVReplayGain *rg = (const AVReplayGain *)av_stream_get_side_data(stream, AV_PKT_DATA_REPLAYGAIN, &size);
+    if (!rg || size < sizeof(AVReplayGain)) return 0;
+    *track_gain = rg->track_gain;
+    *track_peak = rg->track_peak;
+    *album_gain = rg->album_gain;
+    *album_peak = rg->album_peak;
+    return 1;
 }
 
 static inline void ph_channel_layout_default(AVChannelLayout *layout, int channels) {

@@ -79,6 +79,7 @@ extension Player {
         config.decodeAudio = audio != nil
         config.decodeVideo = decodesVideo
         config.untimed = untimed
+        config.replayGain = replayGain
         config.networkTimeout = item.asset.networkTimeout
         config.peakBitRate = item.preferredPeakBitRate
         config.maximumResolution = item.preferredMaximumResolution

@@ -107,6 +107,9 @@ public class Player {
     public var decodesVideo = true
     /// Present frames as soon as they decode, without pacing (`--untimed`).
     public var untimed = false
+    /// The loudness correction applied to the items opened from now on (`--replaygain`): none (the default), each
+    /// track's, or its album's (`ReplayGain` in their tags). Main actor.
+    public var replayGain = ReplayGainMode.off
     /// What the app set `requiresLinearPlayback` to (the person may only watch on), whatever the ads say; observed
     /// by Now Playing sessions, which refuse the desktop's seeks while it is set. Main actor.
     package var linearPlaybackRequired = false

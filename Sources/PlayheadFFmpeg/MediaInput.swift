@@ -179,6 +179,10 @@ public final class MediaInput: @unchecked Sendable {
         }
         metadata.tags = Self.tags(of: c)
         metadata.chapters = MediaChapter.all(in: c, startSeconds: startSeconds)
+        let audio = (0..<Int(c.pointee.nb_streams)).first {
+            streams.indices.contains($0) && streams[$0].mediaType == .audio
+        }
+        metadata.replayGain = ReplayGain.read(audio.flatMap { c.pointee.streams[$0] }, tags: metadata.tags)
     }
 
     /// The container's tags, and those of its audio streams it does not have (Ogg, FLAC and Opus keep theirs on

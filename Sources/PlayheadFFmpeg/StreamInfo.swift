@@ -142,6 +142,8 @@ public struct MediaMetadata: Sendable, Hashable {
     public var artwork: [UInt8]?
     /// The container's chapters, in time order (none for most files).
     public var chapters: [MediaChapter] = []
+    /// The loudness correction of the first audio stream, when the file has one.
+    public var replayGain: ReplayGain?
 
     /// An empty set of tags.
     public init() {}

@@ -1,4 +1,4 @@
-/// The audio session's options: `--audio-device=NAME|help` and `--exclusive-audio`.
+/// The audio options: `--audio-device=NAME|help`, `--exclusive-audio` and `--replaygain=no|track|album`.
 extension Options {
     /// Parses one audio option; false when `name` is not one.
     mutating func parseAudioOption(_ name: String, _ value: String?) throws(UsageError) -> Bool {
@@ -15,6 +15,13 @@ extension Options {
             case nil, "yes": exclusiveAudio = true
             case "no": exclusiveAudio = false
             case let v?: throw UsageError(description: "--exclusive-audio: expected yes or no, got '\(v)'")
+            }
+        case "--replaygain":
+            switch try Self.need(name, value) {
+            case "no": replayGain = .off
+            case "track": replayGain = .track
+            case "album": replayGain = .album
+            case let v: throw UsageError(description: "--replaygain: expected no, track or album, got '\(v)'")
             }
         default: return false
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Playhead
 
 /// The command line of `playhead`, parsed and validated before anything plays. Flags follow mpv's names.
 struct Options {
@@ -28,6 +29,8 @@ struct Options {
     var mpris = true
     var playlist = PlaylistOptions()
     var exclusiveAudio = false
+    /// `--replaygain`: the loudness correction the items get.
+    var replayGain = ReplayGainMode.off
     var listAudioDevices = false
     var hls = HLSOptions()
     var tracks = TrackOptions()
@@ -169,6 +172,8 @@ struct Options {
           --ao=auto|pulse|null|wav:PATH  audio output (auto: PulseAudio, else silent)
           --audio-device=NAME            PulseAudio sink to play on (help: list them)
           --exclusive-audio              pause other MPRIS players while playing, resume them after
+          --replaygain=no|track|album    play at the loudness the files' ReplayGain tags give (the track's or
+                                         the album's gain, lowered where the peak would clip; default: no)
         \(VideoOptions.help)
           --start=SECONDS                start position ([[hh:]mm:]ss also accepted)
           --end=SECONDS                  stop at this position

@@ -61,6 +61,7 @@ final class PlaybackSession {
         if options.untimed, options.audioOutput == .auto { player.audioOutputChoice = .null(untimed: true) }
         player.decodesVideo = !options.noVideo
         player.untimed = options.untimed
+        player.replayGain = options.replayGain
         player.volume = Float(options.volume / 100)
         player.isMuted = options.mute
         player.defaultRate = Float(options.speed)

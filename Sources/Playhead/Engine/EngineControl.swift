@@ -8,6 +8,8 @@ extension PlaybackEngine {
     struct Control {
         var rate: Double = 0
         var volume: Float = 1
+        /// The item's loudness correction, a factor on `volume` (`EngineConfiguration.replayGain`).
+        var gain: Float = 1
         var muted = false
         var generation = 0
         var pendingSeek: SeekRequest?

@@ -184,6 +184,8 @@ struct EngineConfiguration: Sendable {
     var startsActive = true
     /// Where the item stops, in seconds of its timeline (`forwardPlaybackEndTime`); nil plays to the end.
     var endSeconds: Double?
+    /// The loudness correction the item's sound gets (`Player.replayGain`).
+    var replayGain = ReplayGainMode.off
 
     /// The forward buffer when the item asks for "automatic" (0): 5 s for local files (reading is instant; more
     /// only costs memory), 30 s for network inputs (riding out bandwidth dips).

@@ -54,6 +54,9 @@ extension PlaybackEngine {
             return
         }
         info = media
+        if let factor = config.replayGain.factor(for: media.metadata.replayGain) {
+            control.withLock { $0.gain = Float(factor) }
+        }
         text.setShownTrack(media.text?.id)
         noteStartable(source)
         // Without sound the pictures follow the monotonic clock, not an output that never plays anything.
