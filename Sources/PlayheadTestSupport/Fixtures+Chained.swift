@@ -37,18 +37,23 @@ extension Fixtures {
         return try join([try oggSongs()[0], d, e], as: "chain-mixed.ogg")
     }
 
-    /// `files` joined end to end as the fixture `name` (made once), dated a minute back: a file written within the
-    /// last seconds may still be growing, and players follow it as a recording (`FileFollower`).
+    /// `files` joined end to end as the fixture `name` (made again when a file changed), dated a minute back: a
+    /// file written within the last seconds may still be growing, and players follow it as a recording
+    /// (`FileFollower`).
     private static func join(_ files: [URL], as name: String) throws -> URL {
         let url = Paths.fixtures.appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: url.path) { return url }
-        let joined = Data(try files.map { try Data(contentsOf: $0) }.joined())
+        let parts = try files.map { try Data(contentsOf: $0) }
+        // Each part's name and an FNV-1a digest of its bytes (`hashValue` differs from one process to the next).
+        let recipe = zip(files, parts).map { file, bytes in
+            let digest = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+            return "\(file.lastPathComponent) \(String(digest, radix: 16))"
+        }.joined(separator: "\n")
+        if isCached(url, recipe: recipe) { return url }
         let tmp = Paths.fixtures.appendingPathComponent(".\(UUID().uuidString).\(url.pathExtension)")
-        try joined.write(to: tmp)
+        try Data(parts.joined()).write(to: tmp)
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: tmp.path)
-        _ = try? FileManager.default.removeItem(at: url)
-        try FileManager.default.moveItem(at: tmp, to: url)
+        try place(tmp, at: url, recipe: recipe)
         return url
     }
 }

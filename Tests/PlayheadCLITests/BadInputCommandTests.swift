@@ -18,8 +18,10 @@ struct BadInputCommandTests {
         try expectOneLineError("/nonexistent/playhead-missing.mp3", mentions: ["no such file"])
     }
 
-    @Test func directory() throws {
-        try expectOneLineError(Paths.scratch("dir").path, mentions: ["directory"])
+    /// A folder plays its media files; one without any says so (it was "is a directory" when folders were not
+    /// played).
+    @Test func folderWithoutMedia() throws {
+        try expectOneLineError(Paths.scratch("dir").path, mentions: ["no media files in the folder"])
     }
 
     @Test func emptyFile() throws {

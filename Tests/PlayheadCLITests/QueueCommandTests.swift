@@ -102,11 +102,12 @@ import Testing
         let e = try Run.command(Paths.playheadBinary(), ["--ao=null", empty.path], timeout: 10)
         #expect(e.status == 1)
         #expect(e.stderr == "playhead: \(empty.path): the playlist is empty\n")
-        let unreadable = folder.appendingPathComponent("folder.m3u")
-        try FileManager.default.createDirectory(at: unreadable, withIntermediateDirectories: true)
-        let u = try Run.command(Paths.playheadBinary(), ["--ao=null", unreadable.path], timeout: 10)
+        // A folder named like a playlist is a folder (its media files play): here it has none, which is said.
+        let named = folder.appendingPathComponent("folder.m3u")
+        try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true)
+        let u = try Run.command(Paths.playheadBinary(), ["--ao=null", named.path], timeout: 10)
         #expect(u.status == 1)
-        #expect(u.stderr == "playhead: \(unreadable.path): cannot read the playlist\n", "\(u.stderr)")
+        #expect(u.stderr == "playhead: \(named.path): no media files in the folder\n", "\(u.stderr)")
     }
 
     @Test func playlistStartLoopAndShuffle() throws {
