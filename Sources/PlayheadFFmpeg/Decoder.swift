@@ -128,6 +128,9 @@ public final class Decoder: @unchecked Sendable {
     /// decoding (a chained input's new part, `Packet.codec`) first drains the old codec into `body`, then opens
     /// the new one in its place.
     public func decode(_ packet: Packet?, _ body: (Frame) throws -> Bool) throws {
+        if let packet, packet.startsStream, packet.codec == nil {
+            guard try drainAndFlush(body) else { return }
+        }
         guard try followCodec(of: packet, body) else { return }
         var sent = false
         while true {
@@ -139,6 +142,17 @@ public final class Decoder: @unchecked Sendable {
                 if sent { return }
             }
         }
+    }
+
+    /// Gives out what the decoder holds, then drops its state (a stream of its own begins, `Packet.startsStream`).
+    /// False when `body` asked to stop first.
+    private func drainAndFlush(_ body: (Frame) throws -> Bool) throws -> Bool {
+        _ = try send(nil)
+        while case .frame(let frame) = try receive() {
+            if try !body(frame) { return false }
+        }
+        avcodec_flush_buffers(context)
+        return true
     }
 
     /// Drops all buffered state, as after a seek.

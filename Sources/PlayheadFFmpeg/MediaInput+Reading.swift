@@ -36,12 +36,9 @@ extension MediaInput {
             streams[packet.streamIndex].mediaType == .audio
         {
             let restarted = timeline.linearize(packet, timeBase: streams[packet.streamIndex].timeBase)
-            // An Ogg chain's next song is a stream of its own: decoded afresh, not on from the last song's state.
-            if restarted, formatName == "ogg", let par = context?.pointee.streams[packet.streamIndex]?.pointee.codecpar
-            {
-                packet.codec = CodecParameters(copying: par)
-                packet.startsStream = true
-            }
+            // An Ogg chain's next song is a stream of its own: its decoder starts afresh (flushed), not on from the
+            // last song's state. Its setup came in its header packets, which the decoder took in band.
+            if restarted, formatName == "ogg" { packet.startsStream = true }
         } else if allowsJumps, streams.indices.contains(packet.streamIndex) {
             let stream = streams[packet.streamIndex]
             discontinuities.correct(packet, timeBase: stream.timeBase, type: stream.mediaType)

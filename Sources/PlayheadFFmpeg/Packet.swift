@@ -10,8 +10,9 @@ public final class Packet: @unchecked Sendable {
     /// discontinuity changed codec), which its decoder follows; nil for other inputs. Set before the packet is
     /// handed out.
     public internal(set) var codec: CodecParameters?
-    /// The first packet of a part that is a stream of its own (a chained Ogg file's next song): its decoder starts
-    /// afresh from `codec`, as for a new file, instead of going on from the last part's state. Set before the packet
+    /// The first packet of a stream of its own (a chained Ogg file's next song): its decoder gives out what it
+    /// holds and starts afresh, opened from `codec` when the packet carries parameters (a part opened on its own),
+    /// else flushed (its setup came in band), instead of going on from the last song's state. Set before the packet
     /// is handed out.
     public internal(set) var startsStream = false
 

@@ -58,4 +58,22 @@ import Testing
         #expect(abs(Double(samples.count) / 48_000 - 8) < 0.01, "\(Double(samples.count) / 48_000) s")
         #expect(AudioAnalysis.toneSequence(samples) == [440, 660], "\(AudioAnalysis.toneSequence(samples))")
     }
+
+    /// A 48 kHz stereo song after the 44.1 kHz mono one under the same serial number (read by FFmpeg as one stream,
+    /// its setup passed in band): the second keeps its pitch, the decoder flushed at the join, not opened again from
+    /// the first song's setup (that played it at 1162 Hz for 1000).
+    @Test func aSongCodedOtherwiseUnderTheSameSerialKeepsItsPitch() throws {
+        let other = try Fixtures.make(
+            "chain-song-D-serial-101.ogg",
+            [
+                "-f", "lavfi", "-i", "sine=f=1000:d=3:sample_rate=48000", "-ac", "2", "-c:a", "libvorbis",
+                "-serial_offset", "101",
+            ])
+        let joined = Paths.scratch("chained-ogg").appendingPathComponent("same-serial.ogg")
+        try FileManager.default.createDirectory(
+            at: joined.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try (try Data(contentsOf: try Fixtures.oggSongs()[0]) + Data(contentsOf: other)).write(to: joined)
+        let samples = try render([joined.path], "same-serial")
+        #expect(AudioAnalysis.toneSequence(samples) == [440, 1000], "\(AudioAnalysis.toneSequence(samples))")
+    }
 }
