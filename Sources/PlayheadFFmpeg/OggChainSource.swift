@@ -33,9 +33,12 @@ public final class OggChainSource: ChainedByteSource, TimestampAdjustingSource {
     /// file was written to within the last 2 s: a recording still being made is read whole by FFmpeg, which
     /// follows it as it grows (`FileFollower`), where a chain would stop at the links found at the open.
     public init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        // Only a regular file is opened here: opening a FIFO waits for its writer, and closing it again cost the
+        // writer its pipe (the player then waited for another writer for good).
         var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, now.tv_sec - info.st_mtim.tv_sec >= 2,
