@@ -174,8 +174,14 @@ public class Player {
     /// Pauses (rate 0).
     public func pause() { rate = 0 }
 
-    /// The time heard now in the current item (`.zero` without an item).
-    public func currentTime() -> MediaTime { currentItem == nil ? .zero : timebase.time }
+    /// The time heard now in the current item (`.zero` without an item). While a seek is in flight, its target,
+    /// as `AVPlayer` reports it: a second step (an arrow key, Page Up twice) goes on from where the first one goes,
+    /// not from where the sound still is; a seek that lands on the keyframe before reports that once it finished.
+    public func currentTime() -> MediaTime {
+        guard let item = currentItem else { return .zero }
+        if let target = item.seekInFlight?.seconds { return MediaTime(seconds: target, preferredTimescale: 1_000_000) }
+        return timebase.time
+    }
 
     /// Replaces the current item, stopping the old one; nil leaves the player empty.
     public func replaceCurrentItem(with item: PlayerItem?) {

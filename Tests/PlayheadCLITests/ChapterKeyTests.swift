@@ -27,6 +27,26 @@ import Testing
         #expect(r.stdout.contains("ch 2/3"), "\(r.stdout.suffix(300))")
     }
 
+    /// Page Down pressed twice at once (one read of the terminal) goes two chapters on: the second press counts from
+    /// where the first one goes, not from where the sound still is (it went to the second chapter twice).
+    @Test func pageDownTwiceAtOnceGoesTwoChaptersOn() throws {
+        let log = Paths.scratch("chapter-keys-twice").appendingPathComponent("events.jsonl")
+        let r = try Run.inTerminal(
+            [
+                try Paths.playheadBinary(), "--ao=null", "--vo=null", "--no-mpris", "--no-resume",
+                "--log-json=\(log.path)", try Fixtures.chaptered().path,
+            ],
+            keys: [(1, "\u{1B}[6~\u{1B}[6~"), (1, "q")], tail: 3, timeout: 40)
+        #expect(r.status == 0, "\(r.stdout.suffix(300))")
+        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let done = events.filter { $0["event"] as? String == "seek-done" && $0["finished"] as? Bool == true }
+        let landed = done.compactMap { $0["position"] as? Double }
+        #expect(abs((landed.last ?? 0) - 20) < 0.05, "landed at \(landed), not 20")
+        #expect(r.stdout.contains("chapter 3/3"), "\(r.stdout.suffix(300))")
+    }
+
     /// Page Down typed into the video window goes to the next chapter as in the terminal.
     @Test func pageDownInTheWindowGoesToTheNextChapter() throws {
         let display = try TestDisplay.name()

@@ -85,6 +85,21 @@ import Testing
         #expect(await eventually { capture.frames.last?.value == 150 }, "\(capture.frames.suffix(3).map(\.value))")
     }
 
+    /// While a seek is in flight the position reads its target (as `AVPlayer`'s does), so a step from "here" taken
+    /// before it lands goes on from where the first step goes: two +2 s steps asked at once end at 4 s, not 2 s.
+    @Test func aStepAskedDuringASeekGoesOnFromItsTarget() async throws {
+        let capture = numberedCapture()
+        let player = try await openedPlayer(try Fixtures.numberedVideo(), capture)
+        // No await between the two steps: the first seek cannot have landed when the second one is asked.
+        for _ in 0..<2 {
+            let target = MediaTime(seconds: player.currentTime().seconds + 2, preferredTimescale: 1000)
+            player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero) { _ in }
+        }
+        #expect(abs(player.currentTime().seconds - 4) < 0.001, "read \(player.currentTime().seconds) at once")
+        #expect(await eventually { capture.frames.last?.value == 100 }, "\(capture.frames.suffix(3).map(\.value))")
+        #expect(abs(player.currentTime().seconds - 4) < 0.05, "landed at \(player.currentTime().seconds)")
+    }
+
     @Test func backToBackSeeksAllLand() async throws {
         // Seeks one right after another, backwards and forwards: each lands on its own frame, never the old place.
         let capture = numberedCapture()
