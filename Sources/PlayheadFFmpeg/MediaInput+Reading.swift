@@ -67,19 +67,31 @@ extension MediaInput {
     /// reading thread.
     public func takeMetadataUpdate() -> MediaMetadata? {
         guard let c = context else { return nil }
-        var flagged = c.pointee.event_flags & AVFMT_EVENT_FLAG_METADATA_UPDATED != 0 || partBroughtTags
+        let newPart = partBroughtTags
         partBroughtTags = false
+        let containerFlagged = c.pointee.event_flags & AVFMT_EVENT_FLAG_METADATA_UPDATED != 0
         c.pointee.event_flags &= ~AVFMT_EVENT_FLAG_METADATA_UPDATED
+        var streamFlagged = false
         for i in 0..<Int(c.pointee.nb_streams) {
             guard let s = c.pointee.streams[i], s.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED != 0
             else { continue }
             s.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
-            flagged = true
+            streamFlagged = true
         }
-        guard flagged else { return nil }
+        guard newPart || containerFlagged || streamFlagged else { return nil }
         let tags = Self.tags(of: c)
         guard tags != metadata.tags else { return nil }
         metadata.tags = tags
+        // A song of its own (a chained Ogg link, FFmpeg's or ours) brings its own loudness correction, or none; a
+        // container's update (an ICY title) leaves the stream's as it was.
+        if newPart {
+            let audio = (0..<Int(c.pointee.nb_streams)).first {
+                c.pointee.streams[$0]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+            }
+            metadata.replayGain = ReplayGain.read(audio.flatMap { c.pointee.streams[$0] }, tags: tags)
+        } else if streamFlagged {
+            metadata.replayGain = ReplayGain.fromTags(tags)
+        }
         return metadata
     }
 

@@ -37,6 +37,21 @@ extension Fixtures {
         return try join([try oggSongs()[0], d, e], as: "chain-mixed.ogg")
     }
 
+    /// Three 4 s Vorbis songs joined end to end (12 s), each with its own ReplayGain: 440 Hz at a track gain of
+    /// -6.02 dB, 550 Hz at -12.04 dB, 660 Hz without one. `sameSerial`: every song's stream numbered 7, so FFmpeg
+    /// reads the file as one stream whose comments change (as an Ogg radio's do); else each its own number.
+    public static func chainedOggWithReplayGain(sameSerial: Bool) throws -> URL {
+        let songs = try [(440, "-6.02 dB", 111), (550, "-12.04 dB", 112), (660, nil, 113)].map { hertz, gain, serial in
+            let number = sameSerial ? 7 : serial
+            return try make(
+                "chain-gain-\(hertz)-\(number).ogg",
+                ["-f", "lavfi", "-i", "sine=f=\(hertz):d=4", "-c:a", "libvorbis", "-metadata", "title=\(hertz) Hz"]
+                    + (gain.map { ["-metadata", "REPLAYGAIN_TRACK_GAIN=\($0)"] } ?? [])
+                    + ["-serial_offset", "\(number)"])
+        }
+        return try join(songs, as: sameSerial ? "chain-gain-one-serial.ogg" : "chain-gain.ogg")
+    }
+
     /// `files` joined end to end as the fixture `name` (made again when a file changed), dated a minute back: a
     /// file written within the last seconds may still be growing, and players follow it as a recording
     /// (`FileFollower`).

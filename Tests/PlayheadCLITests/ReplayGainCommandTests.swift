@@ -60,3 +60,52 @@ import Testing
         #expect(r.status == 2 && r.stderr.contains("--replaygain"), "\(r.status): \(r.stderr)")
     }
 }
+
+/// `--replaygain` on a chained Ogg file (a recorded radio, songs joined end to end): each song at its own gain,
+/// from its first sample (all played at the first song's).
+@Suite struct ChainedReplayGainCommandTests {
+    /// The loudest sample of each whole second `playhead ARGUMENTS FILE` writes, leaving out its first and last
+    /// 50 ms (a join may fall a few samples off the second: the resampler's delay).
+    func peaks(_ file: URL, _ arguments: [String], _ name: String) throws -> [Float] {
+        let out = Paths.scratch("replaygain-chain").appendingPathComponent("\(name).wav")
+        try? FileManager.default.removeItem(at: out)
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=wav:\(out.path)", "--untimed", "--no-mpris"] + arguments + [file.path],
+            timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let samples = AudioAnalysis.wavSamples(out)
+        return stride(from: 0, to: samples.count - 24_000, by: 48_000).map {
+            samples[($0 + 2_400)..<min(samples.count, $0 + 45_600)].map(abs).max() ?? 0
+        }
+    }
+
+    /// Track gains -6.02 dB, -12.04 dB and none: a half, a quarter and all of each song's sound, second by second,
+    /// against the same file played without the option. Each link a part of ours (serial numbers of their own),
+    /// and the file as FFmpeg reads it (one serial number: its comments change as an Ogg radio's do).
+    @Test(arguments: [false, true]) func eachSongAtItsOwnGain(sameSerial: Bool) throws {
+        let file = try Fixtures.chainedOggWithReplayGain(sameSerial: sameSerial)
+        let name = sameSerial ? "one-serial" : "links"
+        let plain = try peaks(file, [], "\(name)-plain")
+        let gained = try peaks(file, ["--replaygain=track"], "\(name)-track")
+        #expect(plain.count == 12 && gained.count == 12, "\(plain.count) s and \(gained.count) s")
+        for (second, (p, g)) in zip(plain, gained).enumerated() {
+            let want = Self.expected[second]
+            #expect(abs(g / p - want) < 0.02, "second \(second): \(g / p) of the sound, not \(want)")
+        }
+    }
+
+    /// A seek into the second song (`--start=5`) plays it at its gain, and the third at none.
+    @Test func aSeekIntoASongPlaysItAtItsGain() throws {
+        let file = try Fixtures.chainedOggWithReplayGain(sameSerial: false)
+        let plain = try peaks(file, [], "seek-plain")
+        let started = try peaks(file, ["--replaygain=track", "--start=5"], "seek-start")
+        #expect(started.count == 7, "\(started.count) s from 5 s")
+        for (second, g) in started.enumerated() where second + 5 < plain.count {
+            let want = Self.expected[second + 5]
+            #expect(abs(g / plain[second + 5] - want) < 0.02, "second \(second + 5): \(g / plain[second + 5])")
+        }
+    }
+
+    /// Each second's share of the sound: the songs' gains.
+    static let expected: [Float] = [0.5, 0.5, 0.5, 0.5, 0.25, 0.25, 0.25, 0.25, 1, 1, 1, 1]
+}

@@ -122,7 +122,8 @@ extension PlaybackEngine {
         let frames = p.samples.count / ch
         let dropBefore = p.dropBefore
         let (rate, volume) = control.withLock { c in
-            (c.rate == 0 ? 1 : c.rate, c.muted ? Float(0) : c.volume * c.gain)
+            c.applyGainChanges(upTo: time)
+            return (c.rate == 0 ? 1 : c.rate, c.muted ? Float(0) : c.volume * c.gain)
         }
         p.nextInputTime = time + Double(frames) / Double(format.sampleRate)
         var start = 0

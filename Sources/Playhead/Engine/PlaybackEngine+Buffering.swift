@@ -47,6 +47,7 @@ extension PlaybackEngine {
         videoQueue.flush()
         frameQueue.flush()
         clock.reset(to: seek.seconds)
+        control.withLock { $0.gainChanges.removeAll() }
         // The text thread, woken for the seek before the clock moved, looks at the new time.
         wake()
         do {
@@ -98,7 +99,7 @@ extension PlaybackEngine {
                 }
             },
             jumpWaits: { [weak self] in self?.control.withLock { $0.jumpWaiting = true } },
-            post: { [weak self] event in self?.sink(event) },
+            post: { [weak self] event in self?.postFromSource(event) },
             fail: { [weak self] error in self?.fail(error) },
             failAtEnd: { [weak self] error in
                 self?.control.withLock { c in if c.endFailure == nil { c.endFailure = error } }
