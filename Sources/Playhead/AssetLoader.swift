@@ -154,9 +154,14 @@ extension AssetInfo {
 
 /// Checks a local path before FFmpeg sees it, for clear messages. Safe anywhere.
 enum LocalFileCheck {
-    static func problem(with location: String) -> PlaybackError? {
+    /// The local path `location` names (a path, or a `file://` URL); nil for anything remote.
+    static func path(of location: String) -> String? {
         if location.contains("://") && !location.hasPrefix("file://") { return nil }
-        let path = location.hasPrefix("file://") ? (URL(string: location)?.path ?? location) : location
+        return location.hasPrefix("file://") ? (URL(string: location)?.path ?? location) : location
+    }
+
+    static func problem(with location: String) -> PlaybackError? {
+        guard let path = path(of: location) else { return nil }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             return PlaybackError(.io, source: path, reason: "no such file")
@@ -178,5 +183,17 @@ enum LocalFileCheck {
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Ends an open of the FIFO `location` names that waits for a writer (`open(2)` blocks until one comes, and
+    /// nothing interrupts it: the player stopped, or quit, only once its wait for the demux thread ran out): opens
+    /// it for writing without blocking and closes it at once, so the open returns and the reader meets the end.
+    /// Nothing is written; without a reader waiting the open fails and nothing happens. Any thread.
+    static func releaseWaitingOpen(of location: String) {
+        guard let path = path(of: location) else { return }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return }
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0 { close(fd) }
     }
 }

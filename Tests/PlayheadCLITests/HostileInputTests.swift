@@ -78,6 +78,28 @@ import Testing
         #expect(r.seconds > 0.8, "\(ext): a 1 s tone ended after \(r.seconds) s")
     }
 
+    /// A FIFO nobody writes to: Ctrl-C (SIGINT) quits at once and cleanly. The open waits for a writer and nothing
+    /// interrupts it, so the player sat out its 2 s wait for the stopped threads first.
+    @Test func aFIFOWithoutAWriterQuitsAtOnce() throws {
+        let fifo = Paths.scratch("fifo-alone").appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // bash measures from the signal to the exit, in milliseconds.
+        let r = try Run.command(
+            "bash",
+            [
+                "-c",
+                "'\(try Paths.playheadBinary())' --ao=null --no-mpris '\(fifo.path)' & pid=$!; sleep 1; "
+                    + "t=$(date +%s%N); kill -INT $pid; wait $pid; s=$?; echo \"$s $(( ($(date +%s%N) - t) / 1000000 ))\"",
+            ], timeout: 30)
+        let words = r.stdout.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(words.count == 2 && words[0] == 0, "exit status and milliseconds: \(r.stdout); stderr: \(r.stderr)")
+        #expect(words.count == 2 && words[1] < 1500, "quit \(words.last ?? -1) ms after Ctrl-C")
+        var info = stat()
+        #expect(stat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+    }
+
     @Test(arguments: ["-", "/dev/stdin"])
     func standardInputPlays(_ name: String) throws {
         let tone = try Fixtures.tone(seconds: 1, ext: "flac")

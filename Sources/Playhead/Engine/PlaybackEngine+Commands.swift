@@ -63,7 +63,12 @@ extension PlaybackEngine {
         // No more turns on the renderer's thread; a period waiting at its end for this one looks again. The
         // output, corked at once, is flushed before any uncork.
         config.audio?.retire(self, flushingOutput: ownsOutput && config.decodeAudio)
-        source?.cancel()
+        if let source {
+            source.cancel()
+        } else {
+            // Not open yet: a FIFO without a writer holds the demux thread in its open.
+            LocalFileCheck.releaseWaitingOpen(of: config.location)
+        }
         audioQueue.abort()
         videoQueue.abort()
         frameQueue.abort()
