@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadFFmpeg
 
 /// Preloading for gapless queues: near the end of the current item the next one gets an inactive engine (opened,
 /// read ahead, decoders primed), queued in the player's `AudioRenderer` after the current engine, which hands the
@@ -13,6 +14,9 @@ extension Player {
         var failure: PlaybackError?
         /// The engine reported its end before its item became current (an item with nothing to play).
         var ended = false
+        /// Tag changes read ahead of the item's start (a chained Ogg file's next song), each with its item time:
+        /// heard when playback gets there once the item is current.
+        var metadataChanges: [(metadata: MediaMetadata, seconds: Double)] = []
     }
 
     /// Seconds before the current item's end at which the next one is opened: enough to read the next item's
@@ -75,8 +79,14 @@ extension Player {
     func handlePreloaded(_ event: EngineEvent, item: PlayerItem) {
         switch event {
         case .opened(let info): item.apply(info)
-        // Read ahead of the item's start: shown from its start (a stream changing tags that soon is rare).
-        case .metadataChanged(let metadata, _): item.applyTimedMetadata(metadata)
+        // At the item's start (or at no known time): shown at once; later (a chained Ogg file's next song, read
+        // ahead while the item waits): when playback gets there once the item is current.
+        case .metadataChanged(let metadata, let seconds):
+            if let seconds, seconds > (item.startSeconds ?? 0) + 0.05 {
+                preloaded?.metadataChanges.append((metadata, seconds))
+            } else {
+                item.applyTimedMetadata(metadata)
+            }
         case .ready:
             preloaded?.ready = true
             item.startReached()
@@ -123,6 +133,7 @@ extension Player {
         error = nil
         status = p.ready ? .readyToPlay : .unknown
         startBufferMonitor()
+        for change in p.metadataChanges { scheduleTimedMetadata(change.metadata, at: change.seconds, item: p.item) }
         if let failure = p.failure { fail(failure) }
         updateTimeControlStatus()
         if p.ended && p.failure == nil {

@@ -53,4 +53,21 @@ import Testing
         #expect(abs(AudioAnalysis.audibleSeconds(heard) - 10) < 0.2, "\(AudioAnalysis.audibleSeconds(heard)) s")
         #expect(AudioAnalysis.longestGap(heard) < 0.05, gapMessage(heard))
     }
+
+    /// Queued after a 2 s tone, the chained file is opened and read ahead while the tone plays, past its second
+    /// song's start: the first song's title shows while the first song plays (the second song's, read ahead, was
+    /// shown from the item's start), and the second song's when it starts.
+    @Test func aQueuedChainShowsEachSongsTitleWhenItPlays() async throws {
+        let sink = try TestSink()
+        let chain = PlayerItem(url: try Fixtures.chainedOgg())
+        let player = QueuePlayer(items: [PlayerItem(url: try Fixtures.tone(seconds: 2, ext: "wav")), chain])
+        player.audioOutputChoice = .pulse(device: sink.name)
+        defer { player.close() }
+        player.play()
+        #expect(await eventually(timeout: 10) { player.currentItem === chain }, "the chain did not follow the tone")
+        try await Task.sleep(for: .seconds(1))
+        #expect(title(chain) == "Song A", "\(String(describing: title(chain))) 1 s into the first song")
+        #expect(await eventually(timeout: 6) { self.title(chain) == "Song B" }, "\(String(describing: title(chain)))")
+        #expect(player.currentTime().seconds > 3.5, "Song B shown at \(player.currentTime().seconds) s")
+    }
 }
