@@ -200,6 +200,7 @@ struct Options {
           space, p   pause / play          left/right  seek -5 s / +5 s
           up/down    seek +60 s / -60 s    [ / ]       speed down / up
           PgDn/PgUp  next / previous chapter (back to the chapter's start when more than 5 s in)
+          . / ,      pause and show the next / previous picture
           9 / 0      volume down / up      m           mute
           #          next sound track (or HLS audio rendition)
           j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)

@@ -59,6 +59,8 @@ extension PlaybackSession {
         case .down: seek(now - 60)
         case .pageDown: seekChapter(forward: true)
         case .pageUp: seekChapter(forward: false)
+        case .char("."): stepFrame(1)
+        case .char(","): stepFrame(-1)
         case .char("["): changeSpeed(by: 1 / 1.1)
         case .char("]"): changeSpeed(by: 1.1)
         case .char("9"): player.volume = max(0, player.volume - 0.05)
@@ -115,6 +117,16 @@ extension PlaybackSession {
         guard case .open(let window) = windowState else { return }
         window.playerLayer.showsSubtitles.toggle()
         terminal.message("subtitles \(window.playerLayer.showsSubtitles ? "shown" : "hidden")")
+    }
+
+    /// Pauses and shows the next picture (`count` 1) or the one before (-1), as mpv's `.` and `,`.
+    private func stepFrame(_ count: Int) {
+        guard let item = player.currentItem, count > 0 ? item.canStepForward : item.canStepBackward else {
+            terminal.message("no pictures to step through")
+            return
+        }
+        player.pause()
+        item.step(byCount: count)
     }
 
     private func changeSpeed(by factor: Double) {

@@ -48,6 +48,7 @@ extension PlaybackEngine {
         frameQueue.flush()
         clock.reset(to: seek.seconds)
         control.withLock { $0.gainChanges.removeAll() }
+        shownPicture.withLock { $0 = nil }
         // The text thread, woken for the seek before the clock moved, looks at the new time.
         wake()
         do {

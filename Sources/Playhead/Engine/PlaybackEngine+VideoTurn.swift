@@ -122,6 +122,7 @@ extension PlaybackEngine {
         let t = frame.time.seconds
         videoProgress.shownGeneration = g
         videoProgress.lastShown = t
+        shownPicture.withLock { $0 = t }
         video.present(frame)
         config.playerVideo?.present(frame)
         if !videoProgress.firstPosted {

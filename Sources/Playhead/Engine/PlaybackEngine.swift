@@ -89,6 +89,9 @@ final class PlaybackEngine: @unchecked Sendable {
     private let attachedAudio = Locked<AudioWork?>(nil)
     /// Where this period's pictures are between its turns on the player's video thread; that thread only.
     var videoProgress = VideoProgress()
+    /// The time of the picture on screen (nil before the first, and from a seek until its first): where a frame
+    /// step starts (`PlayerItem.step(byCount:)`). Set on the video thread, read anywhere.
+    let shownPicture = Locked<Double?>(nil)
 
     init(configuration: EngineConfiguration, sink: @escaping @Sendable (EngineEvent) -> Void) {
         config = configuration
