@@ -71,6 +71,7 @@ extension Player {
             audio: audio, videoOutputs: decodesVideo ? item.outputs : [])
         config.item = ObjectIdentifier(item)
         config.textOutputs = item.legibleOutputs
+        config.textDelay = item.subtitleDelay
         config.trackSelection = item.effectiveTrackSelection
         config.playerVideo = decodesVideo ? videoRenderer : nil
         config.videoPresenter = decodesVideo ? resources.videoPresenter : nil

@@ -47,6 +47,17 @@ public final class PlayerItem {
     public var preferredMaximumResolution: Size = .zero {
         didSet { (player ?? queueOwner)?.itemCapsChanged(self) }
     }
+    /// Seconds the item's subtitles show later than their time stamps say (earlier when negative), for a subtitle
+    /// file made for another cut of the film, as mpv's `--sub-delay`: a Linux extension (AVFoundation has none).
+    /// Applies at once to the cues showing and to every subtitle output (the window's, legible outputs); a value
+    /// that is not a number counts as 0, and beyond an hour either way as an hour. Main actor.
+    public var subtitleDelay: Double = 0 {
+        didSet {
+            let bounded = subtitleDelay.isFinite ? min(max(subtitleDelay, -3600), 3600) : 0
+            if bounded != subtitleDelay { subtitleDelay = bounded }
+            for e in (player ?? queueOwner)?.engines(playing: self) ?? [] { e.setTextDelay(subtitleDelay) }
+        }
+    }
     /// Whether enough is buffered that playback should not stall.
     public internal(set) var isPlaybackLikelyToKeepUp = false
     /// Whether the buffer has run dry.

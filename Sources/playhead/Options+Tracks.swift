@@ -17,6 +17,8 @@ struct TrackOptions: Equatable {
     var subtitleTrack: Int?
     /// Subtitle files shown with every input (`--sub-file`, repeatable), the last one chosen.
     var subtitleFiles: [String] = []
+    /// Seconds the subtitles show later than their time stamps say (`--sub-delay`, negative: earlier).
+    var subtitleDelay: Double = 0
 
     /// Takes `--alang`, `--aid`, `--slang`, `--sid` or `--no-sub`; false for any other option.
     mutating func parse(_ name: String, _ value: String?) throws(Options.UsageError) -> Bool {
@@ -43,6 +45,12 @@ struct TrackOptions: Equatable {
                 throw Options.UsageError(
                     description: "--sid: expected a track number from 1, 'no' or 'auto', got '\(v)'")
             }
+        case "--sub-delay":
+            let v = try Options.need(name, value)
+            guard let d = Double(v), d.isFinite, abs(d) <= 3600 else {
+                throw Options.UsageError(description: "--sub-delay: expected seconds from -3600 to 3600, got '\(v)'")
+            }
+            subtitleDelay = d
         case "--aid":
             let v = try Options.need(name, value)
             if v == "auto" {
@@ -94,6 +102,7 @@ struct TrackOptions: Equatable {
           --sid=N|no|auto                show the input's Nth subtitle track (from 1), or none
           --no-sub                       show no subtitles
           --sub-file=PATH                show this subtitle file (SubRip, WebVTT, ASS) with the input
+          --sub-delay=SECONDS            show the subtitles this much later (negative: earlier)
         """
 }
 

@@ -201,6 +201,7 @@ struct Options {
           up/down    seek +60 s / -60 s    [ / ]       speed down / up
           PgDn/PgUp  next / previous chapter (back to the chapter's start when more than 5 s in)
           . / ,      pause and show the next / previous picture
+          z / x      subtitles 0.1 s earlier / later
           9 / 0      volume down / up      m           mute
           #          next sound track (or HLS audio rendition)
           j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)

@@ -59,6 +59,8 @@ extension PlaybackSession {
         case .down: seek(now - 60)
         case .pageDown: seekChapter(forward: true)
         case .pageUp: seekChapter(forward: false)
+        case .char("z"): changeSubtitleDelay(by: -0.1)
+        case .char("x"): changeSubtitleDelay(by: 0.1)
         case .char("."): stepFrame(1)
         case .char(","): stepFrame(-1)
         case .char("["): changeSpeed(by: 1 / 1.1)
@@ -117,6 +119,13 @@ extension PlaybackSession {
         guard case .open(let window) = windowState else { return }
         window.playerLayer.showsSubtitles.toggle()
         terminal.message("subtitles \(window.playerLayer.showsSubtitles ? "shown" : "hidden")")
+    }
+
+    /// Shows the subtitles of every item a tenth of a second earlier (`by` -0.1) or later, as mpv's z and x.
+    private func changeSubtitleDelay(by step: Double) {
+        subtitleDelay = min(3600, max(-3600, ((subtitleDelay + step) * 10).rounded() / 10))
+        for item in player.items() { item.subtitleDelay = subtitleDelay }
+        terminal.message(String(format: "subtitle delay: %+.1f s", subtitleDelay))
     }
 
     /// Pauses and shows the next picture (`count` 1) or the one before (-1), as mpv's `.` and `,`.

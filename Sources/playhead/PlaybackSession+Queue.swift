@@ -31,6 +31,7 @@ extension PlaybackSession {
         let item = options.hls.makeItem(
             url: url, subtitleFiles: options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0) })
         if let selection = options.tracks.selection { item.trackSelection = selection }
+        item.subtitleDelay = subtitleDelay
         if !options.noVideo { item.add(NullVideoOutput()) }
         if Terminal.isInteractive && !options.reallyQuiet { item.add(terminalSubtitles) }
         // A playlist's title reaches Now Playing too (over the file's own tag).

@@ -36,6 +36,8 @@ final class PlaybackSession {
     var pictureInPicture: PictureInPictureController?
     /// Says Picture in Picture's failures and tells `--log-json` (the controller holds its delegate weakly).
     var pictureInPictureLog: PictureInPictureLog?
+    /// Seconds the subtitles show later than their time stamps say, for every item (`--sub-delay`, keys z and x).
+    var subtitleDelay = 0.0
     /// The subtitles shown under the status line while no window shows them.
     let terminalSubtitles = TerminalSubtitles()
     /// The MPRIS presence, when a session bus answered.
@@ -50,6 +52,7 @@ final class PlaybackSession {
         self.options = options
         self.shownNames = shownNames
         resume = options.playlist.noResume ? nil : ResumeStore()
+        subtitleDelay = options.tracks.subtitleDelay
         switch options.audioOutput {
         case _ where options.noAudio: player.audioOutputChoice = .disabled
         case .auto where options.audioDevice != nil, .pulse:

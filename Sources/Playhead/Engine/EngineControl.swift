@@ -10,6 +10,8 @@ extension PlaybackEngine {
         var volume: Float = 1
         /// The item's loudness correction, a factor on `volume` (`EngineConfiguration.replayGain`).
         var gain: Float = 1
+        /// Seconds the subtitles show later than their time stamps say (`PlayerItem.subtitleDelay`).
+        var textDelay: Double = 0
         /// Corrections that take over at an item time (a chained Ogg file's next song), in the order read; dropped
         /// at a seek (the link it lands in reports its own).
         var gainChanges: [(at: Double, gain: Float)] = []

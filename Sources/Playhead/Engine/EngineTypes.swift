@@ -159,6 +159,8 @@ struct EngineConfiguration: Sendable {
     var audio: AudioRenderer?
     var videoOutputs: [any VideoOutput]
     var textOutputs: [any LegibleOutput] = []
+    /// Seconds the subtitles show later than their time stamps say (`PlayerItem.subtitleDelay`).
+    var textDelay: Double = 0
     /// The player's own video outputs, which show every item it plays (its `PlayerLayer`s).
     var playerVideo: VideoRenderer?
     /// The player's video thread, which shows its periods' pictures in turn.

@@ -52,6 +52,13 @@ extension PlaybackEngine {
         }
     }
 
+    /// Shows the subtitles `seconds` later than their time stamps say from now on (the text thread looks again at
+    /// once). Any thread.
+    func setTextDelay(_ seconds: Double) {
+        control.withLock { $0.textDelay = seconds }
+        wake()
+    }
+
     /// Stops the threads and returns at once, waiting for nothing (no thread, no lock held across a call into the
     /// sound server, no server round trip): a write or drain in progress is interrupted, the output is corked for
     /// the next item, and the renderer's thread, which leaves this period's turn when it sees `stopping`, flushes

@@ -30,10 +30,11 @@ extension PlaybackEngine {
     func presentTextTurn(_ presenter: PeriodPresenter) {
         while !isStopping {
             let token = wakeToken()
-            let (running, rate) = control.withLock { c in (c.rate != 0 && !c.buffering, c.rate) }
+            let (running, rate, delay) = control.withLock { c in (c.rate != 0 && !c.buffering, c.rate, c.textDelay) }
             // A preloaded item shows nothing before it plays: its turn comes once it is active.
             guard presenter.isTurn(of: self) else { return }
-            let now = clock.seconds
+            // The cues' own time, `delay` behind the clock.
+            let now = clock.seconds - delay
             let next = text.update(at: now)
             if running, let next {
                 // Media time passes at the rate; waking early only looks again (at most 50 times a second while the

@@ -101,6 +101,7 @@ final class PlaybackEngine: @unchecked Sendable {
             c.active = configuration.startsActive
             c.peakBitRate = configuration.peakBitRate
             c.maximumResolution = configuration.maximumResolution
+            c.textDelay = configuration.textDelay
         }
         video = VideoRenderer(outputs: configuration.videoOutputs)
         text = TextRenderer(outputs: configuration.textOutputs)
