@@ -50,7 +50,9 @@ public final class PlayerItem {
     /// Seconds the item's subtitles show later than their time stamps say (earlier when negative), for a subtitle
     /// file made for another cut of the film, as mpv's `--sub-delay`: a Linux extension (AVFoundation has none).
     /// Applies at once to the cues showing and to every subtitle output (the window's, legible outputs); a value
-    /// that is not a number counts as 0, and beyond an hour either way as an hour. Main actor.
+    /// that is not a number counts as 0, and beyond an hour either way as an hour. A subtitle file's cues are known
+    /// whole; those of a track in the media are read with it, up to the forward buffer ahead, so a cue moved
+    /// earlier than that shows once it is read. Main actor.
     public var subtitleDelay: Double = 0 {
         didSet {
             let bounded = subtitleDelay.isFinite ? min(max(subtitleDelay, -3600), 3600) : 0
