@@ -101,6 +101,7 @@ extension Player {
         case .segmentLoaded(let bytes, let seconds, let estimate):
             item.accessLogDidLoad(bytes: bytes, seconds: seconds, estimate: estimate)
         case .hls(.recovered(let error)): item.logError(error)
+        case .hls(.dates(let anchors)): item.addDateAnchors(anchors)
         case .hls(.abandoned): item.accessLogUpdate { $0.downloadOverdue += 1 }
         default: break
         }

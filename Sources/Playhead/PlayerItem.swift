@@ -60,6 +60,8 @@ public final class PlayerItem {
             for e in (player ?? queueOwner)?.engines(playing: self) ?? [] { e.setTextDelay(subtitleDelay) }
         }
     }
+    /// Where the item's time meets a date (an HLS stream's `EXT-X-PROGRAM-DATE-TIME`), by time: `currentDate()`.
+    var dateAnchors: [DateAnchor] = []
     /// Whether enough is buffered that playback should not stall.
     public internal(set) var isPlaybackLikelyToKeepUp = false
     /// Whether the buffer has run dry.

@@ -6,6 +6,9 @@ enum HLSNotice: Sendable {
     case segment(bytes: Int, seconds: Double, estimate: Double)
     /// The seekable window, in item time (after each live reload; once for VOD), and whether it is live.
     case window(start: Double, end: Double, live: Bool)
+    /// The dates of the window's segments (`EXT-X-PROGRAM-DATE-TIME`): where the item's time meets a date, at its
+    /// first dated segment and wherever the dates jump (after each live reload; once for VOD).
+    case dates([DateAnchor])
     /// Playback fell out of a live window and jumps forward from `from` to `to` (item time).
     case timeJumped(from: Double, to: Double)
     /// A segment download was given up (it would not arrive before the buffer ran out) for a lower variant.

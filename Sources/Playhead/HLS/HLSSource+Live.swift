@@ -247,6 +247,18 @@ extension HLSSource {
 
     func reportWindow() {
         report(.window(start: windowStart, end: seekableEnd, live: live != nil))
+        var anchors: [DateAnchor] = []
+        var t = windowStart
+        for segment in playlist.segments {
+            if let date = segment.programDateTime, !segment.gap {
+                let expected = anchors.last.map { $0.date.addingTimeInterval(t - $0.seconds) }
+                if expected.map({ abs($0.timeIntervalSince(date)) > 0.001 }) ?? true {
+                    anchors.append(DateAnchor(seconds: t, date: date))
+                }
+            }
+            t += segment.playedDuration
+        }
+        if !anchors.isEmpty { report(.dates(anchors)) }
     }
 
     /// Restarts reading in place at the segment that holds `seconds` (within the seekable window), for a seek: the

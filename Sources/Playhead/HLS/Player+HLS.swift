@@ -12,6 +12,8 @@ extension Player {
                 start: MediaTime(seconds: start, preferredTimescale: 1000),
                 end: MediaTime(seconds: max(start, end), preferredTimescale: 1000))
             if item.seekableTimeRanges != [range] { item.seekableTimeRanges = [range] }
+        case .dates(let anchors):
+            item.addDateAnchors(anchors)
         case .timeJumped(let from, let to):
             item.postNotification(PlayerItem.timeJumpedNotification)
             observers.timeJumped(player: self)
