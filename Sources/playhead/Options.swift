@@ -202,6 +202,7 @@ struct Options {
           PgDn/PgUp  next / previous chapter (back to the chapter's start when more than 5 s in)
           . / ,      pause and show the next / previous picture
           z / x      subtitles 0.1 s earlier / later
+          l          A-B loop: set A, then B (the part between plays again and again), then off
           9 / 0      volume down / up      m           mute
           #          next sound track (or HLS audio rendition)
           j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)

@@ -59,6 +59,7 @@ extension PlaybackSession {
         case .down: seek(now - 60)
         case .pageDown: seekChapter(forward: true)
         case .pageUp: seekChapter(forward: false)
+        case .char("l"): cycleABLoop()
         case .char("z"): changeSubtitleDelay(by: -0.1)
         case .char("x"): changeSubtitleDelay(by: 0.1)
         case .char("."): stepFrame(1)

@@ -83,6 +83,7 @@ extension PlaybackSession {
 
     /// The player moved to another item: note it, announce it, and queue the one after it.
     func currentItemChanged() {
+        if abLoop?.item !== player.currentItem { clearABLoop() }
         guard let item = player.currentItem, let slot = slots[ObjectIdentifier(item)] else {
             if player.currentItem == nil { finish() }
             return

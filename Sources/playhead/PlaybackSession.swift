@@ -36,6 +36,8 @@ final class PlaybackSession {
     var pictureInPicture: PictureInPictureController?
     /// Says Picture in Picture's failures and tells `--log-json` (the controller holds its delegate weakly).
     var pictureInPictureLog: PictureInPictureLog?
+    /// The A-B loop of the current item (key l), while one is set.
+    var abLoop: ABLoop?
     /// Seconds the subtitles show later than their time stamps say, for every item (`--sub-delay`, keys z and x).
     var subtitleDelay = 0.0
     /// The subtitles shown under the status line while no window shows them.
