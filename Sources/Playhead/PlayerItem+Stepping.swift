@@ -36,3 +36,23 @@ extension PlayerItem {
         return 1 / Double(track.nominalFrameRate)
     }
 }
+
+/// Which rates the item plays at, like `AVPlayerItem`'s `canPlay...` properties: forward from 0.25 to 4 times,
+/// pitch kept; never in reverse. Main actor.
+extension PlayerItem {
+    /// Whether rates above 1 play (up to 4): a ready item with a duration (a live stream has no future to hurry
+    /// into). Main actor.
+    public var canPlayFastForward: Bool { status == .readyToPlay && duration.isNumeric }
+
+    /// Whether rates between 0 and 1 play (down to 0.25): any ready item. Main actor.
+    public var canPlaySlowForward: Bool { status == .readyToPlay }
+
+    /// Whether a rate of -1 plays: never (Playhead does not play backwards). Main actor.
+    public var canPlayReverse: Bool { false }
+
+    /// Whether rates between -1 and 0 play: never. Main actor.
+    public var canPlaySlowReverse: Bool { false }
+
+    /// Whether rates below -1 play: never. Main actor.
+    public var canPlayFastReverse: Bool { false }
+}

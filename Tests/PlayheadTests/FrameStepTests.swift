@@ -43,6 +43,18 @@ import Testing
         #expect(player.rate == 0 && capture.frames.last?.value == 249, "\(capture.frames.suffix(3).map(\.value))")
     }
 
+    /// Trick play: forward at any rate the player takes once ready, never backwards.
+    @Test func ratesAnItemPlaysAt() async throws {
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: try Fixtures.numberedVideo())
+        #expect(!item.canPlayFastForward && !item.canPlaySlowForward, "before it is ready")
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        #expect(item.canPlayFastForward && item.canPlaySlowForward)
+        #expect(!item.canPlayReverse && !item.canPlaySlowReverse && !item.canPlayFastReverse)
+    }
+
     /// Sound alone has no pictures to step through: nothing moves.
     @Test func soundAloneCannotStep() async throws {
         let player = Player()
