@@ -65,6 +65,7 @@ import Testing
         #expect(!item.canStepForward && !item.canStepBackward)
         item.step(byCount: 1)
         try await Task.sleep(for: .milliseconds(200))
-        #expect(player.currentTime().seconds == 0)
+        // Paused at the start (the output's first samples may read a few hundredths of a millisecond).
+        #expect(player.currentTime().seconds < 0.005, "moved to \(player.currentTime().seconds)")
     }
 }
