@@ -14,10 +14,7 @@ import Testing
             keys: [(1, "l"), (1, "l"), (3.3, "l"), (2, "q")], tail: 3, timeout: 40)
         #expect(r.status == 0, "\(r.stdout.suffix(300))")
         #expect(r.stdout.contains("A-B loop off"), "\(r.stdout.suffix(300))")
-        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let seeks = events.filter { $0["event"] as? String == "seek-done" }
+        let seeks = EventLog.named("seek-done", in: try EventLog.read(log))
         let positions = seeks.compactMap { $0["position"] as? Double }
         let times = seeks.compactMap { $0["time"] as? Double }
         // B is set about a second after A: back to A at once, then each time B is reached (about a second), three

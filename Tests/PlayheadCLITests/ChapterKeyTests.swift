@@ -15,10 +15,7 @@ import Testing
             ],
             keys: [(1, "\u{1B}[6~"), (1, "\u{1B}[6~"), (1, "\u{1B}[5~"), (1, "q")], tail: 3, timeout: 40)
         #expect(r.status == 0, "\(r.stdout.suffix(300))")
-        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let seeks = events.filter { $0["event"] as? String == "seek-done" }.compactMap { $0["position"] as? Double }
+        let seeks = EventLog.seeksLanded(in: try EventLog.read(log))
         #expect(seeks.count == 3, "\(seeks)")
         for (done, target) in zip(seeks, [10.0, 20, 10]) {
             #expect(abs(done - target) < 0.05, "landed at \(seeks), not 10, 20, 10")
@@ -38,11 +35,7 @@ import Testing
             ],
             keys: [(1, "\u{1B}[6~\u{1B}[6~"), (1, "q")], tail: 3, timeout: 40)
         #expect(r.status == 0, "\(r.stdout.suffix(300))")
-        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let done = events.filter { $0["event"] as? String == "seek-done" && $0["finished"] as? Bool == true }
-        let landed = done.compactMap { $0["position"] as? Double }
+        let landed = EventLog.seeksLanded(in: try EventLog.read(log))
         #expect(abs((landed.last ?? 0) - 20) < 0.05, "landed at \(landed), not 20")
         #expect(r.stdout.contains("chapter 3/3"), "\(r.stdout.suffix(300))")
     }

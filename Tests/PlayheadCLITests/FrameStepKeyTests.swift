@@ -13,10 +13,7 @@ import Testing
             ],
             keys: [(1, "."), (0.7, "."), (0.7, ","), (0.7, "q")], tail: 3, timeout: 40)
         #expect(r.status == 0, "\(r.stdout.suffix(300))")
-        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        let landed = events.filter { $0["event"] as? String == "seek-done" }.compactMap { $0["position"] as? Double }
+        let landed = EventLog.seeksLanded(in: try EventLog.read(log))
         #expect(landed.count == 3, "\(landed)")
         guard landed.count == 3 else { return }
         // The first step pauses about a second in, on the picture after the one shown; the next is 40 ms on (the

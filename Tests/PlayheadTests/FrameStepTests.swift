@@ -7,15 +7,9 @@ import Testing
 /// picture it names, whatever the keyframes, and the player stays paused.
 @MainActor @Suite(.serialized) struct FrameStepTests {
     func opened(_ url: URL) async throws -> (Player, PlayerItem, CaptureVideoOutput) {
-        let capture = CaptureVideoOutput { frame in Fixtures.frameNumber { x, y in frame.luma(x: x, y: y) } }
-        let player = Player()
-        player.audioOutputChoice = .null(untimed: false)
-        let item = PlayerItem(url: url)
-        item.add(capture)
-        player.replaceCurrentItem(with: item)
-        #expect(await eventually { item.status == .readyToPlay })
-        #expect(await eventually { capture.frames.last?.value == 0 }, "the first picture while paused")
-        return (player, item, capture)
+        let capture = CaptureVideoOutput.numbered()
+        let player = try await Player.openedPaused(url, showing: capture)
+        return (player, try #require(player.currentItem), capture)
     }
 
     /// Forward one, two at once, back across a keyframe, and past either end: the picture shown is the one named.

@@ -5,21 +5,10 @@ import Testing
 
 /// Exact and fast seeks on frame-numbered video, and audio/video sync, as a viewer would see them.
 @MainActor @Suite(.serialized) struct SeekAndSyncTests {
-    /// A capture output that reads each presented frame's drawn number.
-    func numberedCapture() -> CaptureVideoOutput {
-        CaptureVideoOutput { frame in Fixtures.frameNumber { x, y in frame.luma(x: x, y: y) } }
-    }
+    func numberedCapture() -> CaptureVideoOutput { .numbered() }
 
     func openedPlayer(_ url: URL, _ capture: CaptureVideoOutput) async throws -> Player {
-        let player = Player()
-        player.audioOutputChoice = .null(untimed: false)
-        let item = PlayerItem(url: url)
-        item.add(capture)
-        player.replaceCurrentItem(with: item)
-        #expect(await eventually { item.status == .readyToPlay })
-        #expect(await eventually { !capture.frames.isEmpty }, "the first frame is shown while paused")
-        #expect(capture.frames.first?.value == 0)
-        return player
+        try await Player.openedPaused(url, showing: capture)
     }
 
     /// In MP4 and in MPEG-TS (no index: FFmpeg's seek lands wherever a time stamp search ends, often after the

@@ -9,20 +9,8 @@ import Testing
     /// Every change of the cues comes `delay` after its own time (0.3 s later; 0.2 s earlier), as heard.
     @Test(arguments: [0.3, -0.2]) func cuesShowThatMuchLaterOrEarlier(delay: Double) async throws {
         let media = try Fixtures.subtitled(container: "mkv", codec: "srt", timeScale: 0.5)
-        let sink = try TestSink()
-        let player = Player.onSink(sink)
-        let item = PlayerItem(url: media)
-        item.subtitleDelay = delay
-        let output = CaptureLegibleOutput(player)
-        item.add(output)
-        let ended = endedFlag(player)
-        player.replaceCurrentItem(with: item)
-        player.play()
-        #expect(await eventually(timeout: 15) { ended.value }, "the item did not play to its end")
-        player.close()
-        _ = sink.stopRecording()
+        let changes = try await CaptureLegibleOutput.played(media) { $0.subtitleDelay = delay }.all
         let boundaries = Fixtures.subtitleCues(timeScale: 0.5).flatMap { [$0.start + delay, $0.end + delay] }
-        let changes = output.all
         #expect(changes.count == boundaries.count, "told \(changes.map(\.texts))")
         for (change, due) in zip(changes, boundaries) {
             #expect(

@@ -24,6 +24,25 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
     }
 
     var all: [Change] { changes.current }
+
+    /// What an output was told while `media` played to its end on a test sink, its item set up by `prepare`.
+    @MainActor static func played(_ media: URL, prepare: (PlayerItem) -> Void = { _ in }) async throws
+        -> CaptureLegibleOutput
+    {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: media)
+        prepare(item)
+        let output = CaptureLegibleOutput(player)
+        item.add(output)
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 15) { ended.value }, "the item did not play to its end")
+        player.close()
+        _ = sink.stopRecording()
+        return output
+    }
 }
 
 /// The subtitle track of local media reaches the item's legible outputs: each cue shows while the sound of its
@@ -36,19 +55,7 @@ final class CaptureLegibleOutput: LegibleOutput, @unchecked Sendable {
     /// looked at, not how long the media lasts.
     @Test(arguments: formats) func cuesShowAndClearAtTheirTimes(container: String, codec: String) async throws {
         let media = try Fixtures.subtitled(container: container, codec: codec, timeScale: 0.5)
-        let sink = try TestSink()
-        let player = Player.onSink(sink)
-        let item = PlayerItem(url: media)
-        let output = CaptureLegibleOutput(player)
-        item.add(output)
-        let ended = endedFlag(player)
-        player.replaceCurrentItem(with: item)
-        player.play()
-        #expect(await eventually(timeout: 15) { ended.value }, "the item did not play to its end")
-        player.close()
-        _ = sink.stopRecording()
-
-        let changes = output.all
+        let changes = try await CaptureLegibleOutput.played(media).all
         let expected = Fixtures.subtitleCues(timeScale: 0.5).flatMap { cue in
             [
                 (

@@ -86,7 +86,27 @@ final class StateRecorder {
     }
 }
 
+extension CaptureVideoOutput {
+    /// A capture output that reads each presented frame's drawn number (`Fixtures.numberedVideo`).
+    static func numbered() -> CaptureVideoOutput {
+        CaptureVideoOutput { frame in Fixtures.frameNumber { x, y in frame.luma(x: x, y: y) } }
+    }
+}
+
 extension Player {
+    /// A player (sound to a null output) paused on frame-numbered `url`, whose first picture `capture` has shown.
+    static func openedPaused(_ url: URL, showing capture: CaptureVideoOutput) async throws -> Player {
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: url)
+        item.add(capture)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        #expect(await eventually { !capture.frames.isEmpty }, "the first frame is shown while paused")
+        #expect(capture.frames.first?.value == 0)
+        return player
+    }
+
     /// A player on its own test sink.
     static func onSink(_ sink: TestSink) -> Player {
         let p = Player()
