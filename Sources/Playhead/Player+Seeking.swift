@@ -19,9 +19,9 @@ extension Player {
         startSeek(to: time, exact: isExact(toleranceBefore, toleranceAfter), handler: nil)
     }
 
-    /// Seeks and calls `completionHandler` (on the main actor) with true when the seek finished, false when a later
-    /// seek or item change superseded it or it was refused (a time that is not a number, an unplayed linear ad:
-    /// see `seek(to:)`).
+    /// Seeks and calls `completionHandler` (on the main actor) with true when the seek finished (a seek to the end
+    /// finishes there), false when a later seek or item change superseded it or it was refused (a time that is not
+    /// a number, a failed item, an unplayed linear ad: see `seek(to:)`).
     public func seek(
         to time: MediaTime, toleranceBefore: MediaTime = .positiveInfinity,
         toleranceAfter: MediaTime = .positiveInfinity, completionHandler: @escaping @Sendable (Bool) -> Void
@@ -58,7 +58,8 @@ extension Player {
 
     @discardableResult
     private func startSeek(to time: MediaTime, exact: Bool, handler: (@Sendable (Bool) -> Void)?) -> Int? {
-        guard engine != nil, time.isValid, !time.isIndefinite else {
+        // A failed item has nowhere to go (its engine may still be there, stopped): refused.
+        guard engine != nil, currentItem?.status != .failed, time.isValid, !time.isIndefinite else {
             handler?(false)
             return nil
         }

@@ -223,6 +223,8 @@ extension PlaybackEngine {
 
     /// At the end of the stream: hand the output to the next period, or let it play out and report the end.
     private func finishAudio(_ output: any AudioOutput, generation: Int) {
+        // A seek to the end (or past the last sample) wrote nothing: it is done where the clock stands, the end.
+        completeSeek(at: clock.seconds, generation: generation)
         setBuffering(false)
         control.withLock { $0.audioFinishing = generation }
         if handOff(output, generation: generation) { return }
