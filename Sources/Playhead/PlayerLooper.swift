@@ -87,6 +87,21 @@ public final class PlayerLooper {
             topUp()
             if status == .cancelled && copies.isEmpty { stopFollowing() }
         case .ready:
+            // A range that starts at or past the item's end has nothing to loop: each copy ended at once, and the
+            // looper went round hundreds of times a second on a full core.
+            if let range = timeRange, let current = player.currentItem, copies.contains(where: { $0 === current }),
+                current.duration.isNumeric, range.start.seconds >= current.duration.seconds - 0.01
+            {
+                status = .failed
+                error = PlaybackError(
+                    .invalidState, source: current.asset.url.absoluteString,
+                    reason: String(
+                        format: "the time range to loop starts at %.3f s, past the item's end (%.3f s)",
+                        range.start.seconds, current.duration.seconds))
+                disableCopies()
+                player.pause()
+                return
+            }
             if status == .unknown { status = .ready }
         case .error(let e):
             if let current = player.currentItem, copies.contains(where: { $0 === current }) {

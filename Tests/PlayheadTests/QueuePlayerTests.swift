@@ -205,4 +205,23 @@ import Testing
         #expect(gap < 0.002, "a gap of \(gap) s; \(dry)")
         player.close()
     }
+
+    /// A range that starts past the item's end: the looper fails, says why, and stops (it went round about 220
+    /// times a second on a full core, posting an end each time).
+    @Test func looperOverARangePastTheEndFails() async throws {
+        let player = QueuePlayer()
+        player.audioOutputChoice = .null(untimed: false)
+        let range = TimeRange(
+            start: MediaTime(seconds: 10, preferredTimescale: 600),
+            end: MediaTime(seconds: 12, preferredTimescale: 600))
+        let item = PlayerItem(url: try Fixtures.tone(seconds: 2, ext: "wav"))
+        let looper = PlayerLooper(player: player, templateItem: item, timeRange: range)
+        player.play()
+        #expect(await eventually(timeout: 5) { looper.status == .failed }, "status \(looper.status)")
+        #expect(looper.error?.reason.contains("past the item's end") == true, "\(String(describing: looper.error))")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(looper.loopCount <= 2, "looped \(looper.loopCount) times")
+        #expect(player.items().isEmpty || player.rate == 0, "still going: \(player.items().count) items")
+        player.close()
+    }
 }
