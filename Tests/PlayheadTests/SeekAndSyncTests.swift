@@ -89,6 +89,20 @@ import Testing
         #expect(abs(player.currentTime().seconds - 4) < 0.05, "landed at \(player.currentTime().seconds)")
     }
 
+    /// Between two pictures, an exact seek shows the one whose time holds the target (the frame starting before
+    /// it), as `AssetImageGenerator` does: 5.55 s shows frame 138 (5.52 s); it showed 139 (5.56 s), not yet due.
+    @Test func anExactSeekBetweenPicturesShowsTheOneOnScreenThen() async throws {
+        let capture = numberedCapture()
+        let player = try await openedPlayer(try Fixtures.numberedVideo(), capture)
+        for (seconds, frame) in [(5.55, 138), (1.234, 30), (2.0, 50), (2.03, 50)] {
+            let target = MediaTime(seconds: seconds, preferredTimescale: 1000)
+            #expect(await player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero))
+            #expect(
+                await eventually { capture.frames.last?.value == frame },
+                "\(seconds) s showed \(capture.frames.suffix(2).map(\.value)), not \(frame)")
+        }
+    }
+
     @Test func backToBackSeeksAllLand() async throws {
         // Seeks one right after another, backwards and forwards: each lands on its own frame, never the old place.
         let capture = numberedCapture()

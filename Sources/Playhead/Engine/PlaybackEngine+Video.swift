@@ -79,7 +79,9 @@ extension PlaybackEngine {
         let seconds = frame.pts.map { track.seconds($0) } ?? last.map { $0 + frameDuration } ?? 0
         last = seconds
         let target = control.withLock { $0.generation == generation ? $0.exactTarget : nil }
-        if let target, seconds + frameDuration / 2 < target { return true }
+        // An exact seek shows the picture whose time holds the target (the last one starting at or before it), as
+        // AVPlayer and `AssetImageGenerator` do: not the nearest, which may not be due yet.
+        if let target, seconds + frameDuration <= target + 0.0005 { return true }
         if let end = endSeconds, seconds >= end { return true }
         let time = MediaTime(seconds: seconds, preferredTimescale: 90_000)
         while !isStopping {
