@@ -39,6 +39,8 @@ extension PlaybackEngine {
         var jumpWaiting = false
         /// Buffering after a seek: cleared without stall or resume events.
         var seekBuffering = false
+        /// A stall was reported (`.stalled`) and its end not yet: a seek that comes meanwhile does not silence it.
+        var stallReported = false
         var readyPosted = false
         var audioEnded = false
         /// The generation whose last sound was written and now plays out (the output runs dry at its end).
@@ -85,10 +87,15 @@ extension PlaybackEngine {
             buffering = newValue
             let first = !newValue && !readyPosted
             if first { readyPosted = true }
-            let silent = seekBuffering && !first
+            // A stall reported is always followed by its end, even when a seek came in between (the player showed
+            // "buffering" for good after quick seeks: a stall began between two seeks and the second silenced its
+            // end).
+            let silent = seekBuffering && !first && (newValue || !stallReported)
             if !newValue { seekBuffering = false }
             // A failed item stays failed: no readiness or stall is reported after its failure.
-            return BufferingChange(announce: !silent && !failed, corked: corked, firstReady: first)
+            let announce = !silent && !failed
+            stallReported = newValue && announce && !first
+            return BufferingChange(announce: announce, corked: corked, firstReady: first)
         }
 
         /// The item plays, its source holds no pending jump and no seek came of one: the jump is gone and the wait

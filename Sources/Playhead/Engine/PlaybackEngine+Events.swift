@@ -47,7 +47,9 @@ extension PlaybackEngine {
     /// fill, then filled with a whole segment while the decode thread waited for the processor, stalled a playing
     /// stream until the next segment came. On the audio or video decode thread.
     func noteStarving(_ queue: PacketQueue) {
-        setBuffering(true, if: { c in c.activeSeek == nil && queue.isEmpty && !queue.reachedEnd })
+        // A seek waiting to be carried out empties the queues itself: its wait is not a stall.
+        setBuffering(
+            true, if: { c in c.activeSeek == nil && c.pendingSeek == nil && queue.isEmpty && !queue.reachedEnd })
     }
 
     /// `setBuffering`, decided only when `condition` (evaluated under the control lock) holds.
