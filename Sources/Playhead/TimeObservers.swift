@@ -48,6 +48,8 @@ final class TimeObserverHub {
         let queue: DispatchQueue
         let block: @Sendable (MediaTime) -> Void
         var timer: DispatchSourceTimer?
+        /// Set by `remove`: a call already queued on `queue` (a start or stop of playback) is not made.
+        let removed = Locked(false)
         init(interval: Double, queue: DispatchQueue, block: @escaping @Sendable (MediaTime) -> Void) {
             self.interval = interval
             self.queue = queue
@@ -102,7 +104,10 @@ final class TimeObserverHub {
     }
 
     func remove(_ token: TimeObserverToken) {
-        periodic.removeValue(forKey: token.id)?.timer?.cancel()
+        if let p = periodic.removeValue(forKey: token.id) {
+            p.removed.withLock { $0 = true }
+            p.timer?.cancel()
+        }
         boundary.removeValue(forKey: token.id)?.timer?.cancel()
     }
 
@@ -134,7 +139,7 @@ final class TimeObserverHub {
     }
 
     private func fire(_ p: Periodic, clock: Timebase) {
-        Self.fire(p.block, on: p.queue, clock: clock)
+        Self.fire(p.block, on: p.queue, clock: clock, unless: p.removed)
     }
 
     private func startTimer(_ p: Periodic, clock: Timebase) {
@@ -151,9 +156,10 @@ final class TimeObserverHub {
     // The handlers are made in nonisolated functions: a closure formed on the main actor would be main-actor
     // isolated and trap when its queue is another one.
     private nonisolated static func fire(
-        _ block: @escaping @Sendable (MediaTime) -> Void, on queue: DispatchQueue, clock: Timebase
+        _ block: @escaping @Sendable (MediaTime) -> Void, on queue: DispatchQueue, clock: Timebase,
+        unless removed: Locked<Bool>
     ) {
-        queue.async { block(clock.time) }
+        queue.async { if !removed.current { block(clock.time) } }
     }
 
     private nonisolated static func periodicTimer(

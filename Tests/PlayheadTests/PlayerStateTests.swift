@@ -81,6 +81,26 @@ import Testing
         #expect(steps.allSatisfy { abs($0 - 0.25) < 0.06 }, "\(steps)")
     }
 
+    /// Paused and removed at once (a view's teardown): the call the pause queued is not made after the removal.
+    @Test func aRemovedObserverIsNotCalledForThePauseBeforeIt() async throws {
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let removed = Locked(false)
+        let late = Locked(0)
+        let token = player.addPeriodicTimeObserver(forInterval: MediaTime(value: 1, timescale: 4), queue: .main) { _ in
+            if removed.current { late.withLock { $0 += 1 } }
+        }
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 3)))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        try await Task.sleep(for: .milliseconds(600))
+        player.pause()
+        player.removeTimeObserver(token)
+        removed.withLock { $0 = true }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(late.current == 0, "called \(late.current) times after its removal")
+    }
+
     @Test func boundaryObserverFiresOnce() async throws {
         let player = Player()
         player.audioOutputChoice = .null(untimed: false)
