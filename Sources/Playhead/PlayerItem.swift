@@ -185,16 +185,18 @@ public final class PlayerItem {
     }
 
     /// Posted when the item plays to its end, like `AVPlayerItem.didPlayToEndTimeNotification`; the object is
-    /// the item. The item notifications are posted from `PlayerItem.notificationQueue`, not the main actor.
-    public static let didPlayToEndTimeNotification = Notification.Name("PlayheadPlayerItemDidPlayToEndTime")
+    /// the item. The item notifications are posted from `PlayerItem.notificationQueue`, not the main actor; their
+    /// names can be read anywhere.
+    public nonisolated static let didPlayToEndTimeNotification = Notification.Name("PlayheadPlayerItemDidPlayToEndTime")
     /// Posted when the item fails before its end; `userInfo["error"]` holds the `PlaybackError`.
-    public static let failedToPlayToEndTimeNotification = Notification.Name("PlayheadPlayerItemFailedToPlayToEndTime")
+    public nonisolated static let failedToPlayToEndTimeNotification = Notification.Name(
+        "PlayheadPlayerItemFailedToPlayToEndTime")
     /// Posted when playback stalls for lack of data.
-    public static let playbackStalledNotification = Notification.Name("PlayheadPlayerItemPlaybackStalled")
+    public nonisolated static let playbackStalledNotification = Notification.Name("PlayheadPlayerItemPlaybackStalled")
     /// Posted when the item's time jumps (a seek).
-    public static let timeJumpedNotification = Notification.Name("PlayheadPlayerItemTimeJumped")
+    public nonisolated static let timeJumpedNotification = Notification.Name("PlayheadPlayerItemTimeJumped")
     /// Posted when an entry is added to the error log.
-    public static let newErrorLogEntryNotification = Notification.Name("PlayheadPlayerItemNewErrorLogEntry")
+    public nonisolated static let newErrorLogEntryNotification = Notification.Name("PlayheadPlayerItemNewErrorLogEntry")
 }
 
 /// One entry of an item's error log, like `AVPlayerItemErrorLogEvent`. A value type, safe anywhere.
