@@ -135,5 +135,7 @@ extension Player {
             start: MediaTime(seconds: now, preferredTimescale: 600),
             end: MediaTime(seconds: until, preferredTimescale: 600))
         if item.loadedTimeRanges != [range] { item.loadedTimeRanges = [range] }
+        let full = engine.bufferIsFull
+        if item.isPlaybackBufferFull != full { item.isPlaybackBufferFull = full }
     }
 }

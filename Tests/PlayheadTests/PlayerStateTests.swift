@@ -101,6 +101,22 @@ import Testing
         #expect(late.current == 0, "called \(late.current) times after its removal")
     }
 
+    /// `isPlaybackBufferFull`: once a short file is read to its end, and once a long one fills its forward buffer
+    /// (it was never set).
+    @Test func theBufferReadsFullWhenItHoldsAllItMay() async throws {
+        for (url, ahead) in [(try Fixtures.tone(seconds: 2, ext: "wav"), 0.0), (try Fixtures.tone(seconds: 20), 1.0)] {
+            let player = Player()
+            player.audioOutputChoice = .null(untimed: false)
+            let item = PlayerItem(url: url)
+            item.preferredForwardBufferDuration = ahead
+            #expect(!item.isPlaybackBufferFull)
+            player.replaceCurrentItem(with: item)
+            player.play()
+            #expect(await eventually(timeout: 5) { item.isPlaybackBufferFull }, "\(url.lastPathComponent)")
+            player.close()
+        }
+    }
+
     @Test func boundaryObserverFiresOnce() async throws {
         let player = Player()
         player.audioOutputChoice = .null(untimed: false)

@@ -139,6 +139,14 @@ final class PlaybackEngine: @unchecked Sendable {
 
     var isStopping: Bool { control.withLock { $0.stopping } }
 
+    /// Whether the forward buffer holds all it may: the demux thread waits for the decoders to make room, or it
+    /// has read the input to its end (`PlayerItem.isPlaybackBufferFull`). Any thread.
+    var bufferIsFull: Bool {
+        guard let media = info else { return false }
+        if control.withLock({ $0.demuxWaitsForRoom }) { return true }
+        return (media.audio == nil || audioQueue.reachedEnd) && (media.video == nil || videoQueue.reachedEnd)
+    }
+
     /// On the renderer's thread, in this period's turn: runs `body` (a call into the audio output) unless the
     /// engine is stopping; nil when it is. What a turn writes after `stop()` is flushed by the same thread before
     /// the next turn, so nothing written late is heard.
