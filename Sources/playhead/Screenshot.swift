@@ -6,7 +6,9 @@ import Playhead
 /// over it. Main actor.
 extension PlaybackSession {
     func takeScreenshot() {
-        guard let frame = player.currentVideoFrame else {
+        // A picture of an earlier entry (the last video's, while sound alone plays now) is not what shows.
+        guard let item = player.currentItem, let frame = player.currentVideoFrame, frame.item == ObjectIdentifier(item)
+        else {
             terminal.message("no picture to save")
             return
         }
