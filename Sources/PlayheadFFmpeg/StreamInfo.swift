@@ -36,6 +36,9 @@ public struct StreamInfo: Sendable, Hashable {
     public var channels: Int
     /// Pixel size (video).
     public var width: Int, height: Int
+    /// The width of a pixel over its height (video; 1 for square pixels or when unknown): a 720x576 picture at
+    /// 64:45 shows 1024 wide.
+    public var sampleAspectRatio: Double = 1
     /// Frames per second (video), 0 when unknown.
     public var frameRate: Double
     /// Bits per second, 0 when unknown.
@@ -119,6 +122,13 @@ public struct StreamInfo: Sendable, Hashable {
         channels = Int(par.ch_layout.nb_channels)
         width = Int(par.width)
         height = Int(par.height)
+        let sar =
+            stream.pointee.sample_aspect_ratio.num > 0 ? stream.pointee.sample_aspect_ratio : par.sample_aspect_ratio
+        if sar.num > 0, sar.den > 0 {
+            let ratio = Double(sar.num) / Double(sar.den)
+            // A ratio beyond 1:10 either way is a broken header, not a picture to stretch.
+            if ratio >= 0.1 && ratio <= 10 { sampleAspectRatio = ratio }
+        }
         let fr = stream.pointee.avg_frame_rate
         frameRate = fr.den > 0 ? Double(fr.num) / Double(fr.den) : 0
         bitRate = Int(par.bit_rate)

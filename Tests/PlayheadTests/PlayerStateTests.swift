@@ -117,6 +117,24 @@ import Testing
         }
     }
 
+    /// Anamorphic video (720x576 stored, pixels 64:45 wide: 16:9 on screen) presents at the size it shows,
+    /// 1024x576, which the window opens at (it opened at 720x576, the picture shrunk between bars).
+    @Test func anamorphicVideoPresentsAtItsShownSize() async throws {
+        let url = try Fixtures.make(
+            "anamorphic-720x576.mp4",
+            [
+                "-f", "lavfi", "-i", "color=c=red:size=720x576:rate=25:duration=1", "-vf", "setsar=64/45",
+                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+            ])
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let item = PlayerItem(url: url)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay })
+        #expect(item.presentationSize == Size(width: 1024, height: 576), "\(item.presentationSize)")
+        player.close()
+    }
+
     @Test func boundaryObserverFiresOnce() async throws {
         let player = Player()
         player.audioOutputChoice = .null(untimed: false)

@@ -142,8 +142,10 @@ struct MediaInfo: Sendable {
 
     var presentationSize: (width: Int, height: Int) {
         guard let v = video else { return (0, 0) }
-        // Upright: a picture turned a quarter shows its height as its width.
-        return v.stream.rotation % 180 == 0 ? (v.stream.width, v.stream.height) : (v.stream.height, v.stream.width)
+        // As shown: pixels that are not square stretch the width (anamorphic video), and a picture turned a
+        // quarter shows its height as its width.
+        let width = Int((Double(v.stream.width) * v.stream.sampleAspectRatio).rounded())
+        return v.stream.rotation % 180 == 0 ? (width, v.stream.height) : (v.stream.height, width)
     }
 }
 
