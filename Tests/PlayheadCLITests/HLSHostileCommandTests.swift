@@ -28,6 +28,21 @@ import Testing
         _ = origin
     }
 
+    /// A media file whose server never answers fails after the time-out once (the look at its first bytes and
+    /// FFmpeg's open each waited the whole time-out: twice as long as asked).
+    @Test func aServerThatNeverAnswersFailsAfterOneTimeOut() throws {
+        let dir = try HLSFixtures.badInputs()
+        try Data(repeating: 0, count: 1000).write(to: dir.appendingPathComponent("silent.mp4"))
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let url = origin.url("bad/silent.mp4", ["first_byte_delay": "60"])
+        let arguments = ["--ao=null", "--vo=null", "--no-mpris", "--network-timeout=2", url.absoluteString]
+        let r = try Run.command(Paths.playheadBinary(), arguments, timeout: 30)
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        #expect(r.stderr.contains("timed out"), "\(r.stderr)")
+        #expect(r.seconds > 1.8 && r.seconds < 3.5, "took \(r.seconds) s for a 2 s time-out")
+        _ = origin
+    }
+
     @Test func sigtermEndsPlayheadAtOnceWhileAPlaylistTrickles() throws {
         let (origin, url) = try tricklingPlaylist()
         let p = Process()

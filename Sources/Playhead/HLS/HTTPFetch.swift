@@ -53,6 +53,9 @@ final class HTTPFetch: @unchecked Sendable {
     /// Whether the last error thrown was the connection's (the host did not resolve, the connection or its TLS
     /// failed): no HTTP answer came.
     private(set) var lastErrorWasConnection = false
+    /// Whether the last error thrown was the idle time-out: no data came for `timeout` seconds (not the total
+    /// deadline of a request that trickles).
+    private(set) var lastErrorWasTimeout = false
     /// The HTTP status of the last error thrown, when it was one.
     private(set) var lastStatus: Int?
     /// The last response's `Retry-After` in seconds (range-checked by `RetryPolicy.retryAfterSeconds`).
@@ -97,6 +100,7 @@ final class HTTPFetch: @unchecked Sendable {
         let name = url.absoluteString
         lastErrorWasTransient = false
         lastErrorWasConnection = false
+        lastErrorWasTimeout = false
         lastStatus = nil
         lastRetryAfter = nil
         if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
@@ -174,7 +178,9 @@ final class HTTPFetch: @unchecked Sendable {
                 head: b.head)
         case .failure(let error)?:
             switch error {
-            case .timedOut: lastErrorWasTransient = true
+            case .timedOut:
+                lastErrorWasTransient = true
+                lastErrorWasTimeout = true
             case .transport:
                 lastErrorWasTransient = true
                 lastErrorWasConnection = true

@@ -16,6 +16,7 @@ enum MediaOpener {
     ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
         let sniffed = sniff(location, timeout: timeout, stopping: stopping)
+        if let timedOut = sniffed.timedOut { throw timedOut }
         let playlistURL = sniffed.playlist
         if stopping?() == true { throw PlaybackError(.network, source: location, reason: "cancelled") }
         if let url = playlistURL {
@@ -80,6 +81,9 @@ enum MediaOpener {
         /// The connection failure of the request that looked (the host does not resolve, the connection or TLS
         /// failed), when it failed that way: the words FFmpeg's bare I/O error lacks.
         var unreachable: PlaybackError?
+        /// The request that looked got no data for the whole time allowed: FFmpeg's open would wait as long again
+        /// (the item failed after twice the time-out), so this is the item's error at once.
+        var timedOut: PlaybackError?
     }
 
     /// Whether `location` is HLS (see `hlsURL`), and how the request that looked failed, if it did.
@@ -92,12 +96,14 @@ enum MediaOpener {
             // One small ranged request, bounded in all as a playlist's; when it fails, FFmpeg opens the URL and
             // reports the error itself (FFmpeg does not check certificates unless asked, and a server may refuse
             // the range), unless all FFmpeg can say is "input/output error".
-            let probe = HTTPFetch(timeout: min(timeout, 5), localFiles: false, stopping: stopping)
+            let probe = HTTPFetch(timeout: timeout, localFiles: false, stopping: stopping)
             let r: HTTPFetch.Response
             do {
                 r = try probe.get(url, range: 0...4095, limit: 1 << 20, deadline: probe.playlistDeadline)
             } catch {
-                return Sniffed(unreachable: probe.lastErrorWasConnection ? error : nil)
+                return Sniffed(
+                    unreachable: probe.lastErrorWasConnection ? error : nil,
+                    timedOut: probe.lastErrorWasTimeout ? error : nil)
             }
             if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return Sniffed(playlist: url) }
             head = r.body
