@@ -231,6 +231,11 @@ public final class MediaInput: @unchecked Sendable {
     /// Replaces the duration, for inputs whose container cannot know it but whose source does (an HLS playlist).
     public func setDuration(_ duration: MediaTime) { self.duration = duration }
 
+    /// Names the streams that have no title `title` (a subtitle file's track by the file's name). Opening thread.
+    public func nameUntitledStreams(_ title: String) {
+        for i in streams.indices where streams[i].title?.isEmpty ?? true { streams[i].title = title }
+    }
+
     /// Replaces the first time stamp players subtract, for a source that knows where its bytes lie on a longer
     /// timeline (a live HLS stream starts inside its playlist's window, not at 0).
     public func setStartSeconds(_ seconds: Double) { startSeconds = seconds }

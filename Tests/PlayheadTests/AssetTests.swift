@@ -36,6 +36,15 @@ struct AssetTests {
         #expect(group.options.first?.extendedLanguageTag == nil)
     }
 
+    /// A subtitle file beside the media is an option named by the file (it was "Track 1").
+    @Test func aSubtitleFileIsNamedByItsFile() async throws {
+        let srt = Paths.fixtures.appendingPathComponent("named-cue.srt")
+        try "1\n00:00:00,500 --> 00:00:01,000\nNamed\n".write(to: srt, atomically: true, encoding: .utf8)
+        let asset = URLAsset(url: try Fixtures.tone(seconds: 1), options: [.subtitleFiles: [srt]])
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.map(\.displayName) == ["named-cue.srt"])
+    }
+
     @Test func loadsTagsAndArtwork() async throws {
         let cover = try Fixtures.make("cover.png", ["-f", "lavfi", "-i", "color=c=red:s=64x64:d=1", "-frames:v", "1"])
         let tagged = try Fixtures.make(

@@ -28,6 +28,8 @@ enum SubtitleFiles {
                     problems.append(PlaybackError(.unsupported, source: path, reason: reason))
                     continue
                 }
+                // Named by the file in menus and messages ("Track 1" said nothing), unless it names itself.
+                input.nameUntitledStreams((path as NSString).lastPathComponent)
                 let part = DemuxerSource(input: input, follower: nil)
                 part.cueFile = parsedCues(path, codec: input.streams.first?.codecName ?? "")
                 parts.append(part)
