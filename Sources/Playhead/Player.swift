@@ -183,8 +183,17 @@ public class Player {
         return timebase.time
     }
 
-    /// Replaces the current item, stopping the old one; nil leaves the player empty.
+    /// Replaces the current item, stopping the old one; nil leaves the player empty. The item that is current
+    /// already stays as it is, playing on (`AVPlayer`'s no-op; it was restarted from its start). Posts
+    /// `currentItemChanged` when the item changed.
     public func replaceCurrentItem(with item: PlayerItem?) {
+        guard item !== currentItem else { return }
+        setCurrentItem(item)
+        emit(PlayerEvent(.currentItemChanged))
+    }
+
+    /// Makes `item` current with an engine of its own, stopping the old one's (a queue posts its own change).
+    func setCurrentItem(_ item: PlayerItem?) {
         stopEngine()
         currentItem?.player = nil
         currentItem = item

@@ -80,7 +80,7 @@ public final class QueuePlayer: Player {
         discardPreloaded()
         for item in queue { item.player = nil }
         queue.removeAll()
-        super.replaceCurrentItem(with: nil)
+        setCurrentItem(nil)
         emit(PlayerEvent(.currentItemChanged))
     }
 
@@ -110,7 +110,7 @@ public final class QueuePlayer: Player {
     private func startHead() {
         guard let head = queue.first else {
             discardPreloaded()
-            if currentItem != nil { super.replaceCurrentItem(with: nil) }
+            if currentItem != nil { setCurrentItem(nil) }
             emit(PlayerEvent(.currentItemChanged))
             return
         }
@@ -119,7 +119,7 @@ public final class QueuePlayer: Player {
             promotePreloaded()
         } else {
             discardPreloaded()
-            super.replaceCurrentItem(with: head)
+            setCurrentItem(head)
         }
         emit(PlayerEvent(.currentItemChanged))
         preloadNextIfNeeded()
