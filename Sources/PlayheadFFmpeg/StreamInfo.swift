@@ -61,6 +61,9 @@ public struct StreamInfo: Sendable, Hashable {
     /// Whether this video stream carries closed captions (CEA-608 in ATSC A/53 `cc_data`) that FFmpeg's probe saw
     /// in its first pictures.
     public var hasClosedCaptions = false
+    /// An ASS or SSA subtitle stream's header (its `[Script Info]` and styles: the codec's private data), which
+    /// its events' styles name; nil for other streams.
+    public var subtitleHeader: String?
 
     /// Equality by index and codec (time bases are tuples and do not synthesise).
     public static func == (a: StreamInfo, b: StreamInfo) -> Bool {
@@ -136,6 +139,12 @@ public struct StreamInfo: Sendable, Hashable {
         language = MediaMetadata.tag("language", in: stream.pointee.metadata)
         title = MediaMetadata.tag("title", in: stream.pointee.metadata)
         rotation = mediaType == .video ? Int(ph_stream_rotation(stream)) : 0
+        if mediaType == .subtitle, codecName == "ass" || codecName == "ssa", let data = par.extradata,
+            par.extradata_size > 0
+        {
+            let bytes = UnsafeBufferPointer(start: data, count: Int(par.extradata_size))
+            subtitleHeader = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 
     /// Seconds for a time stamp in this stream's time base.

@@ -30,6 +30,9 @@ public struct SubtitleCue: Sendable, Hashable {
     public var displayBox: CueDisplayBox?
     /// The 1-based line number of the cue's timing line in the source, for diagnostics.
     public var sourceLine: Int
+    /// The ASS/SSA event the cue came from, with its track's header, when it came from such a track: a window
+    /// draws it with the track's styles (`text` holds its plain text, for terminals and text outputs).
+    public var assEvent: ASSEvent?
 
     /// Creates a cue; every setting not given takes its WebVTT default.
     public init(

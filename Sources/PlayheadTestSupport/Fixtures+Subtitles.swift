@@ -66,6 +66,44 @@ extension Fixtures {
             ])
     }
 
+    /// An ASS script for a 640x360 picture (`PlayResX`/`PlayResY` 640x360) whose events need its styles and
+    /// override tags: 1-2.5 s "Red at the top" in the style `RedTop` (red, 40 px, alignment 8: top centre) fading
+    /// in and out over 0.4 s; 3-4.5 s "Placed" in the white `Default` style at `{\pos(120,120)}` (bottom centre of
+    /// the text there).
+    public static let styledASS = """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 640
+        PlayResY: 360
+        ScaledBorderAndShadow: yes
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
+        Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, \
+        MarginR, MarginV, Encoding
+        Style: Default,sans-serif,28,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1
+        Style: RedTop,sans-serif,40,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,8,10,10,10,1
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:01.00,0:00:02.50,RedTop,,0,0,0,,{\\fad(400,400)}Red at the top
+        Dialogue: 0,0:00:03.00,0:00:04.50,Default,,0,0,0,,{\\pos(120,120)}Placed
+
+        """
+
+    /// `styledASS` as a file, and 6 s of a grey 640x360 picture (H.264) with it as an ASS track in Matroska.
+    public static func styledSubtitles() throws -> (video: URL, script: URL) {
+        let ass = Paths.fixtures.appendingPathComponent("styled.ass")
+        try styledASS.write(to: ass, atomically: true, encoding: .utf8)
+        let video = try make(
+            "styled-ass.mkv",
+            [
+                "-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-i", ass.path, "-map", "0", "-map", "1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:s", "copy",
+            ])
+        return (video, ass)
+    }
+
     private static func srtTime(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)

@@ -1,13 +1,23 @@
 import Foundation
 import PlayheadSubtitles
 
-/// Subtitle cues written as an ASS script for libass: one `Dialogue` per cue, showing from 0 for ever (the text
-/// renderer decides when cues show; the window draws what it is given), with the player's look: white sans-serif
-/// text with a black outline, sized to the picture's height, at the bottom centre unless the cue's settings place
-/// it. Italic, bold and underline spans become ASS overrides; line breaks `\N`. Pure functions; any thread.
+/// Subtitle cues written as an ASS script for libass, drawn as a still at `drawnAt` (the text renderer decides when
+/// cues show; the window draws what it is given). Cues from an ASS/SSA track are drawn with their track's header:
+/// its styles, colours, `PlayResX`/`PlayResY` and each event's margins, layers and override tags (`\pos`, `\an`,
+/// `\fad`...), each still taken a second into the event (or at its middle when shorter) so that a fade-in has
+/// ended. Other cues get one `Dialogue` each with the player's look: white sans-serif text with a black outline,
+/// sized to the picture's height, at the bottom centre unless the cue's settings place it; italic, bold and
+/// underline spans become ASS overrides, line breaks `\N`. Pure functions; any thread.
 enum ASSScript {
-    /// The script showing `cues` in a `width` x `height` area.
+    /// The script time at which scripts are drawn, in milliseconds.
+    static let drawnAt = 3_600_000
+
+    /// The script showing `cues` in a `width` x `height` area. When some come from an ASS/SSA track, that track's
+    /// cues alone (one track shows at a time; a cue of another kind beside them is left out).
     static func script(for cues: [SubtitleCue], width: Int, height: Int) -> String {
+        if let header = cues.lazy.compactMap(\.assEvent).first?.header {
+            return trackScript(header: header, cues: cues.filter { $0.assEvent?.header == header })
+        }
         let size = max(8, height / 14)
         let outline = max(1, size / 16)
         let margin = max(4, height / 22)
@@ -30,6 +40,34 @@ enum ASSScript {
                     + text(cue))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An ASS track's header with `cues`' events, each timed so that `drawnAt` falls a second into it (or at its
+    /// middle when it is shorter). The header's own `[Events]` section, if any, is replaced: its format line may
+    /// name SSA's `Marked` where the events carry a layer.
+    static func trackScript(header: String, cues: [SubtitleCue]) -> String {
+        var script = String(
+            header[..<(header.range(of: "[Events]", options: .caseInsensitive)?.lowerBound ?? header.endIndex)])
+        if !script.hasSuffix("\n") { script += "\n" }
+        script += "\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+        for cue in cues {
+            guard let event = cue.assEvent else { continue }
+            let length = max(10, Int(((cue.endTime - cue.startTime) * 1000).rounded()))
+            let start = drawnAt - min(length / 2, 1000)
+            let parts = event.fields.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            let end = max(start + length, drawnAt + 10)  // centiseconds: a very short event still holds drawnAt
+            script += "Dialogue: \(parts[0]),\(time(start)),\(time(end)),\(parts[1])\n"
+        }
+        return script
+    }
+
+    /// Milliseconds as an ASS time, `H:MM:SS.CC` (rounded down to the centisecond).
+    static func time(_ ms: Int) -> String {
+        let cs = ms / 10
+        let (h, m, sec, c) = (cs / 360_000, cs / 6000 % 60, cs / 100 % 60, cs % 100)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(h):\(two(m)):\(two(sec)).\(two(c))"
     }
 
     /// The cue's text with its spans as ASS overrides.

@@ -18,7 +18,7 @@ final class SubtitleRenderer {
 
     deinit { ph_subtitles_destroy(renderer) }
 
-    /// The cues' picture, `width` x `height` BGRA; nil when nothing shows (no cue, nothing drawn, no libass).
+    /// The picture of `script` (an `ASSScript`) at `ASSScript.drawnAt`, `width` x `height` BGRA; nil when nothing shows (no cue, nothing drawn, no libass).
     func render(_ script: String, width: Int, height: Int) -> [UInt8]? {
         guard width > 0, height > 0 else { return nil }
         if !tried {
@@ -29,7 +29,8 @@ final class SubtitleRenderer {
         guard let renderer else { return nil }
         var bgra = [UInt8](repeating: 0, count: width * height * 4)
         let drawn = bgra.withUnsafeMutableBufferPointer { out in
-            ph_subtitles_render(renderer, script, 0, Int32(width), Int32(height), out.baseAddress)
+            ph_subtitles_render(
+                renderer, script, Int64(ASSScript.drawnAt), Int32(width), Int32(height), out.baseAddress)
         }
         return drawn == 1 ? bgra : nil
     }

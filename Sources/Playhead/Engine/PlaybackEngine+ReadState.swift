@@ -37,7 +37,7 @@ extension PlaybackEngine {
 
         init(media: MediaInfo, source: any MediaSource) {
             self.media = media
-            textReader = media.text.map { TextCueReader(codec: $0.stream.codecName) }
+            textReader = media.text.map { TextCueReader($0.stream) }
             knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
         }
     }
@@ -86,7 +86,7 @@ extension PlaybackEngine {
                 state.catchingUp[.text] = (id, clock.seconds + 5)
                 state.atEnd = false
             }
-            state.textReader = state.media.text.map { TextCueReader(codec: $0.stream.codecName) }
+            state.textReader = state.media.text.map { TextCueReader($0.stream) }
             state.knownCues = state.media.text.flatMap { source.knownCues(of: $0.id) }
         }
     }

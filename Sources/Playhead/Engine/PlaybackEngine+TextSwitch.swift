@@ -13,7 +13,7 @@ extension PlaybackEngine {
         mutating func add(_ sample: MediaSample, track: MediaTrack) {
             guard let start = sample.seconds, cues[track.id, default: []].count < TextRenderer.capacity else { return }
             let duration = sample.packet.duration > 0 ? track.stream.seconds(sample.packet.duration) : 0
-            let reader = TextCueReader(codec: track.stream.codecName)
+            let reader = TextCueReader(track.stream)
             guard let cue = reader.cue(sample.packet, start: start, duration: duration) else { return }
             cues[track.id, default: []].append(cue)
         }

@@ -2,10 +2,19 @@ import PlayheadFFmpeg
 import PlayheadSubtitles
 
 /// Turns the samples of a text track into cues: SubRip, WebVTT, MP4 timed text (`mov_text`) and ASS/SSA events
-/// (their text, with line breaks and `{\anN}` alignment kept; other override tags dropped). Bitmap subtitles
-/// (DVD, PGS) are not text and are not read. A value type, safe on any thread.
+/// (their text, with line breaks and `{\anN}` alignment kept; other override tags dropped; the event itself kept
+/// with the track's header for a window to draw with its styles). Bitmap subtitles (DVD, PGS) are not text and are
+/// not read. A value type, safe on any thread.
 struct TextCueReader: Sendable {
     let codec: String
+    /// An ASS/SSA track's header (`StreamInfo.subtitleHeader`), which its cues carry in `SubtitleCue.assEvent`.
+    let assHeader: String?
+
+    /// A reader of `stream`'s samples.
+    init(_ stream: StreamInfo) {
+        codec = stream.codecName
+        assHeader = stream.subtitleHeader
+    }
 
     /// The text codecs a reader understands.
     static func supports(_ codecName: String) -> Bool {
@@ -35,15 +44,21 @@ struct TextCueReader: Sendable {
         }
         var text = String(decoding: bytes, as: UTF8.self)
         while text.last == "\0" || text.last == "\n" || text.last == "\r" { text.removeLast() }
-        if codec == "ass" || codec == "ssa" { text = Self.assText(text) }
+        var event: ASSEvent?
+        if codec == "ass" || codec == "ssa" {
+            if let assHeader { event = ASSEvent(header: assHeader, sample: text) }
+            text = Self.assText(text)
+        }
         text = text.replacingOccurrences(of: "\r\n", with: "\n")
         guard !text.isEmpty else { return nil }
         let end = start + (duration > 0 ? duration : 5)
         let markup: CueMarkup = codec == "webvtt" ? .webVTT : .subRip
         // SubRip's (and ASS's) `{\anN}` places the cue, as in a SubRip file read by `SRTParser`.
         let settings = markup == .subRip ? SRTCueTextParser.positionOverride(in: Array(text.utf8)[...]) : nil
-        return SubtitleCue(
+        var cue = SubtitleCue(
             id: "", startTime: start, endTime: end, text: text, markup: markup, settings: settings ?? CueSettings())
+        cue.assEvent = event
+        return cue
     }
 
     /// The text of an ASS event ("ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text" in Matroska,
