@@ -236,6 +236,11 @@ public final class MediaInput: @unchecked Sendable {
         for i in streams.indices where streams[i].title?.isEmpty ?? true { streams[i].title = title }
     }
 
+    /// Gives the streams that have no language `language` (a subtitle file named `Film.en.srt`). Opening thread.
+    public func setUnknownLanguage(_ language: String) {
+        for i in streams.indices where streams[i].language?.isEmpty ?? true { streams[i].language = language }
+    }
+
     /// Replaces the first time stamp players subtract, for a source that knows where its bytes lie on a longer
     /// timeline (a live HLS stream starts inside its playlist's window, not at 0).
     public func setStartSeconds(_ seconds: Double) { startSeconds = seconds }

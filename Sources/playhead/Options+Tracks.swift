@@ -17,6 +17,9 @@ struct TrackOptions: Equatable {
     var subtitleTrack: Int?
     /// Subtitle files shown with every input (`--sub-file`, repeatable), the last one chosen.
     var subtitleFiles: [String] = []
+    /// Whether subtitle files named after a local input (`Film.srt`, `Film.en.srt` beside `Film.mkv`) are shown
+    /// with it, before the `--sub-file` ones (`--sub-auto=exact`, the default, as mpv's; `--sub-auto=no`).
+    var autoSubtitles = true
     /// Seconds the subtitles show later than their time stamps say (`--sub-delay`, negative: earlier).
     var subtitleDelay: Double = 0
 
@@ -33,6 +36,12 @@ struct TrackOptions: Equatable {
                 FileManager.default.isReadableFile(atPath: path)
             else { throw Options.UsageError(description: "--sub-file: '\(path)' is not a readable file") }
             subtitleFiles.append(path)
+        case "--sub-auto":
+            let v = try Options.need(name, value)
+            guard v == "exact" || v == "no" else {
+                throw Options.UsageError(description: "--sub-auto: expected 'exact' or 'no', got '\(v)'")
+            }
+            autoSubtitles = v == "exact"
         case "--sid":
             let v = try Options.need(name, value)
             if v == "auto" {
@@ -102,6 +111,8 @@ struct TrackOptions: Equatable {
           --sid=N|no|auto                show the input's Nth subtitle track (from 1), or none
           --no-sub                       show no subtitles
           --sub-file=PATH                show this subtitle file (SubRip, WebVTT, ASS) with the input
+          --sub-auto=exact|no            show subtitle files named after the input (Film.srt, Film.en.srt) with it
+                                         (default exact)
           --sub-delay=SECONDS            show the subtitles this much later (negative: earlier)
         """
 }

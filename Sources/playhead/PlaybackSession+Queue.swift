@@ -1,6 +1,7 @@
 import Foundation
 import Playhead
 import PlayheadNowPlaying
+import PlayheadSubtitles
 
 /// The queue: one item per slot of the play order, the next one always queued so the player preloads it and
 /// joins it gaplessly; next/previous; resume positions. Main actor.
@@ -21,6 +22,21 @@ extension PlaybackSession {
         return l.contains("://") ? l : (l as NSString).lastPathComponent
     }
 
+    /// The subtitle files shown with the input at `url`: for a local file, those named after it in its folder
+    /// (unless `--sub-auto=no`), then the `--sub-file` ones (the last is chosen).
+    func subtitleFiles(for url: URL) -> [URL] {
+        var files: [String] = []
+        if options.tracks.autoSubtitles, url.isFileURL {
+            let folder = url.deletingLastPathComponent().path
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            let explicit = Set(options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            files = SubtitleFileNames.companions(of: url.lastPathComponent, among: names)
+                .map { (folder as NSString).appendingPathComponent($0) }
+                .filter { !explicit.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
+        }
+        return (files + options.tracks.subtitleFiles).map { URL(fileURLWithPath: $0) }
+    }
+
     /// Queues the item for `slot` at the end of the player's queue.
     @discardableResult
     func enqueue(_ slot: PlaylistCursor.Slot) -> PlayerItem {
@@ -28,8 +44,7 @@ extension PlaybackSession {
         let url =
             location.contains("://")
             ? (URL(text: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
-        let item = options.hls.makeItem(
-            url: url, subtitleFiles: options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0) })
+        let item = options.hls.makeItem(url: url, subtitleFiles: subtitleFiles(for: url))
         if let selection = options.tracks.selection { item.trackSelection = selection }
         item.subtitleDelay = subtitleDelay
         if !options.noVideo { item.add(NullVideoOutput()) }

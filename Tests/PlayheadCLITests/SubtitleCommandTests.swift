@@ -51,4 +51,45 @@ import Testing
         let lines = r.stderr.split(separator: "\n")
         #expect(lines.count == 1 && r.stderr.contains("not a subtitle file"), "\(r.stderr)")
     }
+
+    /// Subtitle files named after the input are shown with it (mpv's `--sub-auto=exact`): `Film.en.srt` (bottom)
+    /// and `Film.fr.srt` (top) beside `Film.mp4`; the last is chosen, `--slang` chooses by the name's language,
+    /// `--sub-auto=no` leaves them out, and `--sub-file` comes after them (chosen).
+    @Test func subtitleFilesNamedAfterTheInputAreShown() throws {
+        let folder = Paths.fixtures.appendingPathComponent("auto-subtitles")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let video = folder.appendingPathComponent("Film.mp4")
+        try FileManager.default.copyItem(at: try Fixtures.positionedCues().video, to: video)
+        try "1\n00:00:00,500 --> 00:00:05,500\nHello world\n".write(
+            to: folder.appendingPathComponent("Film.en.srt"), atomically: true, encoding: .utf8)
+        try "1\n00:00:00,500 --> 00:00:05,500\n{\\an8}Bonjour\n".write(
+            to: folder.appendingPathComponent("Film.fr.srt"), atomically: true, encoding: .utf8)
+        // Not this film's: another name, and a part after the name that is no language.
+        try "1\n00:00:00,500 --> 00:00:05,500\n{\\an8}Other\n".write(
+            to: folder.appendingPathComponent("Film.Day.srt"), atomically: true, encoding: .utf8)
+        try "1\n00:00:00,500 --> 00:00:05,500\n{\\an8}Other\n".write(
+            to: folder.appendingPathComponent("Filmic.srt"), atomically: true, encoding: .utf8)
+
+        let last = try Self.textAt2s([], video, toTheEnd: false)
+        #expect(last.top > 100 && last.bottom == 0, "default (Film.fr.srt, the last): \(last)")
+        let english = try Self.textAt2s(["--slang=en"], video, toTheEnd: false)
+        #expect(english.bottom > 100 && english.top == 0, "--slang=en (Film.en.srt): \(english)")
+        let off = try Self.textAt2s(["--sub-auto=no"], video, toTheEnd: false)
+        #expect(off.top == 0 && off.bottom == 0, "--sub-auto=no: \(off)")
+        let given = try Self.textAt2s(
+            ["--sub-file=\(folder.appendingPathComponent("Film.en.srt").path)"], video, toTheEnd: false)
+        #expect(given.bottom > 100 && given.top == 0, "--sub-file=Film.en.srt: \(given)")
+
+        // One that is no subtitle file is said once; the film plays on.
+        let broken = folder.appendingPathComponent("Broken.mp4")
+        try FileManager.default.copyItem(at: video, to: broken)
+        try FileManager.default.copyItem(
+            at: try Fixtures.tone(seconds: 1), to: folder.appendingPathComponent("Broken.srt"))
+        let said = try Self.textAt2s([], broken)
+        let lines = said.stderr.split(separator: "\n")
+        #expect(
+            lines.count == 1 && lines[0].contains(folder.appendingPathComponent("Broken.srt").path)
+                && said.stderr.contains("not a subtitle file"), "\(said.stderr)")
+    }
 }

@@ -90,11 +90,7 @@ import Testing
     /// `--sub-file` / `subtitleFiles`: an ASS script read beside a video without subtitles.
     @Test func aScriptBesideTheVideoIsDrawnWithItsStyles() async throws {
         let script = try Fixtures.styledSubtitles().script
-        let asset = URLAsset(
-            url: try Fixtures.make(
-                "grey-640x360.mkv",
-                ["-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-c:v", "libx264", "-pix_fmt", "yuv420p"]),
-            options: [.subtitleFiles: [script]])
+        let asset = URLAsset(url: try Fixtures.positionedCues().video, options: [.subtitleFiles: [script]])
         let item = PlayerItem(asset: asset)
         let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
         item.select(legible.options.first, in: legible)

@@ -7,7 +7,8 @@ import PlayheadSubtitles
 /// each opened by FFmpeg (SubRip, WebVTT, ASS...) as a part of the item's source, its cues on the item's timeline.
 /// WebVTT and SubRip files are read whole by Playhead's own parsers instead of through FFmpeg's samples: their cue
 /// settings and regions place the cues (FFmpeg drops them, and reads no cue at all from a WebVTT file with a
-/// region), and every cue is known from the start (one showing where a seek lands shows at once). A file that
+/// region), and every cue is known from the start (one showing where a seek lands shows at once). A file named
+/// with a language before its extension (`Film.fr.srt`) has that language unless it gives one. A file that
 /// cannot be read or holds anything but text subtitles is left out, with the reason.
 ///
 /// Threads: the thread opening the item (the demux thread, or the asset's loading).
@@ -30,6 +31,10 @@ enum SubtitleFiles {
                 }
                 // Named by the file in menus and messages ("Track 1" said nothing), unless it names itself.
                 input.nameUntitledStreams((path as NSString).lastPathComponent)
+                // `Film.fr.srt` is French, unless the file says otherwise.
+                if let language = SubtitleFileNames.language(of: (path as NSString).lastPathComponent) {
+                    input.setUnknownLanguage(language)
+                }
                 let part = DemuxerSource(input: input, follower: nil)
                 part.cueFile = parsedCues(path, codec: input.streams.first?.codecName ?? "")
                 parts.append(part)
