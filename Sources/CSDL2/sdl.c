@@ -476,7 +476,11 @@ int ph_window_is_fullscreen(const ph_window *window) {
     return (lib.SDL_GetWindowFlags(window->window) & SDL_WINDOW_FULLSCREEN) != 0;
 }
 
-void ph_window_raise(ph_window *window) { lib.SDL_RaiseWindow(window->window); }
+void ph_window_raise(ph_window *window) {
+    /* A minimized window is restored first: raising it alone leaves it in the taskbar. */
+    if (lib.SDL_GetWindowFlags(window->window) & SDL_WINDOW_MINIMIZED) lib.SDL_RestoreWindow(window->window);
+    lib.SDL_RaiseWindow(window->window);
+}
 void ph_window_show(ph_window *window) { lib.SDL_ShowWindow(window->window); }
 void ph_window_size(const ph_window *window, int *w, int *h) { lib.SDL_GetWindowSize(window->window, w, h); }
 void ph_window_set_size(ph_window *window, int w, int h) { lib.SDL_SetWindowSize(window->window, w, h); }

@@ -154,7 +154,7 @@ public final class PlayerWindow {
     /// The video driver and the renderer drawing the window ("x11" and "opengl", "wayland" and "software"...).
     public var drawnBy: (driver: String, renderer: String) { window.drawnBy }
 
-    /// Brings the window to the front.
+    /// Brings the window to the front, restoring it when minimized (MPRIS's Raise). Main actor.
     public func raise() { window.raise() }
 
     /// Closes the window at once; the player goes on playing.

@@ -181,7 +181,8 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         onDisplay { ph_window_set_title($0, title) }
     }
 
-    /// Brings the window to the front and gives it the focus. Any thread.
+    /// Brings the window to the front and gives it the focus, restoring it when minimized (a hidden one stays
+    /// hidden). Any thread.
     public func raise() { onDisplay { ph_window_raise($0) } }
 
     /// Closes the window now; nothing more is drawn or reported. Any thread.

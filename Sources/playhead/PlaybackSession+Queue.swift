@@ -18,7 +18,8 @@ extension PlaybackSession {
         let entry = entries[cursor.entry(slot)]
         if let t = entry.title, !t.isEmpty { return t }
         if let t = item?.metadata.string(for: .title), !t.isEmpty { return t }
-        let l = entry.location
+        // A file opened by its bytes (`/proc/self/fd/N`) by the name it was given (else "5").
+        let l = shown(entry.location)
         return l.contains("://") ? l : (l as NSString).lastPathComponent
     }
 

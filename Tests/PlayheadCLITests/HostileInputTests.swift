@@ -156,6 +156,27 @@ import Testing
         #expect(text.contains("\"ended\""), "\(text)")
     }
 
+    /// The window's title names such a file by its name, read lossily (it said "5", from `/proc/self/fd/5`).
+    @Test func aFileNameThatIsNotUTF8TitlesTheWindow() throws {
+        let dir = Paths.scratch("bytes")
+        let name = latin1Name("film", in: dir)
+        let data = try Data(contentsOf: try Fixtures.positionedCues().video)
+        let fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0)
+        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = [
+            "-c", "exec '\(try Paths.playheadBinary())' --ao=null --no-mpris --length=4 $'\(dir.path)/film\\xe9'",
+        ]
+        p.environment = TestDisplay.environment(display: try TestDisplay.name())
+        try Run.start(p)
+        defer { Run.kill(p) }
+        let g = try TestDisplay.waitForWindow(titled: "film\u{FFFD} - playhead")
+        #expect(g != nil, "no window titled 'film\u{FFFD} - playhead'")
+    }
+
     @Test func aMissingFileNameThatIsNotUTF8IsReportedLossily() throws {
         let dir = Paths.scratch("bytes")
         let r = try Run.command(
