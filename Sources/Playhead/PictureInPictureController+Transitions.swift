@@ -7,6 +7,9 @@ extension PictureInPictureController {
     /// The gap between the floating window and the screen's edges.
     static let margin = 16
 
+    /// The floating window's title for a main window titled `title`.
+    static func title(for title: String) -> String { "\(title) (Picture in Picture)" }
+
     func openFloatingWindow(for player: Player) async {
         guard let screen = await VideoWindow.usableScreenSize() else {
             transitioning = false
@@ -25,7 +28,7 @@ extension PictureInPictureController {
         let floating: PlayerWindow
         do {
             floating = try await PlayerWindow.open(
-                player: nil, title: "\(playerWindow.title) (Picture in Picture)", width: width, height: height,
+                player: nil, title: Self.title(for: playerWindow.title), width: width, height: height,
                 position: (max(0, x), max(0, y)), onTop: true, floating: true)
         } catch {
             transitioning = false
@@ -48,6 +51,7 @@ extension PictureInPictureController {
         playerWindow.player = nil
         playerWindow.hide()
         pictureInPictureWindow = floating
+        playerWindow.pictureInPictureCopy = floating
         isPictureInPictureActive = true
         transitioning = false
         delegate?.pictureInPictureControllerDidStartPictureInPicture(self)
@@ -72,6 +76,7 @@ extension PictureInPictureController {
         Task {
             if let placement = await floating.placement() { Self.remember(placement, on: self.screenSize) }
             self.playerWindow.player = player
+            self.playerWindow.pictureInPictureCopy = nil
             floating.player = nil
             floating.close()
             self.playerWindow.show()

@@ -89,6 +89,7 @@ public final class PictureInPictureController {
     isolated deinit {
         if let visibilityToken { playerWindow.removeVisibilityObserver(visibilityToken) }
         guard let floating = pictureInPictureWindow else { return }
+        playerWindow.pictureInPictureCopy = nil
         if !playerWindow.isClosed {
             playerWindow.player = floating.player
             playerWindow.show()

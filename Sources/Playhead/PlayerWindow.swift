@@ -140,10 +140,16 @@ public final class PlayerWindow {
     /// Called after `isFullscreen` changed (a key, a double click, the app, the desktop's media controls).
     public var fullscreenChanged: ((Bool) -> Void)?
 
-    /// The window's title.
+    /// The window's title (a Picture in Picture window showing this window's player follows it).
     public var title: String {
-        didSet { window.setTitle(title) }
+        didSet {
+            window.setTitle(title)
+            pictureInPictureCopy?.title = PictureInPictureController.title(for: title)
+        }
     }
+
+    /// The Picture in Picture window showing this window's player while it is active.
+    weak var pictureInPictureCopy: PlayerWindow?
 
     /// The window's drawable size in pixels.
     public var size: CGSize { window.displaySize }

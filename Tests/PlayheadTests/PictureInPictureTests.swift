@@ -100,6 +100,13 @@ import Testing
         // smptebars' first bar (grey-white) at the left, and its blue at the right of the top band.
         let left = bars.pixel(8, 30)
         #expect(left.r > 150 && left.g > 150 && left.b > 150, "left of the floating picture: \(left)")
+        // The floating window's title follows the main window's (the next entry of a playlist).
+        window.title = "pip next"
+        let renamed = try await Task.detached {
+            try TestDisplay.waitForWindow(titled: "pip next (Picture in Picture)", on: display, seconds: 5)
+        }.value
+        #expect(renamed != nil, "the floating window kept its first title")
+        window.title = title
 
         try await Task.sleep(for: .seconds(1))
         pip.stopPictureInPicture()
