@@ -16,6 +16,16 @@ extension PlayerWindow {
     /// Sets the window's size in window coordinates.
     public func resize(width: Int, height: Int) { window.resize(width: width, height: height) }
 
+    /// Sizes the window for a picture of `size` as `open` does: at the picture's size, scaled down to fit 90 % of
+    /// the screen. Nothing happens without a display.
+    public func fit(to size: Size) async {
+        guard size.width >= 1, size.height >= 1, let screen = await VideoWindow.usableScreenSize() else { return }
+        let fitted = VideoGeometry.windowSize(
+            for: CGSize(width: size.width, height: size.height),
+            within: CGSize(width: screen.width * 0.9, height: screen.height * 0.9))
+        resize(width: fitted.width, height: fitted.height)
+    }
+
     /// Hides the window (it keeps its size and place); the player plays on.
     public func hide() { window.hide() }
 

@@ -11,6 +11,7 @@ extension PlaybackSession {
         else { return }
         if options.video.output == .auto, !PlayerWindow.displayIsNamed { return }
         windowState = .opening
+        fittedPicture = item.presentationSize
         let title = windowTitle()
         let video = options.video
         Task { @MainActor [weak self] in
@@ -44,6 +45,18 @@ extension PlaybackSession {
                 printError("\(error.description) (playing without pictures)")
             }
         }
+    }
+
+    /// A video of another size than the last one sizes the window for it, as mpv does for each entry of a playlist
+    /// (`auto-window-resize`): unless `--geometry` gave a size, the window is fullscreen or in Picture in Picture.
+    /// A video of the same size leaves the window as the user made it; an audio entry leaves it alone.
+    func fitWindowToPicture() {
+        guard case .open(let window) = windowState, options.video.size == nil,
+            let size = player.currentItem?.presentationSize, size.width >= 1, size.height >= 1, size != fittedPicture,
+            !window.isFullscreen, pictureInPicture?.isPictureInPictureActive != true
+        else { return }
+        fittedPicture = size
+        Task { await window.fit(to: size) }
     }
 
     /// `i`: into Picture in Picture, or back to the window.

@@ -30,6 +30,8 @@ final class PlaybackSession {
     var failoversLookedAt: [ObjectIdentifier: Int] = [:]
     /// The video window, once opened.
     var windowState = WindowState.none
+    /// The picture size the window was last sized for (opened at, or fitted to by `fitWindowToPicture`).
+    var fittedPicture: Size?
     /// The current item's chapters, once loaded (`loadChapters`).
     var chapters: (item: ObjectIdentifier, groups: [TimedMetadataGroup])?
     /// Picture in Picture for the window (`i`, `--pip`), made with the window.
@@ -212,6 +214,7 @@ final class PlaybackSession {
         case .opened:
             audioSession?.follow(player.currentItem)
             openWindowIfWanted()
+            fitWindowToPicture()
         case .ready:
             countLengthFromTheStart()
             loadChapters()
@@ -222,6 +225,7 @@ final class PlaybackSession {
             currentItemChanged()
             openWindowIfWanted()
             retitleWindow()
+            fitWindowToPicture()
         case .ended:
             // Stopping at --end or --length is not the item's end: its saved position stays.
             if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.slot)) }

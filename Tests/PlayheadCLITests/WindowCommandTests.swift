@@ -209,6 +209,23 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
     }
 
+    /// Each video of another size sizes the window for it, as mpv's playlists do (it kept the first one's size).
+    @Test func theWindowFitsEachVideosSize() throws {
+        let grey = try Fixtures.positionedCues().video
+        let bars = try Fixtures.colourBars()
+        let (p, _) = try Self.launch(
+            ["--ao=null", "--length=2", grey.path, bars.path], display: try TestDisplay.name())
+        defer { Run.kill(p) }
+        let first = try #require(try TestDisplay.waitForWindow(titled: "\(grey.lastPathComponent) - playhead"))
+        #expect(first.width == 640 && first.height == 360, "\(first)")
+        var second = try #require(try TestDisplay.waitForWindow(titled: "\(bars.lastPathComponent) - playhead"))
+        for _ in 0..<40 where second.width != 320 {
+            Thread.sleep(forTimeInterval: 0.05)
+            second = try TestDisplay.window(titled: "\(bars.lastPathComponent) - playhead") ?? second
+        }
+        #expect(second.width == 320 && second.height == 240, "\(second)")
+    }
+
     @Test(arguments: ["--geometry=10x10", "--geometry=640x", "--geometry=+1+2+3", "--geometry=99999x100", "--vo=x"])
     func badVideoOptionsAreRefused(_ option: String) throws {
         let r = try Run.command(try Paths.playheadBinary(), [option, "x.mp4"], timeout: 10)
