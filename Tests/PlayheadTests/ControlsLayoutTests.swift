@@ -32,4 +32,24 @@ import Testing
         #expect(layout.menuRows.count == 5, "\(layout.menuRows.count) of 5 speeds fit")
         #expect(layout.menuRows.allSatisfy { $0.height >= 16 }, "\(layout.menuRows)")
     }
+
+    /// Narrower windows (down to the 64-pixel minimum) leave buttons out rather than draw them over each other:
+    /// speed first, then the menus and Picture in Picture, fullscreen only below 80 pixels, play never.
+    @Test(arguments: [64.0, 120, 160, 200, 240, 280]) func aNarrowWindowLeavesButtonsOut(width: Double) {
+        var state = ControlsState()
+        state.duration = 600
+        state.hasAudioChoice = true
+        state.hasSubtitleChoice = true
+        state.hasPictureInPicture = true
+        let layout = ControlsLayout(size: CGSize(width: width, height: 180), state: state)
+        let shown = layout.buttons.map(\.element)
+        #expect(shown.first == .playPause && (shown.count == 1 || shown.last == .fullscreen), "\(shown)")
+        if width >= 80 { #expect(shown.contains(.fullscreen), "\(shown)") }
+        for (i, b) in layout.buttons.enumerated() where i > 0 {
+            let before = layout.buttons[i - 1]
+            #expect(before.rect.maxX <= b.rect.minX, "at \(width): \(before.element) overlaps \(b.element)")
+        }
+        if width >= 280 { #expect(shown.count == 6, "\(shown)") }
+        if shown.count < 6 { #expect(!shown.contains(.speed), "speed kept over another button: \(shown)") }
+    }
 }

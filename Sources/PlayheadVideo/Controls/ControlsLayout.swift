@@ -94,6 +94,12 @@ public struct ControlsLayout: Sendable {
         if state.hasSubtitleChoice { trailing.append((.subtitles, rowHeight)) }
         if state.hasAudioChoice { trailing.append((.audio, rowHeight)) }
         trailing.append((.speed, (5 * 0.62 * 13 * s).rounded(.up) + pad))
+        // A narrow window leaves out what does not fit, the least needed first (speed, then the sound and subtitle
+        // menus, then Picture in Picture, fullscreen below 80 pixels): the play button always shows, and nothing
+        // overlaps.
+        while !trailing.isEmpty, rowHeight + pad + trailing.reduce(0, { $0 + $1.1 }) > size.width {
+            trailing.removeLast()
+        }
         for (element, width) in trailing {
             right -= width
             row.insert((element, CGRect(x: right, y: rowY, width: width, height: rowHeight)), at: 1)
