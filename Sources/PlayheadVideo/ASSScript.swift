@@ -14,13 +14,16 @@ enum ASSScript {
 
     /// The script showing `cues` in a `width` x `height` area. When some come from an ASS/SSA track, that track's
     /// cues alone (one track shows at a time; a cue of another kind beside them is left out).
-    static func script(for cues: [SubtitleCue], width: Int, height: Int) -> String {
+    /// Plain cues are sized for a picture `sizingHeight` high (default `height`): a window whose controls take
+    /// the bottom of the picture draws them above the bar at the size they have without it.
+    static func script(for cues: [SubtitleCue], width: Int, height: Int, sizingHeight: Int? = nil) -> String {
         if let header = cues.lazy.compactMap(\.assEvent).first?.header {
             return trackScript(header: header, cues: cues.filter { $0.assEvent?.header == header })
         }
-        let size = max(8, height / 14)
+        let sizing = sizingHeight ?? height
+        let size = max(8, sizing / 14)
         let outline = max(1, size / 16)
-        let margin = max(4, height / 22)
+        let margin = max(4, sizing / 22)
         var lines = [
             "[Script Info]", "ScriptType: v4.00+", "PlayResX: \(width)", "PlayResY: \(height)", "WrapStyle: 0",
             "ScaledBorderAndShadow: yes", "", "[V4+ Styles]",

@@ -126,7 +126,9 @@ final class WindowSurface {
     }
 
     /// Draws `cues` anew when they or the picture's place changed: in the part of the window the picture covers
-    /// (all of it before the first picture), above the controls' bar while it shows.
+    /// (all of it before the first picture). While the controls' bar shows, plain cues go above it at their size
+    /// (the area ends at the bar, the text is sized for the whole picture); an ASS track keeps the whole picture,
+    /// whose coordinates its events use (the bar covers its bottom for the moment it shows, as in mpv).
     private func updateOverlay(
         _ cues: [SubtitleCue], bounds: CGRect, gravity: VideoGravity, controls: ControlsState?, window: CGSize
     ) {
@@ -135,14 +137,15 @@ final class WindowSurface {
             let r = VideoGeometry.pixelRect(for: picture.shownAs, in: bounds, gravity: gravity)
             area = bounds.intersection(CGRect(x: r.x, y: r.y, width: r.width, height: r.height))
         }
-        if let controls {
+        let sizing = Int(area.height)
+        if let controls, !cues.contains(where: { $0.assEvent != nil }) {
             let top = ControlsLayout(size: window, state: controls).bar.minY
             if top > area.minY + 1 { area.size.height = min(area.height, top - area.minY) }
         }
         guard cues != overlay.cues || area != overlay.area else { return }
         overlay = (cues, area)
         let (w, h) = (Int(area.width), Int(area.height))
-        let script = ASSScript.script(for: cues, width: w, height: h)
+        let script = ASSScript.script(for: cues, width: w, height: h, sizingHeight: sizing)
         let drawn = cues.isEmpty ? nil : subtitles.render(script, width: w, height: h)
         if !cues.isEmpty, let failure = subtitles.failure { tell("subtitles cannot be drawn: \(failure)") }
         guard let bgra = drawn else {
