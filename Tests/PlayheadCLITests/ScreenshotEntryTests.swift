@@ -21,7 +21,7 @@ import Testing
         let videoTitle = "\(bars.lastPathComponent) - playhead"
         _ = try #require(try TestDisplay.waitForWindow(titled: videoTitle), "no window")
         Thread.sleep(forTimeInterval: 0.5)
-        try WindowCommandTests.type([">"], into: videoTitle)
+        try WindowCommandTests.type(["greater"], into: videoTitle)
         let toneTitle = "\(tone.lastPathComponent) - playhead"
         _ = try #require(try TestDisplay.waitForWindow(titled: toneTitle), "the window did not follow the entry")
         Thread.sleep(forTimeInterval: 0.5)
