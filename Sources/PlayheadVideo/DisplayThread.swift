@@ -92,6 +92,12 @@ final class DisplayThread: @unchecked Sendable {
         return names.isEmpty ? "none" : names.joined(separator: ",")
     }
 
+    /// Why a window could not open, for messages: `why` after the displays named in the environment
+    /// ("cannot open a window (DISPLAY=:0): ..."), or alone when none is named (it says so itself).
+    static func windowFailure(_ why: String) -> String {
+        drivers == "none" ? "cannot open a window: \(why)" : "cannot open a window (\(displayNames)): \(why)"
+    }
+
     /// The displays named in the environment, for messages ("DISPLAY=:0").
     static var displayNames: String {
         let env = ProcessInfo.processInfo.environment
@@ -106,7 +112,11 @@ final class DisplayThread: @unchecked Sendable {
         defer { lifetime.unlock() }
         let lost = shared.withLock { $0.lost }
         guard !lost, ph_sdl_start(Self.drivers) == 0 else {
-            let failure = lost ? "the connection to the display was lost" : String(cString: ph_sdl_error())
+            let failure =
+                lost
+                ? "the connection to the display was lost"
+                : Self.drivers == "none"
+                    ? "neither DISPLAY nor WAYLAND_DISPLAY is set" : String(cString: ph_sdl_error())
             let jobs = shared.withLock { s -> [Job] in
                 defer {
                     s.jobs = []

@@ -85,7 +85,7 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
                     let why = DisplayThread.shared.lastFailure ?? "no display"
                     continuation.resume(
                         returning: .failure(
-                            DisplayError(description: "cannot open a window (\(DisplayThread.displayNames)): \(why)")))
+                            DisplayError(description: DisplayThread.windowFailure(why))))
                     return
                 }
                 var limit = CGSize(width: 16384, height: 16384)
@@ -104,7 +104,7 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
                     let why = String(cString: ph_sdl_error())
                     continuation.resume(
                         returning: .failure(
-                            DisplayError(description: "cannot open a window (\(DisplayThread.displayNames)): \(why)")))
+                            DisplayError(description: DisplayThread.windowFailure(why))))
                     return
                 }
                 if floating { _ = ph_window_make_floating(handle, Int32(Self.floatingEdge)) }

@@ -74,6 +74,7 @@ extension PlaybackSession {
         case .char("v"): toggleSubtitles()
         case .char("s"): takeScreenshot()
         case .char("i"): togglePictureInPicture()
+        case .char("f"): toggleFullscreen()
         default: break
         }
         tick()

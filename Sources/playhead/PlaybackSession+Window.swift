@@ -25,6 +25,7 @@ extension PlaybackSession {
                 window.problemHandler = { printError($0) }
                 window.displayLostHandler = { [weak self] in
                     self?.windowState = .failed
+                    self?.pictureInPicture = nil
                     self?.withdrawWindowFromMPRIS()
                     printError("the display went away: playing on without pictures")
                 }
@@ -59,10 +60,30 @@ extension PlaybackSession {
         Task { await window.fit(to: size) }
     }
 
-    /// `i`: into Picture in Picture, or back to the window.
+    /// `i`: into Picture in Picture, or back to the window; without a window, why not.
     func togglePictureInPicture() {
-        guard let pip = pictureInPicture else { return }
+        guard case .open = windowState, let pip = pictureInPicture else {
+            return terminal.message(noWindow("Picture in Picture"))
+        }
         if pip.isPictureInPictureActive { pip.stopPictureInPicture() } else { pip.startPictureInPicture() }
+    }
+
+    /// `f` on the terminal (the window takes its own): fullscreen on or off; without a window, why not.
+    func toggleFullscreen() {
+        guard case .open(let window) = windowState else { return terminal.message(noWindow("fullscreen")) }
+        window.isFullscreen.toggle()
+    }
+
+    /// Why `what` cannot be done for want of a window, for the status line.
+    func noWindow(_ what: String) -> String {
+        switch windowState {
+        case .opening: return "\(what): the window is opening"
+        case .failed: return "\(what): no window (no display)"
+        case .open, .none, .closed:
+            if options.noVideo || options.video.output == .null { return "\(what): no window (--vo=null, --no-video)" }
+            let hasPictures = player.currentItem?.tracks.contains { $0.mediaType == .video } ?? false
+            return hasPictures ? "\(what): no window (no display)" : "\(what): this entry has no pictures"
+        }
     }
 
     /// The window's title for the item playing now.

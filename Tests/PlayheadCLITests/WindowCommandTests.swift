@@ -139,6 +139,20 @@ import Testing
         #expect(try TestDisplay.window(titled: "\(bars.lastPathComponent) - playhead") == nil)
     }
 
+    /// `--vo=sdl` asks for a window: without a display that is said in words a user can act on (it was "cannot
+    /// open a window (no display named): none not available").
+    @Test func voSDLWithoutADisplaySaysWhy() throws {
+        let bars = try Fixtures.colourBars()
+        let (p, err) = try Self.launch(["--ao=null", "--vo=sdl", "--length=1", bars.path], display: nil)
+        defer { Run.kill(p) }
+        #expect(Self.waitForExit(p, seconds: 10))
+        #expect(p.terminationStatus == 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            stderr == "playhead: cannot open a window: neither DISPLAY nor WAYLAND_DISPLAY is set (playing without "
+                + "pictures)\n", "\(stderr)")
+    }
+
     @Test func voNullShowsNoWindowOnADisplay() throws {
         let bars = try Fixtures.colourBars()
         let (p, _) = try Self.launch(
