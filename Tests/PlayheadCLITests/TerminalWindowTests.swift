@@ -2,9 +2,10 @@ import Foundation
 import PlayheadTestSupport
 import Testing
 
-/// `i` (Picture in Picture) and `f` (fullscreen) in a terminal without a window say why nothing happens (they were
-/// silent; `f` did nothing on the terminal even with a window).
-@Suite struct WindowlessKeyTests {
+/// The terminal and the window together: `i` (Picture in Picture) and `f` (fullscreen) on the terminal, which
+/// without a window say why nothing happens (they were silent; `f` did nothing on the terminal even with a
+/// window), and subtitles on the terminal only while no window shows or is about to show them.
+@Suite struct TerminalWindowTests {
     @Test func iAndFSayWhyWithoutAWindow() throws {
         let tone = try Fixtures.tone(seconds: 6, ext: "wav")
         let sound = try Run.inTerminal(
@@ -42,5 +43,20 @@ import Testing
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(widest == 640, "the window was at most \(widest) wide")
+    }
+
+    /// A cue at the start is drawn in the window, not flashed on the terminal while the window opens.
+    @Test func theFirstCueIsNotFlashedOnTheTerminalWhileTheWindowOpens() throws {
+        let folder = Paths.scratch("first-cue")
+        let video = folder.appendingPathComponent("Early.mp4")
+        try? FileManager.default.removeItem(at: video)
+        try FileManager.default.copyItem(at: try Fixtures.positionedCues().video, to: video)
+        try "1\n00:00:00,000 --> 00:00:03,000\nEarly words\n".write(
+            to: folder.appendingPathComponent("Early.srt"), atomically: true, encoding: .utf8)
+        let r = try Run.inTerminal(
+            [try Paths.playheadBinary(), "--ao=null", "--no-mpris", "--no-resume", "--length=1.5", video.path],
+            keys: [], tail: 2, environment: ["DISPLAY": try TestDisplay.name()], timeout: 30)
+        #expect(r.status == 0, "\(r.stdout.suffix(300))")
+        #expect(!r.stdout.contains("Early words"), "\(r.stdout.suffix(600))")
     }
 }
