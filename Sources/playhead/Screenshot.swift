@@ -13,8 +13,10 @@ extension PlaybackSession {
             return
         }
         let folder = FileManager.default.currentDirectoryPath
+        // The subtitles of the window that shows the player: the floating one in Picture in Picture.
         var window: PlayerWindow?
         if case .open(let open) = windowState { window = open }
+        if let pip = pictureInPicture, pip.isPictureInPictureActive { window = pip.pictureInPictureWindow }
         let subtitles = window?.playerLayer.displayedSubtitles ?? []
         Task { @MainActor [weak self] in
             let saved = await Task.detached { () -> Result<String, any Error> in

@@ -98,4 +98,32 @@ import Testing
         #expect(Self.waitFor(second), "no second screenshot")
         #expect(try Self.textPixels(second) == 0, "subtitles in the screenshot after v hid them")
     }
+
+    /// In Picture in Picture the subtitles the floating window shows are saved too (they were left out: the main
+    /// window, which shows nothing then, was asked). Under openbox on an X server of the test's own.
+    @Test func sInPictureInPictureSavesTheSubtitlesToo() throws {
+        let folder = Paths.scratch("subtitle-screenshots-pip")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let video = try Fixtures.subtitledVideo()
+        let subtitles = folder.appendingPathComponent("all-along.srt")
+        try "1\n00:00:00,000 --> 00:00:06,000\nHello world\n".write(to: subtitles, atomically: true, encoding: .utf8)
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+        p.arguments = ["--ao=null", "--no-mpris", "--pip", "--sub-file=\(subtitles.path)", video.path]
+        p.environment = TestDisplay.environment(display: x.display)
+        p.currentDirectoryURL = folder
+        try Run.start(p)
+        defer { Run.kill(p) }
+        let floating = "\(video.lastPathComponent) - playhead (Picture in Picture)"
+        _ = try #require(try TestDisplay.waitForWindow(titled: floating, on: x.display), "no floating window")
+        Thread.sleep(forTimeInterval: 0.5)
+        try WindowCommandTests.type(["p", "s"], into: floating, on: x.display)
+        let shot = folder.appendingPathComponent("playhead-shot0001.png")
+        #expect(Self.waitFor(shot), "no screenshot")
+        let drawn = try Self.textPixels(shot)
+        #expect(drawn > 150, "\(drawn) text pixels in the screenshot taken in Picture in Picture")
+    }
 }
