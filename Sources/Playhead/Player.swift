@@ -215,6 +215,7 @@ public class Player {
         stopEngine()
         currentItem?.player = nil
         currentItem = nil
+        applyRate(0)  // a closed player plays nothing: paused, and says so
         updateTimeControlStatus()
         detachAudioSession()
         // The loop stops what is left, closes the sound and ends its thread, off the main actor.

@@ -30,4 +30,16 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         #expect(changes.current == 3, "\(changes.current) item-changed events for 3 changes")
     }
+
+    /// A closed player is paused and says so (its rate stayed 1).
+    @Test func aClosedPlayerIsPaused() async throws {
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 6, ext: "wav")))
+        player.play()
+        #expect(await eventually { player.currentTime().seconds > 0.3 })
+        player.close()
+        #expect(
+            player.rate == 0 && player.timeControlStatus == .paused, "rate \(player.rate), \(player.timeControlStatus)")
+    }
 }
