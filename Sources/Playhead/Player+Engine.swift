@@ -49,6 +49,8 @@ extension Player {
 
     func startEngine(for item: PlayerItem) {
         guard let engine = makeEngine(for: item, active: true) else { return }
+        // Until it has opened and reached its start, the item's time is that start (not 0).
+        if let start = item.startSeconds { engine.clock.reset(to: start) }
         self.engine = engine
         item.engineStartedAt = MonotonicClock.now() - MonotonicClock.processStart
         timebase.engine = engine
@@ -154,15 +156,29 @@ extension Player {
         updateTimeControlStatus()
     }
 
+    /// Stops the current item's engine. The item keeps where it was (a seek in flight: its target) and starts
+    /// there if a player plays it again, as an `AVPlayerItem` does; one at its end (or live, whose place will have
+    /// gone) starts afresh.
     func stopEngine() {
         guard let engine else { return }
         let position = engine.currentSeconds
+        // Not yet opened (no duration) or still at 0: the start it was given stays.
+        if let item = currentItem, item.duration.isNumeric, at(item, position) > 0 {
+            let at = at(item, position)
+            item.startSeconds = at < item.duration.seconds - 0.1 ? at : nil
+        }
         resources.loop.send(.stopPlaying)
         self.engine = nil
         timebase.engine = nil
         timebase.frozen = position
         currentItem?.seekInFlight = nil
         cancelPendingSeeks()
+    }
+
+    /// Where `item` is: a seek's target while one is in flight, else `position`.
+    private func at(_ item: PlayerItem, _ position: Double) -> Double {
+        let at = item.seekInFlight?.seconds ?? position
+        return at.isFinite ? at : 0
     }
 
     /// Completes every seek still waiting with `false` (the item stopped or failed).

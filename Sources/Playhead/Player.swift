@@ -185,9 +185,15 @@ public class Player {
 
     /// Replaces the current item, stopping the old one; nil leaves the player empty. The item that is current
     /// already stays as it is, playing on (`AVPlayer`'s no-op; it was restarted from its start). Posts
-    /// `currentItemChanged` when the item changed.
+    /// `currentItemChanged` when the item changed. The old item keeps its time: given back, it goes on from there.
+    /// An item in another player is refused, and that is said on standard error (`AVPlayer` raises an exception).
     public func replaceCurrentItem(with item: PlayerItem?) {
         guard item !== currentItem else { return }
+        if let item, item.owner != nil {
+            return LibraryWarning.say(
+                "replaceCurrentItem(with:) ignored: the item is in another player (an item is in one player at a "
+                    + "time)")
+        }
         setCurrentItem(item)
         emit(PlayerEvent(.currentItemChanged))
     }
@@ -211,6 +217,7 @@ public class Player {
     /// because iOS owns the audio route; call it when the player will not be used again.
     public func close() {
         discardPreloaded()
+        for item in queue { item.queueOwner = nil }
         queue.removeAll()
         stopEngine()
         currentItem?.player = nil

@@ -130,12 +130,14 @@ public final class PlayerItem {
     }
     /// The outputs added with `add(_: PlayerItemVideoOutput)`.
     var itemVideoOutputs: [PlayerItemVideoOutput] = []
-    /// Where the item starts when a player starts it (a looper's time range, a resumed position); nil from 0.
+    /// Where the item starts when a player starts it (a looper's time range, a seek made before it played, where
+    /// it was when a player let it go); nil from 0.
     var startSeconds: Double?
-    /// Whether a player has played (or preloaded) the item: an item is played once, as in AVFoundation.
-    var hasBeenEnqueued = false
-    /// The queue player holding the item.
+    /// The queue player holding the item, while it is in that queue.
     weak var queueOwner: Player?
+    /// The player the item is in now (its current item, or in its queue): an item is in one player at a time, as
+    /// in AVFoundation.
+    var owner: Player? { player ?? queueOwner }
     /// The interstitials played through (or left behind), which seeks may skip from now on.
     @ObservationIgnored var playedInterstitials: Set<TimeRange> = []
     /// Where the seek in flight goes (its id and target), for the interstitial policy while the clock still reads
@@ -150,8 +152,13 @@ public final class PlayerItem {
     /// An item for `asset`.
     public init(asset: URLAsset) { self.asset = asset }
 
-    /// The item's current time; `.zero` when no player plays it.
-    public func currentTime() -> MediaTime { player?.currentItem === self ? player!.currentTime() : .zero }
+    /// The item's current time, as `AVPlayerItem.currentTime()`: the play head while a player plays it; else
+    /// where it will start (a seek made meanwhile, where a player left it), `.zero` for an item never played.
+    public func currentTime() -> MediaTime {
+        if let player, player.currentItem === self { return player.currentTime() }
+        // Not playing: where it will start (a seek made meanwhile, or where a player left it).
+        return MediaTime(seconds: startSeconds ?? 0, preferredTimescale: 1_000_000)
+    }
 
     /// Takes what the opened input tells about the item.
     func apply(_ info: MediaInfo) {

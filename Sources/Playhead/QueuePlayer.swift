@@ -39,21 +39,30 @@ public final class QueuePlayer: Player {
         guard let current = queue.first else { return }
         queue.removeFirst()
         current.player = nil
+        current.queueOwner = nil
         startHead()
     }
 
-    /// Whether `item` may be inserted after `afterItem` (nil: at the end): an item is in at most one queue, once.
+    /// Whether `item` may be inserted after `afterItem` (nil: at the end): an item is in one player at a time, so
+    /// not while it is current or queued in any player; one removed or played through may come back (it starts
+    /// where it was left, or where `PlayerItem.seek(to:)` put it; from its start when it had played to its end).
     public func canInsert(_ item: PlayerItem, after afterItem: PlayerItem?) -> Bool {
-        guard !item.hasBeenEnqueued else { return false }
+        guard item.owner == nil else { return false }
         guard let afterItem else { return true }
         return queue.contains { $0 === afterItem }
     }
 
     /// Inserts `item` after `afterItem`, or at the end when `afterItem` is nil; into an empty queue it becomes the
-    /// current item. Does nothing when `canInsert` is false.
+    /// current item. Does nothing when `canInsert` is false, and says why on standard error (`AVQueuePlayer`
+    /// raises an exception).
     public func insert(_ item: PlayerItem, after afterItem: PlayerItem?) {
-        guard canInsert(item, after: afterItem) else { return }
-        item.hasBeenEnqueued = true
+        guard canInsert(item, after: afterItem) else {
+            return LibraryWarning.say(
+                item.owner != nil
+                    ? "QueuePlayer.insert(_:after:) ignored: the item is in a player already (an item is in one "
+                        + "player at a time)"
+                    : "QueuePlayer.insert(_:after:) ignored: the item to insert after is not in the queue")
+        }
         item.queueOwner = self
         let index = afterItem.flatMap { a in queue.firstIndex { $0 === a } }.map { $0 + 1 } ?? queue.count
         queue.insert(item, at: index)
@@ -72,13 +81,17 @@ public final class QueuePlayer: Player {
             return
         }
         queue.remove(at: index)
+        item.queueOwner = nil
         if index == 1 { refreshPreload() }
     }
 
     /// Empties the queue and stops playback; the player has no current item afterwards.
     public func removeAllItems() {
         discardPreloaded()
-        for item in queue { item.player = nil }
+        for item in queue {
+            item.player = nil
+            item.queueOwner = nil
+        }
         queue.removeAll()
         setCurrentItem(nil)
         emit(PlayerEvent(.currentItemChanged))
@@ -87,10 +100,17 @@ public final class QueuePlayer: Player {
     /// Replaces the current item (at the head of the queue) with `item`; nil removes the current item and plays
     /// the next.
     public override func replaceCurrentItem(with item: PlayerItem?) {
-        if let item, item.hasBeenEnqueued, item !== currentItem { return }
-        if let current = currentItem, queue.first === current { queue.removeFirst() }
+        if let item, item === currentItem { return }
+        if let item, item.owner != nil {
+            return LibraryWarning.say(
+                "replaceCurrentItem(with:) ignored: the item is in a player already (an item is in one player at a "
+                    + "time)")
+        }
+        if let current = currentItem, queue.first === current {
+            queue.removeFirst()
+            current.queueOwner = nil
+        }
         if let item {
-            item.hasBeenEnqueued = true
             item.queueOwner = self
             queue.insert(item, at: 0)
         }
@@ -102,6 +122,7 @@ public final class QueuePlayer: Player {
         guard item === currentItem, queue.first === item else { return }
         queue.removeFirst()
         item.player = nil
+        item.queueOwner = nil
         startHead()
     }
 
