@@ -47,6 +47,30 @@ extension Player {
         return renderer
     }
 
+    /// `audioOutputChoice` was set: the sound made on the old choice (if any) goes, and the current item (unless it
+    /// failed) opens again on the new one from where it was (a queue's preloaded next item is opened again later,
+    /// on it).
+    func audioOutputChoiceChanged() {
+        // Nothing opened yet: the first item opens on the choice.
+        guard audioRenderer != nil || engine != nil else { return }
+        let item = currentItem
+        discardPreloaded()
+        stopEngine()
+        if audioRenderer != nil {
+            detachAudioSession()
+            resources.loop.send(.closeSound)
+            audioRenderer = nil
+        }
+        guard let item, item.status != .failed else { return }
+        // An output that had failed the player gets its chance again.
+        if status == .failed {
+            status = .unknown
+            error = nil
+        }
+        startEngine(for: item)
+        updateTimeControlStatus()
+    }
+
     func startEngine(for item: PlayerItem) {
         guard let engine = makeEngine(for: item, active: true) else { return }
         // Until it has opened and reached its start, the item's time is that start (not 0).

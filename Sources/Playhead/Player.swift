@@ -101,8 +101,12 @@ public class Player {
     public var automaticallyWaitsToMinimizeStalling = true
     /// What happens at the end of an item.
     public var actionAtItemEnd: ActionAtItemEnd = .pause
-    /// Where sound goes; takes effect for the next item.
-    public var audioOutputChoice: AudioOutputChoice = .automatic
+    /// Where sound goes. Set while an item is open, the sound moves there at once: the item opens again on the new
+    /// output from where it was (a moment's gap), as `AVPlayer.audioOutputDeviceUniqueID` takes effect at once;
+    /// set right after `Player(url:)`, before anything was heard, it is the output the item plays on.
+    public var audioOutputChoice: AudioOutputChoice = .automatic {
+        didSet { audioOutputChoiceChanged() }
+    }
     /// Whether video is decoded (`--no-video` turns it off).
     public var decodesVideo = true
     /// Present frames as soon as they decode, without pacing (`--untimed`).

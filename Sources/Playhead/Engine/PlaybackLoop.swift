@@ -26,6 +26,9 @@ final class PlaybackLoop: @unchecked Sendable {
         /// The player's sound from now on: its renderer's thread starts and, for the sound server, its stream is
         /// asked for (made on the connection's queue, not waited for).
         case openSound(AudioRenderer, requestStream: Bool)
+        /// The player's sound as it is goes away (its output was chosen anew): the renderer's thread ends and its
+        /// output stops; the periods it played are stopped already. The next `openSound` brings the new one.
+        case closeSound
     }
 
     private let condition = PriorityInheritingCondition()
@@ -80,6 +83,10 @@ final class PlaybackLoop: @unchecked Sendable {
                 if requestStream, let pulse = r.output as? PulseAudioOutput {
                     pulse.requestStream(format: AudioFormat())
                 }
+            case .closeSound:
+                renderer?.shutDown()
+                renderer?.output.stop()
+                renderer = nil
             case .timeline(let command):
                 for effect in timeline.apply(command) { perform(effect) }
             }
