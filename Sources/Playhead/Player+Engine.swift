@@ -213,9 +213,11 @@ extension Player {
         seekHandlers.removeAll()
     }
 
+    /// The player (and its current item) failed: its engine stops, so the time stays where it failed (it ran on).
     func fail(_ error: PlaybackError) {
         status = .failed
         self.error = error
+        stopEngine()
         cancelPendingSeeks()
         if let item = currentItem {
             item.status = .failed
