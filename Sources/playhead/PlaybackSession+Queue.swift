@@ -38,6 +38,18 @@ extension PlaybackSession {
         return (files + options.tracks.subtitleFiles).map { URL(fileURLWithPath: $0) }
     }
 
+    /// A file opened by its bytes (a name that is not UTF-8: `/proc/self/fd/N`) and without a title tag is
+    /// named in Now Playing by its name read lossily, as the window and the status line name it (MPRIS said "5").
+    func nameByteInputForNowPlaying() {
+        guard let c = current, location(of: c.slot).hasPrefix("/proc/self/fd/"),
+            !c.item.metadata.contains(where: { $0.key == .title }),
+            c.item.nowPlayingInfo?[NowPlayingInfoKey.title.rawValue] == nil
+        else { return }
+        var info = c.item.nowPlayingInfo ?? [:]
+        info[NowPlayingInfoKey.title.rawValue] = title(of: c.item, slot: c.slot)
+        c.item.nowPlayingInfo = info
+    }
+
     /// Queues the item for `slot` at the end of the player's queue.
     @discardableResult
     func enqueue(_ slot: PlaylistCursor.Slot) -> PlayerItem {

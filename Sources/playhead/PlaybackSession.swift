@@ -213,6 +213,7 @@ final class PlaybackSession {
         switch event.kind {
         case .opened:
             audioSession?.follow(player.currentItem)
+            nameByteInputForNowPlaying()
             openWindowIfWanted()
             fitWindowToPicture()
         case .ready:
@@ -223,6 +224,7 @@ final class PlaybackSession {
             audioSession?.follow(player.currentItem)
             countLengthFromTheStart()
             currentItemChanged()
+            nameByteInputForNowPlaying()
             openWindowIfWanted()
             retitleWindow()
             fitWindowToPicture()

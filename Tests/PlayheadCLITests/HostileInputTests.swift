@@ -177,6 +177,35 @@ import Testing
         #expect(g != nil, "no window titled 'film\u{FFFD} - playhead'")
     }
 
+    /// Now Playing names such a file (without a title tag) as the window does: playerctl read "5".
+    @Test func aFileNameThatIsNotUTF8TitlesNowPlaying() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let dir = Paths.scratch("bytes")
+        let name = latin1Name("song", in: dir)
+        let data = try Data(contentsOf: try Fixtures.tone(seconds: 6, ext: "wav"))
+        let fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0)
+        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", "exec '\(try Paths.playheadBinary())' --ao=null --length=4 $'\(dir.path)/song\\xe9'"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try Run.start(p)
+        defer { Run.kill(p) }
+        var title = ""
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !title.contains("song") {
+            title =
+                (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout) ?? ""
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(title.trimmingCharacters(in: .whitespacesAndNewlines) == "song\u{FFFD}", "title '\(title)'")
+    }
+
     @Test func aMissingFileNameThatIsNotUTF8IsReportedLossily() throws {
         let dir = Paths.scratch("bytes")
         let r = try Run.command(
