@@ -17,6 +17,7 @@
     X(ass_set_frame_size)                                                                                          \
     X(ass_set_fonts)                                                                                               \
     X(ass_read_memory)                                                                                             \
+    X(ass_add_font)                                                                                                \
     X(ass_free_track)                                                                                              \
     X(ass_render_frame)
 
@@ -48,6 +49,8 @@ static void load(void) {
 struct ph_subtitles {
     ASS_Library *library;
     ASS_Renderer *renderer;
+    /* Fonts were added since the renderer last looked for fonts. */
+    int fonts_added;
 };
 
 /* libass reports what it does (fonts chosen, files read) on stderr by default: a library keeps quiet. */
@@ -110,8 +113,19 @@ static void blend(const ASS_Image *image, int w, int h, uint8_t *bgra) {
     }
 }
 
+void ph_subtitles_add_font(ph_subtitles *s, const char *name, const uint8_t *data, int size) {
+    if (!s || !data || size <= 0) return;
+    lib.ass_add_font(s->library, name, (const char *)data, size);
+    s->fonts_added = 1;
+}
+
 int ph_subtitles_render(ph_subtitles *s, const char *script, long long ms, int w, int h, uint8_t *bgra) {
     memset(bgra, 0, (size_t)w * h * 4);
+    if (s->fonts_added) {
+        /* The renderer takes the library's memory fonts when it looks for fonts: look again. */
+        lib.ass_set_fonts(s->renderer, NULL, "sans-serif", ASS_FONTPROVIDER_AUTODETECT, NULL, 1);
+        s->fonts_added = 0;
+    }
     ASS_Track *track = lib.ass_read_memory(s->library, (char *)script, strlen(script), NULL);
     if (!track) return -1;
     lib.ass_set_frame_size(s->renderer, w, h);

@@ -168,8 +168,10 @@ public final class MediaInput: @unchecked Sendable {
         if c.pointee.duration != ph_nopts_value(), c.pointee.duration > 0 {
             duration = MediaTime(value: c.pointee.duration, timescale: ph_time_base()).convertScale(600)
         }
+        var fonts: [EmbeddedFont] = []
         for i in 0..<Int(c.pointee.nb_streams) {
             guard let s = c.pointee.streams[i] else { continue }
+            if let font = EmbeddedFont.attached(s) { fonts.append(font) }
             var info = StreamInfo(s)
             if info.mediaType == .video { info.hasClosedCaptions = ph_stream_has_closed_captions(c, Int32(i)) != 0 }
             streams.append(info)
@@ -177,6 +179,8 @@ public final class MediaInput: @unchecked Sendable {
                 metadata.artwork = Array(UnsafeBufferPointer(start: data, count: Int(s.pointee.attached_pic.size)))
             }
         }
+        // The file's fonts go with its ASS tracks, whose styles name them.
+        for i in streams.indices where streams[i].subtitleHeader != nil { streams[i].subtitleFonts = fonts }
         metadata.tags = Self.tags(of: c)
         metadata.chapters = MediaChapter.all(in: c, startSeconds: startSeconds)
         let audio = (0..<Int(c.pointee.nb_streams)).first {

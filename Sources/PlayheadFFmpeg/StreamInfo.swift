@@ -64,6 +64,8 @@ public struct StreamInfo: Sendable, Hashable {
     /// An ASS or SSA subtitle stream's header (its `[Script Info]` and styles: the codec's private data), which
     /// its events' styles name; nil for other streams.
     public var subtitleHeader: String?
+    /// The fonts the file attaches (Matroska), for an ASS or SSA stream's styles; empty otherwise.
+    public var subtitleFonts: [EmbeddedFont] = []
 
     /// Equality by index and codec (time bases are tuples and do not synthesise).
     public static func == (a: StreamInfo, b: StreamInfo) -> Bool {

@@ -104,6 +104,37 @@ extension Fixtures {
         return (video, ass)
     }
 
+    /// 6 s of a grey 640x360 picture (H.264) with an ASS track (0-6 s: "Serif Ag" in the style `Serif`, 60 px,
+    /// its font named "DejaVu Serif"), in Matroska; with `attachingFont`, the font file (the system's
+    /// DejaVuSerif.ttf, from fonts-dejavu-core) attached as Matroska files carry fonts for their subtitles.
+    public static func attachedFontSubtitles(attachingFont: Bool) throws -> URL {
+        let ass = Paths.fixtures.appendingPathComponent("serif.ass")
+        try """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 640
+        PlayResY: 360
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
+        Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, \
+        MarginR, MarginV, Encoding
+        Style: Serif,DejaVu Serif,60,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,0,0,5,10,10,10,1
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:00.00,0:00:06.00,Serif,,0,0,0,,Serif Ag
+
+        """.write(to: ass, atomically: true, encoding: .utf8)
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+        let attach = attachingFont ? ["-attach", font, "-metadata:s:t", "mimetype=application/x-truetype-font"] : []
+        return try make(
+            attachingFont ? "serif-attached.mkv" : "serif-not-attached.mkv",
+            [
+                "-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-i", ass.path,
+            ] + attach + ["-map", "0", "-map", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:s", "copy"])
+    }
+
     private static func srtTime(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)

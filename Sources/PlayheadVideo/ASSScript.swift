@@ -45,6 +45,11 @@ enum ASSScript {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The fonts the ASS track of `cues` attaches (the track `script(for:)` draws), nil when none.
+    static func fonts(for cues: [SubtitleCue]) -> ASSFonts? {
+        cues.lazy.compactMap(\.assEvent).first?.fonts
+    }
+
     /// An ASS track's header with `cues`' events, each timed so that `drawnAt` falls a second into it (or at its
     /// middle when it is shorter). The header's own `[Events]` section, if any, is replaced: its format line may
     /// name SSA's `Marked` where the events carry a layer.

@@ -93,7 +93,12 @@ extension VideoFrame {
         }
         return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation) { rgb, w, h in
             let script = ASSScript.script(for: subtitles, width: w, height: h)
-            guard let bgra = SubtitleRenderer.forPictures.withLock({ $0.render(script, width: w, height: h) }) else {
+            let fonts = ASSScript.fonts(for: subtitles)
+            guard
+                let bgra = SubtitleRenderer.forPictures.withLock({
+                    $0.render(script, width: w, height: h, fonts: fonts)
+                })
+            else {
                 return
             }
             // Straight-alpha BGRA over RGB.

@@ -146,7 +146,8 @@ final class WindowSurface {
         overlay = (cues, area)
         let (w, h) = (Int(area.width), Int(area.height))
         let script = ASSScript.script(for: cues, width: w, height: h, sizingHeight: sizing)
-        let drawn = cues.isEmpty ? nil : subtitles.render(script, width: w, height: h)
+        let drawn =
+            cues.isEmpty ? nil : subtitles.render(script, width: w, height: h, fonts: ASSScript.fonts(for: cues))
         if !cues.isEmpty, let failure = subtitles.failure { tell("subtitles cannot be drawn: \(failure)") }
         guard let bgra = drawn else {
             ph_window_set_overlay(handle, Int32(PH_OVERLAY_SUBTITLES), nil, 0, 0, 0, 0)

@@ -17,6 +17,10 @@ void ph_subtitles_destroy(ph_subtitles *subtitles);
 /* Why the last create failed, never NULL. */
 const char *ph_subtitles_error(void);
 
+/* Adds a font (a TrueType or OpenType file's bytes, copied) that scripts may name, as a Matroska file's attached
+ * fonts; it is used from the next render on. */
+void ph_subtitles_add_font(ph_subtitles *subtitles, const char *name, const uint8_t *data, int size);
+
 /* Renders the events of `script` (a whole ASS script, UTF-8) active at `ms` into `bgra`: w x h pixels of blue,
  * green, red and alpha bytes (straight alpha), cleared first. Returns 1 when anything was drawn, 0 when nothing,
  * -1 when the script cannot be read. */

@@ -9,11 +9,14 @@ struct TextCueReader: Sendable {
     let codec: String
     /// An ASS/SSA track's header (`StreamInfo.subtitleHeader`), which its cues carry in `SubtitleCue.assEvent`.
     let assHeader: String?
+    /// The fonts the track's file attaches, shared by its cues' events.
+    let assFonts: ASSFonts?
 
     /// A reader of `stream`'s samples.
     init(_ stream: StreamInfo) {
         codec = stream.codecName
         assHeader = stream.subtitleHeader
+        assFonts = stream.subtitleFonts.isEmpty ? nil : ASSFonts(stream.subtitleFonts.map { ($0.name, $0.data) })
     }
 
     /// The text codecs a reader understands.
@@ -46,7 +49,7 @@ struct TextCueReader: Sendable {
         while text.last == "\0" || text.last == "\n" || text.last == "\r" { text.removeLast() }
         var event: ASSEvent?
         if codec == "ass" || codec == "ssa" {
-            if let assHeader { event = ASSEvent(header: assHeader, sample: text) }
+            if let assHeader { event = ASSEvent(header: assHeader, sample: text, fonts: assFonts) }
             text = Self.assText(text)
         }
         text = text.replacingOccurrences(of: "\r\n", with: "\n")
