@@ -38,6 +38,9 @@ extension PlaybackEngine {
         return result
     }
 
+    /// How far before an exact seek's target the source is read from (`performSeek`).
+    static let exactSeekLead = 0.5
+
     /// Carries out a seek on the source in place: a file seeks to the keyframe before the target; an HLS source
     /// restarts at the segment that holds the target (fetched first), so nothing is opened or probed again and the
     /// decoders are kept. `readingOn`: the source is not asked to seek, it is read on from where it is to the target
@@ -52,7 +55,12 @@ extension PlaybackEngine {
         // The text thread, woken for the seek before the clock moved, looks at the new time.
         wake()
         do {
-            if !readingOn { try source.seek(to: seek.seconds) }
+            // An exact seek reads from a little before its target, and the decoders drop what comes before it:
+            // muxers store the sound of a cut's first moments before the cut (an HLS segment's first 20-40 ms of AAC
+            // sit in the segment before, in MPEG-TS packets of up to a few tenths of a second), and reading from the
+            // target's segment alone started the sound (and the time) that much late.
+            let from = seek.exact ? max(0, seek.seconds - Self.exactSeekLead) : seek.seconds
+            if !readingOn { try source.seek(to: from) }
         } catch {
             if isStopping { return }
             // Unseekable inputs keep playing from where they are. A newer seek may have superseded this one
