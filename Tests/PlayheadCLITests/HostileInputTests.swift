@@ -133,15 +133,19 @@ import Testing
         Array((dir.path + "/" + stem).utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0]
     }
 
-    @Test func aFileNameThatIsNotUTF8Plays() throws {
-        let tone = try Fixtures.tone(seconds: 0.5, ext: "flac")
-        let dir = Paths.scratch("bytes")
-        let name = latin1Name("caf", in: dir)
-        let data = try Data(contentsOf: tone)
-        let fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    /// Copies `source` to `dir/stem` + the byte 0xE9 (a name that is not UTF-8).
+    func copyToLatin1Name(_ source: URL, _ stem: String, in dir: URL) throws {
+        let data = try Data(contentsOf: source)
+        let fd = open(latin1Name(stem, in: dir), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         #expect(fd >= 0)
         _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
+    }
+
+    @Test func aFileNameThatIsNotUTF8Plays() throws {
+        let tone = try Fixtures.tone(seconds: 0.5, ext: "flac")
+        let dir = Paths.scratch("bytes")
+        try copyToLatin1Name(tone, "caf", in: dir)
         // The name goes through the shell as bytes ($'...\xe9').
         let log = dir.appendingPathComponent("e.jsonl")
         let r = try Run.command(
@@ -159,12 +163,7 @@ import Testing
     /// The window's title names such a file by its name, read lossily (it said "5", from `/proc/self/fd/5`).
     @Test func aFileNameThatIsNotUTF8TitlesTheWindow() throws {
         let dir = Paths.scratch("bytes")
-        let name = latin1Name("film", in: dir)
-        let data = try Data(contentsOf: try Fixtures.positionedCues().video)
-        let fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        #expect(fd >= 0)
-        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        try copyToLatin1Name(try Fixtures.positionedCues().video, "film", in: dir)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = [
@@ -183,12 +182,7 @@ import Testing
             throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
         }
         let dir = Paths.scratch("bytes")
-        let name = latin1Name("song", in: dir)
-        let data = try Data(contentsOf: try Fixtures.tone(seconds: 6, ext: "wav"))
-        let fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        #expect(fd >= 0)
-        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        try copyToLatin1Name(try Fixtures.tone(seconds: 6, ext: "wav"), "song", in: dir)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = ["-c", "exec '\(try Paths.playheadBinary())' --ao=null --length=4 $'\(dir.path)/song\\xe9'"]
