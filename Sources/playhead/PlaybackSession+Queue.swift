@@ -31,9 +31,14 @@ extension PlaybackSession {
             let folder = url.deletingLastPathComponent().path
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             let explicit = Set(options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            // Regular files only (a folder or a FIFO named like subtitles is passed over, as mpv does).
             files = SubtitleFileNames.companions(of: url.lastPathComponent, among: names)
                 .map { (folder as NSString).appendingPathComponent($0) }
                 .filter { !explicit.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
+                .filter { path in
+                    var st = stat()
+                    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+                }
         }
         return (files + options.tracks.subtitleFiles).map { URL(fileURLWithPath: $0) }
     }

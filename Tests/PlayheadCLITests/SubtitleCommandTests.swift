@@ -92,4 +92,31 @@ import Testing
             lines.count == 1 && lines[0].contains(folder.appendingPathComponent("Broken.srt").path)
                 && said.stderr.contains("not a subtitle file"), "\(said.stderr)")
     }
+
+    /// A FIFO named like the input's subtitles is passed over, and one given with --sub-file is said in one line:
+    /// the input plays (it waited for the FIFO's writer for good, even ignoring SIGINT).
+    @Test func aFIFONamedLikeSubtitlesDoesNotStopPlayback() throws {
+        let folder = Paths.fixtures.appendingPathComponent("fifo-subtitles")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let video = folder.appendingPathComponent("Film.mp4")
+        try FileManager.default.copyItem(at: try Fixtures.positionedCues().video, to: video)
+        let fifo = folder.appendingPathComponent("Film.srt")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let binary = try Paths.playheadBinary()
+        let auto = try Run.command(
+            binary, ["--ao=null", "--vo=null", "--no-mpris", "--length=1", video.path], timeout: 15)
+        #expect(auto.status == 0 && auto.stderr.isEmpty, "exit \(auto.status) after \(auto.seconds) s: \(auto.stderr)")
+        let given = try Run.command(
+            binary,
+            [
+                "--ao=null", "--vo=null", "--no-mpris", "--length=1", "--sub-auto=no", "--sub-file=\(fifo.path)",
+                video.path,
+            ],
+            timeout: 15)
+        let lines = given.stderr.split(separator: "\n")
+        #expect(
+            given.status == 0 && lines.count == 1 && lines[0].contains("\(fifo.path): not a regular file"),
+            "exit \(given.status) after \(given.seconds) s: \(given.stderr)")
+    }
 }

@@ -18,6 +18,13 @@ enum SubtitleFiles {
         var parts: [any MediaSource] = []
         var problems: [PlaybackError] = []
         for path in paths {
+            // Only a regular file: a FIFO (or a device) named like subtitles would be opened and read twice, and
+            // the second open waits for a writer for good.
+            guard isRegularFile(path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "not a regular file" : "no such file"
+                problems.append(PlaybackError(.unsupported, source: path, reason: reason))
+                continue
+            }
             do {
                 let input = try MediaInput(location: path)
                 let kinds = Set(input.streams.map(\.mediaType))
@@ -36,7 +43,14 @@ enum SubtitleFiles {
                     input.setUnknownLanguage(language)
                 }
                 let part = DemuxerSource(input: input, follower: nil)
-                part.cueFile = parsedCues(path, codec: input.streams.first?.codecName ?? "")
+                switch parsedCues(path, codec: input.streams.first?.codecName ?? "") {
+                case .success(let cues): part.cueFile = cues
+                case .failure(let error):
+                    // FFmpeg takes a .vtt file without the signature as an empty track: said, not shown.
+                    problems.append(
+                        PlaybackError(.parsing, source: path, reason: "not a WebVTT file: \(error.message)"))
+                    continue
+                }
                 parts.append(part)
             } catch {
                 problems.append(PlaybackError(opening: path, error: error))
@@ -48,15 +62,43 @@ enum SubtitleFiles {
     /// The largest subtitle file read whole (a film's subtitles are well under 1 MB).
     static let largestParsedFile = 32 << 20
 
-    /// The cues of a WebVTT or SubRip file by Playhead's parsers; nil for other formats, a file too large or one
-    /// the WebVTT parser refuses (FFmpeg's samples are read then).
-    static func parsedCues(_ path: String, codec: String) -> [SubtitleCue]? {
+    /// The cues of a WebVTT or SubRip file by Playhead's parsers: nil for other formats or a file too large
+    /// (FFmpeg's samples are read then); the WebVTT parser's error for a file it refuses. A SubRip file in UTF-16
+    /// (with its byte-order mark) or in Windows-1252 (not UTF-8: older files from Western Europe) is read as text
+    /// in that encoding, as mpv and VLC read them.
+    static func parsedCues(_ path: String, codec: String) -> Result<[SubtitleCue]?, SubtitleParseError> {
         guard ["webvtt", "subrip", "srt"].contains(codec),
             let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
             size <= largestParsedFile, let bytes = FileManager.default.contents(atPath: path)
-        else { return nil }
-        if codec == "webvtt" { return try? WebVTTParser.parse(bytes).cues }
-        return SRTParser.parse(bytes).cues
+        else { return .success(nil) }
+        if codec == "webvtt" {
+            do {
+                return .success(try WebVTTParser.parse(bytes).cues)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(SRTParser.parse(utf8(bytes)).cues)
+    }
+
+    /// Subtitle text as UTF-8: UTF-16 with a byte-order mark converted, text that is not UTF-8 read as
+    /// Windows-1252, UTF-8 as it is.
+    static func utf8(_ data: Data) -> Data {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]),
+            let text = String(data: data, encoding: .utf16)
+        {
+            return Data(text.utf8)
+        }
+        if String(data: data, encoding: .utf8) == nil, let text = String(data: data, encoding: .windowsCP1252) {
+            return Data(text.utf8)
+        }
+        return data
+    }
+
+    /// Whether `path` names a regular file (a link to one counts).
+    static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// `source` with `parts` read beside it (its own parts first when it is merged already).

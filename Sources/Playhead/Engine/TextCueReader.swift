@@ -74,13 +74,17 @@ struct TextCueReader: Sendable {
             index = event.index(after: comma)
             fields -= 1
         }
+        // Too few fields: no text (libass drops such an event too).
+        guard fields == 0 else { return "" }
         var raw = String(event[index...])
         raw = raw.replacingOccurrences(of: "\\N", with: "\n").replacingOccurrences(of: "\\n", with: "\n")
         raw = raw.replacingOccurrences(of: "\\h", with: " ")
         var out = ""
         var rest = raw[...]
+        // Between `{\p1}` (any scale but 0) and `{\p0}` the text is a vector drawing, not words.
+        var drawing = false
         while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
+            if !drawing { out += rest[..<open] }
             guard let close = rest[open...].firstIndex(of: "}") else {
                 rest = rest[open...]
                 break
@@ -89,9 +93,12 @@ struct TextCueReader: Sendable {
             if let an = block.range(of: #"\\an[1-9]"#, options: .regularExpression) {
                 out += "{\(block[an])}"
             }
+            if let p = block.range(of: #"\\p[0-9]+"#, options: .regularExpression) {
+                drawing = block[p].dropFirst(2) != "0"
+            }
             rest = rest[rest.index(after: close)...]
         }
-        out += rest
+        if !drawing { out += rest }
         return out
     }
 }
