@@ -17,12 +17,19 @@ extension PlayerWindow {
     public func resize(width: Int, height: Int) { window.resize(width: width, height: height) }
 
     /// Sizes the window for a picture of `size` as `open` does: at the picture's size, scaled down to fit 90 % of
-    /// the screen. Nothing happens without a display.
+    /// the screen, about the same centre, moved as little as keeps it on the screen (a window that kept its corner
+    /// grew off the screen). Nothing happens without a display.
     public func fit(to size: Size) async {
         guard size.width >= 1, size.height >= 1, let screen = await VideoWindow.usableScreenSize() else { return }
         let fitted = VideoGeometry.windowSize(
             for: CGSize(width: size.width, height: size.height),
             within: CGSize(width: screen.width * 0.9, height: screen.height * 0.9))
+        if let now = await placement() {
+            let centre = (x: now.x + now.width / 2, y: now.y + now.height / 2)
+            let x = min(max(0, centre.x - fitted.width / 2), max(0, Int(screen.width) - fitted.width))
+            let y = min(max(0, centre.y - fitted.height / 2), max(0, Int(screen.height) - fitted.height))
+            move(x: x, y: y)
+        }
         resize(width: fitted.width, height: fitted.height)
     }
 

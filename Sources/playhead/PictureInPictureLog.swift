@@ -7,6 +7,8 @@ import Playhead
 @MainActor
 final class PictureInPictureLog: PictureInPictureControllerDelegate {
     private let log: EventLog?
+    /// Called once Picture in Picture stopped (the main window is back).
+    var stopped: (() -> Void)?
 
     init(log: EventLog?) { self.log = log }
 
@@ -26,6 +28,7 @@ final class PictureInPictureLog: PictureInPictureControllerDelegate {
 
     func pictureInPictureControllerDidStopPictureInPicture(_ controller: PictureInPictureController) {
         write(["active": false])
+        stopped?()
     }
 
     func pictureInPictureController(

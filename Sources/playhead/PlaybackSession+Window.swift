@@ -34,6 +34,9 @@ extension PlaybackSession {
                 let pip = PictureInPictureController(playerWindow: window)
                 pip.logHandler = { printError($0) }
                 let logger = PictureInPictureLog(log: log)
+                // Back from Picture in Picture or fullscreen, the window takes the size of what plays now.
+                logger.stopped = { [weak self] in self?.fitWindowToPicture() }
+                window.fullscreenChanged = { [weak self] on in self?.windowFullscreenChanged(on) }
                 pictureInPictureLog = logger
                 pip.delegate = logger
                 pictureInPicture = pip
@@ -112,7 +115,13 @@ extension PlaybackSession {
         center.raiseHandler = { [weak window] in window?.raise() }
         center.fullscreenHandler = { [weak window] on in window?.isFullscreen = on }
         center.isFullscreen = window.isFullscreen
-        window.fullscreenChanged = { [weak center] on in center?.isFullscreen = on }
+    }
+
+    /// The window went into fullscreen or out: the desktop's controls hear it; out of it, the window takes the size
+    /// of what plays now (a video of another size may have started meanwhile).
+    private func windowFullscreenChanged(_ on: Bool) {
+        if case .open = windowState, let center = nowPlaying?.nowPlayingInfoCenter { center.isFullscreen = on }
+        if !on { fitWindowToPicture() }
     }
 
     private func withdrawWindowFromMPRIS() {

@@ -240,6 +240,27 @@ import Testing
         #expect(second.width == 320 && second.height == 240, "\(second)")
     }
 
+    /// A larger video's window stays on the screen, about the same centre (it kept its corner and grew off the
+    /// 1280x720 screen).
+    @Test func aLargerVideosWindowStaysOnTheScreen() throws {
+        let bars = try Fixtures.colourBars()
+        let large = try Fixtures.make(
+            "grey-1920x1080.mp4",
+            ["-f", "lavfi", "-i", "color=c=0x404040:s=1920x1080:r=25:d=3", "-c:v", "libx264", "-preset", "ultrafast"])
+        let (p, _) = try Self.launch(
+            ["--ao=null", "--no-mpris", "--length=1.5", "--geometry=+900+450", bars.path, large.path],
+            display: try TestDisplay.name())
+        defer { Run.kill(p) }
+        let title = "\(large.lastPathComponent) - playhead"
+        var g = try #require(try TestDisplay.waitForWindow(titled: title))
+        for _ in 0..<40 where g.width != 1152 {
+            Thread.sleep(forTimeInterval: 0.05)
+            g = try TestDisplay.window(titled: title) ?? g
+        }
+        #expect(g.width == 1152 && g.height == 648, "\(g)")
+        #expect(g.x >= 0 && g.y >= 0 && g.x + g.width <= 1280 && g.y + g.height <= 720, "off the screen: \(g)")
+    }
+
     @Test(arguments: ["--geometry=10x10", "--geometry=640x", "--geometry=+1+2+3", "--geometry=99999x100", "--vo=x"])
     func badVideoOptionsAreRefused(_ option: String) throws {
         let r = try Run.command(try Paths.playheadBinary(), [option, "x.mp4"], timeout: 10)

@@ -114,4 +114,22 @@ import Testing
         let g = try Self.waitForSize(title, x.display, (640, 480))
         #expect(g?.width == 640 && g?.height == 480, "--fs opened \(String(describing: g))")
     }
+
+    /// Out of fullscreen, the window takes the size of the video playing now: one of another size began while it
+    /// was fullscreen (it came back at the first video's size). The 640x480 screen fits 640x360 as 576x324.
+    @Test func leavingFullscreenFitsTheVideoPlayingNow() throws {
+        let x = try TestDisplay.startManagedServer()
+        defer { x.stop() }
+        let bars = try Fixtures.colourBars()
+        let grey = try Fixtures.positionedCues().video
+        let (p, _) = try WindowCommandTests.launch(
+            ["--ao=null", "--no-mpris", "--fs", "--length=2.5", bars.path, grey.path], display: x.display)
+        defer { Run.kill(p) }
+        let title = "\(grey.lastPathComponent) - playhead"
+        _ = try #require(try TestDisplay.waitForWindow(titled: title, on: x.display), "the second entry did not come")
+        Thread.sleep(forTimeInterval: 0.3)
+        try WindowCommandTests.type(["f"], into: title, on: x.display)
+        let g = try Self.waitForSize(title, x.display, (576, 324))
+        #expect(g?.width == 576 && g?.height == 324, "out of fullscreen at \(String(describing: g))")
+    }
 }
