@@ -31,6 +31,10 @@ final class AssetLoader: Sendable {
         case input(MediaInput)
         /// The engine opens the resource itself; when `shared`, loads wait for it to call `share`.
         case open(shared: Bool)
+        /// The loader's open failed: the engine fails with its error rather than asking the origin again (a
+        /// server that never answers failed the item after twice the time-out, a 404 was requested twice, when
+        /// a load started before the player's open).
+        case failed(PlaybackError)
     }
 
     let location: String
@@ -67,16 +71,22 @@ final class AssetLoader: Sendable {
     }
 
     /// For an engine about to open the resource (demux thread; blocks while a load's open is in flight, until it
-    /// ends or `stopping` says so). The loader's opened input when there is one to take; otherwise the engine opens
+    /// ends or `stopping` says so). The loader's opened input when there is one to take, its error when its open
+    /// failed; otherwise the engine opens
     /// the resource itself, and when no open is in flight it claims the open (`shared: true`): loads started
     /// meanwhile wait for the engine's `share` instead of opening the resource a second time.
     func claimInput(stopping: () -> Bool) -> Claim {
         let wait = DispatchSemaphore(value: 0)
         while true {
             let claim = state.withLock { s -> Claim? in
-                if s.result != nil {
+                switch s.result {
+                case .failure(let error)?:
+                    return .failed(error)
+                case .success?:
                     defer { s.input = nil }
+                    // Taken by another player already: this one opens its own.
                     return s.input.map { .input($0) } ?? .open(shared: false)
+                case nil: break
                 }
                 if s.started {
                     s.blocked.append(wait)

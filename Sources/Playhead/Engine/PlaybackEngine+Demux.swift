@@ -21,6 +21,9 @@ extension PlaybackEngine {
         switch claim {
         case .input(let pre):
             opened = pre
+        case .failed(let error):
+            fail(error)
+            return
         case .open(let shared):
             do {
                 opened = try MediaOpener.open(
