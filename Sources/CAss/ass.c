@@ -51,6 +51,8 @@ struct ph_subtitles {
     ASS_Renderer *renderer;
     /* Fonts were added since the renderer last looked for fonts. */
     int fonts_added;
+    /* The script `ph_subtitles_draw` draws, NULL before the first. */
+    ASS_Track *track;
 };
 
 /* libass reports what it does (fonts chosen, files read) on stderr by default: a library keeps quiet. */
@@ -82,6 +84,7 @@ ph_subtitles *ph_subtitles_create(void) {
 
 void ph_subtitles_destroy(ph_subtitles *s) {
     if (!s) return;
+    if (s->track) lib.ass_free_track(s->track);
     if (s->renderer) lib.ass_renderer_done(s->renderer);
     if (s->library) lib.ass_library_done(s->library);
     free(s);
@@ -119,22 +122,32 @@ void ph_subtitles_add_font(ph_subtitles *s, const char *name, const uint8_t *dat
     s->fonts_added = 1;
 }
 
-int ph_subtitles_render(ph_subtitles *s, const char *script, long long ms, int w, int h, uint8_t *bgra) {
-    memset(bgra, 0, (size_t)w * h * 4);
+int ph_subtitles_load(ph_subtitles *s, const char *script) {
+    if (s->track) lib.ass_free_track(s->track);
+    s->track = lib.ass_read_memory(s->library, (char *)script, strlen(script), NULL);
+    return s->track ? 0 : -1;
+}
+
+int ph_subtitles_draw(ph_subtitles *s, long long ms, int w, int h, int force, uint8_t *bgra) {
+    if (!s->track) {
+        memset(bgra, 0, (size_t)w * h * 4);
+        return -1;
+    }
     if (s->fonts_added) {
         /* The renderer takes the library's memory fonts when it looks for fonts: look again. */
         lib.ass_set_fonts(s->renderer, NULL, "sans-serif", ASS_FONTPROVIDER_AUTODETECT, NULL, 1);
         s->fonts_added = 0;
+        force = 1;
     }
-    ASS_Track *track = lib.ass_read_memory(s->library, (char *)script, strlen(script), NULL);
-    if (!track) return -1;
     lib.ass_set_frame_size(s->renderer, w, h);
     int changed = 0;
+    ASS_Image *images = lib.ass_render_frame(s->renderer, s->track, ms, &changed);
+    if (!force && changed == 0) return 2;
+    memset(bgra, 0, (size_t)w * h * 4);
     int drawn = 0;
-    for (ASS_Image *image = lib.ass_render_frame(s->renderer, track, ms, &changed); image; image = image->next) {
+    for (ASS_Image *image = images; image; image = image->next) {
         blend(image, w, h, bgra);
         drawn = 1;
     }
-    lib.ass_free_track(track);
     return drawn;
 }

@@ -11,3 +11,11 @@ public protocol LegibleOutput: AnyObject, Sendable {
     /// The cues active at `time` (the item's timeline) are now `cues`, in start order; empty: show nothing.
     func show(_ cues: [SubtitleCue], at time: MediaTime)
 }
+
+/// An output that draws animated subtitles against the pictures' clock: with the cues it learns how far their time
+/// runs behind the item's (`PlayerItem.subtitleDelay`), and hears again when only that changes. Called as
+/// `LegibleOutput` is: on the engine's text thread, under the text renderer's lock.
+protocol ClockedLegibleOutput: LegibleOutput {
+    /// The cues active at `time` (their own time, `delay` seconds behind the item's) are now `cues`.
+    func show(_ cues: [SubtitleCue], at time: MediaTime, delay: Double)
+}

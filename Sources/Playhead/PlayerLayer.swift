@@ -186,31 +186,39 @@ public final class PlayerLayer {
     }
 }
 
-/// A layer's subtitle output: the item's active cues, handed to the window drawing the layer. Any thread.
-final class LayerSubtitles: LegibleOutput, Sendable {
+/// A layer's subtitle output: the item's active cues, handed to the window drawing the layer with their time and
+/// the subtitle delay (an animated ASS event is drawn at each picture's time). Any thread.
+final class LayerSubtitles: ClockedLegibleOutput, Sendable {
     private struct State {
         var window: VideoWindow?
         var shown = true
         var cues: [SubtitleCue] = []
+        /// The cues' time when they last changed, and the subtitle delay then.
+        var clock: (at: Double, delay: Double) = (.nan, 0)
     }
     private let state = Locked(State())
 
     func show(_ cues: [SubtitleCue], at time: MediaTime) {
+        show(cues, at: time, delay: 0)
+    }
+
+    func show(_ cues: [SubtitleCue], at time: MediaTime, delay: Double) {
         let (window, visible) = state.withLock { s -> (VideoWindow?, Bool) in
             s.cues = cues
+            s.clock = (time.seconds, delay)
             return (s.window, s.shown)
         }
-        window?.showSubtitles(visible ? cues : [])
+        window?.showSubtitles(visible ? cues : [], at: time.seconds, delay: delay)
     }
 
     /// The window to draw in (nil: none); it shows the cues active now at once.
     func setWindow(_ window: VideoWindow?) {
-        let cues = state.withLock { s -> [SubtitleCue] in
+        let (cues, clock) = state.withLock { s -> ([SubtitleCue], (at: Double, delay: Double)) in
             s.window?.showSubtitles([])
             s.window = window
-            return s.shown ? s.cues : []
+            return (s.shown ? s.cues : [], s.clock)
         }
-        window?.showSubtitles(cues)
+        window?.showSubtitles(cues, at: clock.at, delay: clock.delay)
     }
 
     /// The cues shown now (none while hidden).
@@ -218,17 +226,18 @@ final class LayerSubtitles: LegibleOutput, Sendable {
 
     /// Shows or hides the cues.
     func setShown(_ shown: Bool) {
-        let (window, cues) = state.withLock { s -> (VideoWindow?, [SubtitleCue]) in
+        let (window, cues, clock) = state.withLock { s -> (VideoWindow?, [SubtitleCue], (at: Double, delay: Double)) in
             s.shown = shown
-            return (s.window, shown ? s.cues : [])
+            return (s.window, shown ? s.cues : [], s.clock)
         }
-        window?.showSubtitles(cues)
+        window?.showSubtitles(cues, at: clock.at, delay: clock.delay)
     }
 
     /// The item changed: the old item's cues leave the screen.
     func itemChanged() {
         let window = state.withLock { s -> VideoWindow? in
             s.cues = []
+            s.clock = (.nan, 0)
             return s.window
         }
         window?.showSubtitles([])

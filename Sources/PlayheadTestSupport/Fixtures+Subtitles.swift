@@ -104,6 +104,37 @@ extension Fixtures {
         return (video, ass)
     }
 
+    /// 6 s of a grey 640x360 picture (H.264) with an ASS track in Matroska whose one event (1-5 s) moves white
+    /// text from (100, 200) to (540, 200) (`\move`, the text's bottom centre, in the script's 640x360): at 2 s its
+    /// centre is at x 210, at 4 s at x 430.
+    public static func movingSubtitles() throws -> URL {
+        let ass = Paths.fixtures.appendingPathComponent("moving.ass")
+        try """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 640
+        PlayResY: 360
+        ScaledBorderAndShadow: yes
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
+        Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, \
+        MarginR, MarginV, Encoding
+        Style: Default,sans-serif,32,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:01.00,0:00:05.00,Default,,0,0,0,,{\\move(100,200,540,200)}Moving
+
+        """.write(to: ass, atomically: true, encoding: .utf8)
+        return try make(
+            "moving-ass.mkv",
+            [
+                "-f", "lavfi", "-i", "color=c=0x404040:s=640x360:r=25:d=6", "-i", ass.path, "-map", "0", "-map", "1",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:s", "copy",
+            ])
+    }
+
     /// 6 s of a grey 640x360 picture (H.264) with an ASS track (0-6 s: "Serif Ag" in the style `Serif`, 60 px,
     /// its font named "DejaVu Serif"), in Matroska; with `attachingFont`, the font file (the system's
     /// DejaVuSerif.ttf, from fonts-dejavu-core) attached as Matroska files carry fonts for their subtitles.

@@ -1,15 +1,16 @@
 import Foundation
 import PlayheadSubtitles
 
-/// Subtitle cues written as an ASS script for libass, drawn as a still at `drawnAt` (the text renderer decides when
-/// cues show; the window draws what it is given). Cues from an ASS/SSA track are drawn with their track's header:
-/// its styles, colours, `PlayResX`/`PlayResY` and each event's margins, layers and override tags (`\pos`, `\an`,
-/// `\fad`...), each still taken a second into the event (or at its middle when shorter) so that a fade-in has
-/// ended. Other cues get one `Dialogue` each with the player's look: white sans-serif text with a black outline,
-/// sized to the picture's height, at the bottom centre unless the cue's settings place it; italic, bold and
-/// underline spans become ASS overrides, line breaks `\N`. Pure functions; any thread.
+/// Subtitle cues written as an ASS script for libass. Cues from an ASS/SSA track are drawn with their track's
+/// header: its styles, colours, `PlayResX`/`PlayResY` and each event's margins, layers and override tags (`\pos`,
+/// `\an`, `\fad`, `\move`, `\k`...), each event at its own time, drawn at the cues' time now (`drawTime`): an
+/// animated one (`isAnimated`) is drawn anew at each picture's time. Other cues get one `Dialogue` each with the
+/// player's look: white sans-serif text with a black outline, sized to the picture's height, at the bottom centre
+/// unless the cue's settings place it; italic, bold and underline spans become ASS overrides, line breaks `\N`;
+/// that script is timeless, drawn at `drawnAt` (the text renderer decides when cues show). Pure functions; any
+/// thread.
 enum ASSScript {
-    /// The script time at which scripts are drawn, in milliseconds.
+    /// The script time at which a script of plain cues is drawn, in milliseconds.
     static let drawnAt = 3_600_000
 
     /// The script showing `cues` in a `width` x `height` area. When some come from an ASS/SSA track, that track's
@@ -50,9 +51,8 @@ enum ASSScript {
         cues.lazy.compactMap(\.assEvent).first?.fonts
     }
 
-    /// An ASS track's header with `cues`' events, each timed so that `drawnAt` falls a second into it (or at its
-    /// middle when it is shorter). The header's own `[Events]` section, if any, is replaced: its format line may
-    /// name SSA's `Marked` where the events carry a layer.
+    /// An ASS track's header with `cues`' events at their own times (`span`). The header's own `[Events]`
+    /// section, if any, is replaced: its format line may name SSA's `Marked` where the events carry a layer.
     static func trackScript(header: String, cues: [SubtitleCue]) -> String {
         var script = String(
             header[..<(header.range(of: "[Events]", options: .caseInsensitive)?.lowerBound ?? header.endIndex)])
@@ -60,14 +60,44 @@ enum ASSScript {
         script += "\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
         for cue in cues {
             guard let event = cue.assEvent else { continue }
-            let length = max(10, Int(((cue.endTime - cue.startTime) * 1000).rounded()))
-            let start = drawnAt - min(length / 2, 1000)
             let parts = event.fields.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { continue }
-            let end = max(start + length, drawnAt + 10)  // centiseconds: a very short event still holds drawnAt
+            let (start, end) = span(cue)
             script += "Dialogue: \(parts[0]),\(time(start)),\(time(end)),\(parts[1])\n"
         }
         return script
+    }
+
+    /// A cue's start and end in script milliseconds, whole centiseconds as ASS writes them (not before 0, at least
+    /// a centisecond long, ten hours when its end is not known).
+    static func span(_ cue: SubtitleCue) -> (start: Int, end: Int) {
+        func ms(_ seconds: Double) -> Int {
+            seconds.isFinite ? Int(min(max(seconds * 1000, 0), 1e12).rounded(.down)) / 10 * 10 : -1
+        }
+        let start = max(ms(cue.startTime), 0)
+        let end = ms(cue.endTime)
+        return (start, end < 0 ? start + 36_000_000 : max(end, start + 10))
+    }
+
+    /// The script time, in milliseconds, at which to draw the script of `cues` when their time is `seconds`:
+    /// within every ASS event listed, so that each shows (the text renderer's clock and a picture's differ by
+    /// a few milliseconds); nil `seconds` (not known) a second into the latest (or at the middle of the events'
+    /// common span when shorter): a still in which a fade-in has ended. `drawnAt` for plain cues.
+    static func drawTime(for cues: [SubtitleCue], at seconds: Double?) -> Int {
+        let spans = cues.filter { $0.assEvent != nil }.map(span)
+        guard let low = spans.map(\.start).max(), let firstEnd = spans.map(\.end).min() else { return drawnAt }
+        let high = max(low, firstEnd - 1)
+        let wanted = seconds.flatMap { $0.isFinite ? Int(min(max($0 * 1000, 0), 1e12).rounded(.down)) : nil }
+        return min(max(wanted ?? (low + min(1000, (high - low) / 2)), low), high)
+    }
+
+    /// Whether an ASS event among `cues` changes while it shows (it moves, fades, transforms or sweeps karaoke):
+    /// drawn again at each picture.
+    static func isAnimated(_ cues: [SubtitleCue]) -> Bool {
+        cues.contains { cue in
+            guard let fields = cue.assEvent?.fields.lowercased() else { return false }
+            return ["\\move(", "\\t(", "\\k", "\\fad"].contains { fields.contains($0) }
+        }
     }
 
     /// Milliseconds as an ASS time, `H:MM:SS.CC` (rounded down to the centisecond).

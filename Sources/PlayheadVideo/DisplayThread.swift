@@ -29,8 +29,6 @@ final class DisplayThread: @unchecked Sendable {
     private let lifetime = NSLock()
     /// The windows this thread draws, by SDL window ID. Display thread only.
     private var surfaces: [UInt32: WindowSurface] = [:]
-    /// Draws the subtitles of every window. Display thread only.
-    let subtitles = SubtitleRenderer()
     /// Draws the text of every window's controls. Display thread only.
     let text = TextRenderer()
     /// The problems reported already (each once per process). Display thread only.

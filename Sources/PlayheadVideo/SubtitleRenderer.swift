@@ -4,8 +4,9 @@ import PlayheadCore
 import PlayheadSubtitles
 
 /// libass on the display thread: draws cues as an ASS script into a straight-alpha BGRA picture for a window's
-/// overlay. Made when the first cue is drawn (finding the fonts may take a moment then); when libass cannot be
-/// loaded, nothing is drawn and `failure` says why.
+/// overlay; each window has its own (libass tells what changed since that renderer's last picture). Made when the
+/// first cue is drawn (finding the fonts may take a moment then); when libass cannot be loaded, nothing is drawn
+/// and `failure` says why.
 ///
 /// Threads: the display thread only; `forPictures`, the one for screenshots, under its lock.
 final class SubtitleRenderer {
@@ -16,28 +17,60 @@ final class SubtitleRenderer {
     private var tried = false
     /// The fonts given to libass, by name and size.
     private var loadedFonts: Set<String> = []
+    /// The picture drawn last.
+    private var canvas: [UInt8] = []
     /// Why libass could not start, nil while it works (or was not needed yet).
     private(set) var failure: String?
 
     deinit { ph_subtitles_destroy(renderer) }
 
-    /// The picture of `script` (an `ASSScript`) at `ASSScript.drawnAt`, `width` x `height` BGRA, with `fonts` (a
-    /// track's attached fonts) known to libass; nil when nothing shows (no cue, nothing drawn, no libass).
-    func render(_ script: String, width: Int, height: Int, fonts: ASSFonts? = nil) -> [UInt8]? {
-        guard width > 0, height > 0 else { return nil }
+    /// What `draw` gave.
+    enum Drawing: Equatable {
+        /// The same picture as the last draw's: the overlay on screen stays.
+        case same
+        /// Nothing shows.
+        case nothing
+        /// A new picture, straight-alpha BGRA.
+        case picture([UInt8])
+    }
+
+    /// Keeps `script` (an `ASSScript`) as the track `draw` draws, with `fonts` (a track's attached fonts) known to
+    /// libass; false when libass cannot start or cannot read the script (nothing is drawn then).
+    @discardableResult
+    func load(_ script: String, fonts: ASSFonts? = nil) -> Bool {
         if !tried {
             tried = true
             renderer = ph_subtitles_create()
             if renderer == nil { failure = String(cString: ph_subtitles_error()) }
         }
-        guard let renderer else { return nil }
+        guard let renderer else { return false }
         if let fonts { add(fonts, to: renderer) }
-        var bgra = [UInt8](repeating: 0, count: width * height * 4)
-        let drawn = bgra.withUnsafeMutableBufferPointer { out in
-            ph_subtitles_render(
-                renderer, script, Int64(ASSScript.drawnAt), Int32(width), Int32(height), out.baseAddress)
+        return ph_subtitles_load(renderer, script) == 0
+    }
+
+    /// The loaded track's picture at `ms` (script time), `width` x `height`; `.same` when libass says nothing
+    /// changed since the last draw and `force` is not set (a still event on the next video frame).
+    func draw(at ms: Int, width: Int, height: Int, force: Bool) -> Drawing {
+        guard width > 0, height > 0, let renderer else { return .nothing }
+        // One buffer, drawn into again at each picture of an animation (the picture handed out is let go by then).
+        if canvas.count != width * height * 4 { canvas = [UInt8](repeating: 0, count: width * height * 4) }
+        let drawn = canvas.withUnsafeMutableBufferPointer { out in
+            ph_subtitles_draw(renderer, Int64(ms), Int32(width), Int32(height), force ? 1 : 0, out.baseAddress)
         }
-        return drawn == 1 ? bgra : nil
+        switch drawn {
+        case 2: return .same
+        case 1: return .picture(canvas)
+        default: return .nothing
+        }
+    }
+
+    /// The picture of `script` at `ms` (script time: `ASSScript.drawTime`), `width` x `height` BGRA, with `fonts`
+    /// known to libass; nil when nothing shows (no cue, nothing drawn, no libass).
+    func render(_ script: String, at ms: Int, width: Int, height: Int, fonts: ASSFonts? = nil) -> [UInt8]? {
+        guard width > 0, height > 0, load(script, fonts: fonts),
+            case .picture(let bgra) = draw(at: ms, width: width, height: height, force: true)
+        else { return nil }
+        return bgra
     }
 
     /// Gives libass the fonts it has not been given yet (by name and size: a file opened again, or its next

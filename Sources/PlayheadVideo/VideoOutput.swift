@@ -94,9 +94,10 @@ extension VideoFrame {
         return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation) { rgb, w, h in
             let script = ASSScript.script(for: subtitles, width: w, height: h)
             let fonts = ASSScript.fonts(for: subtitles)
+            let at = ASSScript.drawTime(for: subtitles, at: nil)
             guard
                 let bgra = SubtitleRenderer.forPictures.withLock({
-                    $0.render(script, width: w, height: h, fonts: fonts)
+                    $0.render(script, at: at, width: w, height: h, fonts: fonts)
                 })
             else {
                 return

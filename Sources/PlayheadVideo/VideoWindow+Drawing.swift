@@ -28,6 +28,16 @@ extension VideoWindow {
         redraw { $0.cues = cues }
     }
 
+    /// Shows `cues` as `showSubtitles(_:)` does, active at `seconds` of their own time, which runs `delay` seconds
+    /// behind the pictures' (`PlayerItem.subtitleDelay`): an ASS event that moves, fades or sweeps karaoke is drawn
+    /// anew at each picture's time. Any thread.
+    public func showSubtitles(_ cues: [SubtitleCue], at seconds: Double, delay: Double) {
+        redraw {
+            $0.cues = cues
+            $0.cueClock = (seconds.isFinite ? seconds : nil, delay.isFinite ? delay : 0)
+        }
+    }
+
     /// Shows the player controls painted from `controls` (laid out by `ControlsLayout` for the window's size) over the
     /// picture and the subtitles; nil hides them. Painted again only when they or the window's size changed. Any
     /// thread.

@@ -27,6 +27,9 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
         var clearPicture = false
         /// The subtitle cues to show over the picture.
         var cues: [SubtitleCue] = []
+        /// The cues' own time when they were handed over (nil: not known), and how far it runs behind the
+        /// pictures' (the subtitle delay): an animated ASS event is drawn at each picture's time less the delay.
+        var cueClock: (at: Double?, delay: Double) = (nil, 0)
         /// The player controls to show over the picture and the subtitles, nil for none.
         var controls: ControlsState?
         /// What the app draws over the video, below the controls; `contentVersion` counts its changes.
@@ -117,7 +120,7 @@ public final class VideoWindow: VideoOutput, @unchecked Sendable {
                     drawnBy: (String(cString: ph_sdl_driver()), String(cString: ph_window_renderer(handle))))
                 display.add(
                     WindowSurface(
-                        handle: handle, owner: window, subtitles: display.subtitles, text: display.text,
+                        handle: handle, owner: window, text: display.text,
                         report: { display.reportedProblems.insert($0).inserted }))
                 continuation.resume(returning: .success(window))
             }

@@ -15,9 +15,10 @@ final class WindowSurface {
     /// first.
     private var picture: (width: Int, height: Int, shownAs: CGSize, rotation: Int)?
 
-    private let subtitles: SubtitleRenderer
-    /// The cues and the area of the overlay on screen.
-    private var overlay: (cues: [SubtitleCue], area: CGRect) = ([], .zero)
+    /// This window's libass renderer (its own: libass says what changed since the picture it drew last).
+    private let subtitles = SubtitleRenderer()
+    /// The cues and the area of the overlay on screen, and whether an event among them is animated.
+    private var overlay: (cues: [SubtitleCue], area: CGRect, animated: Bool) = ([], .zero, false)
     /// The controls painted, and for which drawable size.
     private var controls: (state: ControlsState?, size: CGSize) = (nil, .zero)
     private let painter: ControlsPainter
@@ -28,11 +29,9 @@ final class WindowSurface {
     private let report: (String) -> Bool
 
     init(
-        handle: OpaquePointer, owner: VideoWindow, subtitles: SubtitleRenderer, text: TextRenderer,
-        report: @escaping (String) -> Bool
+        handle: OpaquePointer, owner: VideoWindow, text: TextRenderer, report: @escaping (String) -> Bool
     ) {
         self.report = report
-        self.subtitles = subtitles
         self.painter = ControlsPainter(text: text)
         self.handle = handle
         self.id = owner.id
@@ -101,7 +100,12 @@ final class WindowSurface {
             }
         }
         let (r, g, b) = s.background
-        updateOverlay(s.cues, bounds: bounds, gravity: s.gravity, controls: s.controls, window: window.size)
+        // The cues' time now: the picture's less the subtitle delay (the one coming, else the one on screen),
+        // or theirs when they were handed over before any picture.
+        let cueTime = (s.pending ?? s.shown).map { $0.time.seconds - s.cueClock.delay } ?? s.cueClock.at
+        updateOverlay(
+            s.cues, at: cueTime, newPicture: s.pending != nil, bounds: bounds, gravity: s.gravity,
+            controls: s.controls, window: window.size)
         updateControls(s.controls, size: window.size)
         if s.contentVersion != contentVersion {
             contentVersion = s.contentVersion
@@ -125,12 +129,15 @@ final class WindowSurface {
         return true
     }
 
-    /// Draws `cues` anew when they or the picture's place changed: in the part of the window the picture covers
-    /// (all of it before the first picture). While the controls' bar shows, plain cues go above it at their size
-    /// (the area ends at the bar, the text is sized for the whole picture); an ASS track keeps the whole picture,
-    /// whose coordinates its events use (the bar covers its bottom for the moment it shows, as in mpv).
+    /// Draws `cues` anew when they or the picture's place changed, and at each new picture while an ASS event
+    /// among them is animated (libass draws such an event at `seconds`, the cues' time now): in the part of the
+    /// window the picture covers (all of it before the first picture). While the controls' bar shows, plain cues go
+    /// above it at their size (the area ends at the bar, the text is sized for the whole picture); an ASS track
+    /// keeps the whole picture, whose coordinates its events use (the bar covers its bottom for the moment it
+    /// shows, as in mpv).
     private func updateOverlay(
-        _ cues: [SubtitleCue], bounds: CGRect, gravity: VideoGravity, controls: ControlsState?, window: CGSize
+        _ cues: [SubtitleCue], at seconds: Double?, newPicture: Bool, bounds: CGRect, gravity: VideoGravity,
+        controls: ControlsState?, window: CGSize
     ) {
         var area = bounds
         if let picture {
@@ -142,21 +149,30 @@ final class WindowSurface {
             let top = ControlsLayout(size: window, state: controls).bar.minY
             if top > area.minY + 1 { area.size.height = min(area.height, top - area.minY) }
         }
-        guard cues != overlay.cues || area != overlay.area else { return }
-        overlay = (cues, area)
+        let changed = cues != overlay.cues || area != overlay.area
+        guard changed || (overlay.animated && newPicture) else { return }
         let (w, h) = (Int(area.width), Int(area.height))
-        let script = ASSScript.script(for: cues, width: w, height: h, sizingHeight: sizing)
-        let drawn =
-            cues.isEmpty ? nil : subtitles.render(script, width: w, height: h, fonts: ASSScript.fonts(for: cues))
-        if !cues.isEmpty, let failure = subtitles.failure { tell("subtitles cannot be drawn: \(failure)") }
-        guard let bgra = drawn else {
-            ph_window_set_overlay(handle, Int32(PH_OVERLAY_SUBTITLES), nil, 0, 0, 0, 0)
-            return
+        if changed {
+            overlay = (cues, area, ASSScript.isAnimated(cues))
+            if !cues.isEmpty {
+                let script = ASSScript.script(for: cues, width: w, height: h, sizingHeight: sizing)
+                subtitles.load(script, fonts: ASSScript.fonts(for: cues))
+                if let failure = subtitles.failure { tell("subtitles cannot be drawn: \(failure)") }
+            }
         }
-        bgra.withUnsafeBufferPointer { p in
-            _ = ph_window_set_overlay(
-                handle, Int32(PH_OVERLAY_SUBTITLES), p.baseAddress, Int32(w), Int32(h), Int32(area.minX),
-                Int32(area.minY))
+        let drawing =
+            cues.isEmpty
+            ? .nothing
+            : subtitles.draw(at: ASSScript.drawTime(for: cues, at: seconds), width: w, height: h, force: changed)
+        switch drawing {
+        case .same: return
+        case .nothing: ph_window_set_overlay(handle, Int32(PH_OVERLAY_SUBTITLES), nil, 0, 0, 0, 0)
+        case .picture(let bgra):
+            bgra.withUnsafeBufferPointer { p in
+                _ = ph_window_set_overlay(
+                    handle, Int32(PH_OVERLAY_SUBTITLES), p.baseAddress, Int32(w), Int32(h), Int32(area.minX),
+                    Int32(area.minY))
+            }
         }
     }
 

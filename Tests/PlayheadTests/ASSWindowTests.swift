@@ -4,33 +4,38 @@ import PlayheadSubtitles
 import PlayheadTestSupport
 import Testing
 
-/// ASS/SSA subtitles drawn with their track's styles: colour, alignment, `\pos` and a fade, read back from the
-/// window's pixels, for an embedded track and a script given beside the video.
+/// ASS/SSA subtitles drawn with their track's styles: colour, alignment, `\pos`, and a fade and a move drawn as
+/// they go, read back from the window's pixels, for an embedded track and a script given beside the video.
 @MainActor @Suite(.serialized) struct ASSWindowTests {
-    /// The red (text in `RedTop`) and white (text in `Default`) pixels of the window titled `title`, as points.
-    static func colouredPoints(_ title: String) throws -> (red: [(x: Int, y: Int)], white: [(x: Int, y: Int)]) {
+    typealias Points = (red: [(x: Int, y: Int)], white: [(x: Int, y: Int)], tinted: [(x: Int, y: Int)])
+
+    /// The red (text in `RedTop`), white (text in `Default`) and faintly red (red text fading over the grey
+    /// picture) pixels of the window titled `title`, as points.
+    static func colouredPoints(_ title: String) throws -> Points {
         let g = try #require(try TestDisplay.window(titled: title))
         let shot = try TestDisplay.grab(g)
-        var red: [(x: Int, y: Int)] = []
-        var white: [(x: Int, y: Int)] = []
+        var points: Points = ([], [], [])
         for y in 0..<shot.height {
             for x in 0..<shot.width {
                 let p = shot.pixel(x, y)
-                if p.r > 180, p.g < 90, p.b < 90 { red.append((x, y)) }
-                if p.r > 180, p.g > 180, p.b > 180 { white.append((x, y)) }
+                if p.r > 180, p.g < 90, p.b < 90 {
+                    points.red.append((x, y))
+                } else if Int(p.r) > Int(p.g) + 15, Int(p.r) > Int(p.b) + 15 {
+                    points.tinted.append((x, y))
+                }
+                if p.r > 180, p.g > 180, p.b > 180 { points.white.append((x, y)) }
             }
         }
-        return (red, white)
+        return points
     }
 
     /// Shows `seconds` in the paused player and waits up to 5 s for `ready` to hold for the window's pixels.
     static func show(
-        _ player: Player, at seconds: Double, title: String,
-        until ready: ((red: [(x: Int, y: Int)], white: [(x: Int, y: Int)])) -> Bool
-    ) async -> (red: [(x: Int, y: Int)], white: [(x: Int, y: Int)]) {
+        _ player: Player, at seconds: Double, title: String, until ready: (Points) -> Bool
+    ) async -> Points {
         _ = await player.seek(
             to: MediaTime(seconds: seconds, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
-        var points = (red: [(x: Int, y: Int)](), white: [(x: Int, y: Int)]())
+        var points: Points = ([], [], [])
         for _ in 0..<50 {
             try? await Task.sleep(for: .milliseconds(100))
             points = (try? colouredPoints(title)) ?? points
@@ -59,8 +64,13 @@ import Testing
         defer { window.close() }
         #expect(await eventually { window.playerLayer.isReadyForDisplay })
 
-        // The style's colour and alignment (top centre), drawn opaque (past the fade-in) at the fade's start.
-        let top = await Self.show(player, at: 1.05, title: title) { $0.red.count > 100 }
+        // The fade-in is drawn as it goes (each event was a still, a second in): 50 ms in, faint...
+        let faint = await Self.show(player, at: 1.05, title: title) { $0.red.isEmpty && $0.tinted.count > 100 }
+        #expect(
+            faint.red.isEmpty && faint.tinted.count > 100,
+            "50 ms into the fade: \(faint.red.count) red and \(faint.tinted.count) faintly red pixels")
+        // ...past it, opaque, in the style's colour and alignment (top centre).
+        let top = await Self.show(player, at: 1.7, title: title) { $0.red.count > 100 }
         #expect(
             top.red.count > 100,
             "red text: \(top.red.count) pixels; the layer holds \(window.playerLayer.displayedSubtitles.map(\.text))")
@@ -95,5 +105,36 @@ import Testing
         let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
         item.select(legible.options.first, in: legible)
         try await expectStyled(item, title: "ASS file")
+    }
+
+    /// An event that moves (`\move`) is drawn where it is at each picture's time, in the subtitle delay's time
+    /// too (it was a still, a second into the event, wherever the picture was).
+    @Test func aMovingEventIsDrawnWhereItIsAtEachPicture() async throws {
+        try TestDisplay.useInThisProcess()
+        defer { TestDisplay.leave() }
+        let title = "moving ASS"
+        let player = Player()
+        player.audioOutputChoice = .disabled
+        defer { player.close() }
+        let item = PlayerItem(url: try Fixtures.movingSubtitles())
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { player.currentItem?.status == .readyToPlay })
+        let window = try await PlayerWindow.open(player: player, title: title, width: 640, height: 360)
+        defer { window.close() }
+        #expect(await eventually { window.playerLayer.isReadyForDisplay })
+        func centre(_ p: Points) -> Int { p.white.isEmpty ? -1 : p.white.map(\.x).reduce(0, +) / p.white.count }
+        // The text's centre: x 210 at 2 s, 430 at 4 s.
+        for (seconds, x) in [(2.0, 210), (4.0, 430), (2.0, 210)] {
+            let shown = await Self.show(player, at: seconds, title: title) {
+                $0.white.count > 40 && abs(centre($0) - x) < 30
+            }
+            #expect(
+                shown.white.count > 40 && abs(centre(shown) - x) < 30,
+                "at \(seconds) s: \(shown.white.count) white pixels centred at x \(centre(shown)), not \(x)")
+        }
+        // A second of subtitle delay: at 3 s of the picture's time the text is where it is at 2 s of its own.
+        item.subtitleDelay = 1
+        let delayed = await Self.show(player, at: 3, title: title) { abs(centre($0) - 210) < 30 }
+        #expect(abs(centre(delayed) - 210) < 30, "delayed by 1 s, at 3 s: centred at x \(centre(delayed)), not 210")
     }
 }

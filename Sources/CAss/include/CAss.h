@@ -21,9 +21,15 @@ const char *ph_subtitles_error(void);
  * fonts; it is used from the next render on. */
 void ph_subtitles_add_font(ph_subtitles *subtitles, const char *name, const uint8_t *data, int size);
 
-/* Renders the events of `script` (a whole ASS script, UTF-8) active at `ms` into `bgra`: w x h pixels of blue,
- * green, red and alpha bytes (straight alpha), cleared first. Returns 1 when anything was drawn, 0 when nothing,
- * -1 when the script cannot be read. */
-int ph_subtitles_render(ph_subtitles *subtitles, const char *script, long long ms, int w, int h, uint8_t *bgra);
+/* Keeps `script` (a whole ASS script, UTF-8) as the track `ph_subtitles_draw` draws, in place of the one kept
+ * before. Returns 0, or -1 when the script cannot be read (no track is kept then). */
+int ph_subtitles_load(ph_subtitles *subtitles, const char *script);
+
+/* Draws the kept track's events active at `ms` into `bgra`: w x h pixels of blue, green, red and alpha bytes
+ * (straight alpha), cleared first. Unless `force`, a picture libass says is the same as the last one drawn (same
+ * size, nothing moved or changed: a still event, or an animation between its steps) is not drawn again and 2 is
+ * returned, `bgra` untouched. Otherwise returns 1 when anything was drawn, 0 when nothing shows, -1 without a
+ * track. */
+int ph_subtitles_draw(ph_subtitles *subtitles, long long ms, int w, int h, int force, uint8_t *bgra);
 
 #endif

@@ -35,7 +35,7 @@ extension PlaybackEngine {
             guard presenter.isTurn(of: self) else { return }
             // The cues' own time, `delay` behind the clock.
             let now = clock.seconds - delay
-            let next = text.update(at: now)
+            let next = text.update(at: now, delay: delay)
             if running, let next {
                 // Media time passes at the rate; waking early only looks again (at most 50 times a second while the
                 // clock stands without a stall: before the first sound is heard, or while the server is away).

@@ -27,6 +27,8 @@ final class TextRenderer: @unchecked Sendable {
     /// The index of `cues`, rebuilt when a cue was added since the last update.
     private var timeline: CueTimeline?
     private var showing: [SubtitleCue] = []
+    /// The subtitle delay of the last update (`ClockedLegibleOutput`s hear when it changes).
+    private var delay = 0.0
 
     /// A renderer sending its cues to `outputs`.
     init(outputs: [any LegibleOutput]) { self.outputs = outputs }
@@ -105,25 +107,41 @@ final class TextRenderer: @unchecked Sendable {
         return old
     }
 
-    /// Sends the cues active at `seconds` to the outputs when they differ from those showing; returns when the
+    /// Sends the cues active at `seconds` (their own time, `delay` behind the clock) to the outputs when they
+    /// differ from those showing, or only the delay when it changed (to `ClockedLegibleOutput`s); returns when the
     /// active set next changes after `seconds` (nil: not before a new cue arrives). Text thread.
-    func update(at seconds: Double) -> Double? {
+    func update(at seconds: Double, delay: Double = 0) -> Double? {
         lock.lock()
         defer { lock.unlock() }
         let index = timeline ?? CueTimeline(cues: cues)
         timeline = index
         let active = index.activeCues(at: seconds)
+        let time = MediaTime(seconds: seconds, preferredTimescale: 1000)
+        let delayChanged = delay != self.delay
+        self.delay = delay
         if active != showing {
             // A cue whose end became known (a caption while it is written) looks the same: outputs hear only a
             // change of what they show.
             let looksTheSame = active.count == showing.count && zip(active, showing).allSatisfy(Self.sameOnScreen)
             showing = active
             if !looksTheSame {
-                let time = MediaTime(seconds: seconds, preferredTimescale: 1000)
-                for output in outputs { output.show(active, at: time) }
+                for output in outputs { send(active, at: time, to: output) }
+                return index.nextChange(after: seconds)
             }
         }
+        if delayChanged, !showing.isEmpty {
+            for case let output as any ClockedLegibleOutput in outputs { output.show(showing, at: time, delay: delay) }
+        }
         return index.nextChange(after: seconds)
+    }
+
+    /// Sends `cues` to `output`, with the delay when it draws against the pictures' clock. Under the lock.
+    private func send(_ cues: [SubtitleCue], at time: MediaTime, to output: any LegibleOutput) {
+        if let clocked = output as? any ClockedLegibleOutput {
+            clocked.show(cues, at: time, delay: delay)
+        } else {
+            output.show(cues, at: time)
+        }
     }
 
     /// Whether two cues show the same: all but their end time.
@@ -140,7 +158,7 @@ final class TextRenderer: @unchecked Sendable {
         defer { lock.unlock() }
         guard !outputs.contains(where: { $0 === output }) else { return }
         outputs.append(output)
-        if !showing.isEmpty { output.show(showing, at: MediaTime(seconds: seconds, preferredTimescale: 1000)) }
+        if !showing.isEmpty { send(showing, at: MediaTime(seconds: seconds, preferredTimescale: 1000), to: output) }
     }
 
     /// Removes `output`; it is sent nothing more. Any thread.
