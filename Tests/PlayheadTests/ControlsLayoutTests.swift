@@ -35,7 +35,7 @@ import Testing
 
     /// Narrower windows (down to the 64-pixel minimum) leave buttons out rather than draw them over each other:
     /// speed first, then the menus and Picture in Picture, fullscreen only below 80 pixels, play never.
-    @Test(arguments: [64.0, 120, 160, 200, 240, 280]) func aNarrowWindowLeavesButtonsOut(width: Double) {
+    @Test(arguments: [64.0, 72, 100, 120, 160, 200, 240, 280]) func aNarrowWindowLeavesButtonsOut(width: Double) {
         var state = ControlsState()
         state.duration = 600
         state.hasAudioChoice = true
@@ -49,6 +49,15 @@ import Testing
             let before = layout.buttons[i - 1]
             #expect(before.rect.maxX <= b.rect.minX, "at \(width): \(before.element) overlaps \(b.element)")
         }
+        // The time labels: inside the window and apart (they overlapped below 125 pixels), the remaining time
+        // left out first.
+        let (elapsed, remaining) = (layout.elapsedLabel, layout.remainingLabel)
+        let window = CGRect(x: 0, y: 0, width: width, height: 180)
+        #expect(elapsed.isEmpty || window.contains(elapsed), "at \(width): \(elapsed)")
+        #expect(remaining.isEmpty || window.contains(remaining), "at \(width): \(remaining)")
+        #expect(elapsed.isEmpty || remaining.isEmpty || elapsed.maxX <= remaining.minX, "at \(width): overlap")
+        #expect(remaining.isEmpty || !elapsed.isEmpty, "at \(width): the remaining time kept over the elapsed")
+        if width >= 160 { #expect(!elapsed.isEmpty && !remaining.isEmpty, "at \(width)") }
         if width >= 280 { #expect(shown.count == 6, "\(shown)") }
         if shown.count < 6 { #expect(!shown.contains(.speed), "speed kept over another button: \(shown)") }
     }

@@ -67,8 +67,12 @@ public struct ControlsLayout: Sendable {
         let longest = (state.duration ?? state.position) >= 3600 ? 7.0 : 5.0
         let labelWidth = (longest * digitWidth).rounded(.up) + pad
         let lineY = bar.minY + pad
-        elapsedLabel = CGRect(x: pad, y: lineY, width: labelWidth, height: lineHeight)
-        if state.duration != nil {
+        // A window too narrow for both labels shows the elapsed time alone, and one too narrow for that none
+        // (they overlapped): an empty label is not written.
+        let fitsElapsed = pad + labelWidth <= size.width
+        let fitsBoth = pad + labelWidth + labelWidth + digitWidth + pad <= size.width
+        elapsedLabel = CGRect(x: pad, y: lineY, width: fitsElapsed ? labelWidth : 0, height: lineHeight)
+        if state.duration != nil, fitsBoth {
             remainingLabel = CGRect(
                 x: size.width - pad - labelWidth - digitWidth, y: lineY, width: labelWidth + digitWidth,
                 height: lineHeight)

@@ -27,10 +27,14 @@ struct ControlsPainter {
             canvas.fill(CGRect(x: bar.minX, y: bar.minY + Double(row), width: bar.width, height: 1), .black(alpha))
         }
         let font = layout.fontPixels
-        label(&canvas, Self.time(state.position), in: shift(layout.elapsedLabel), font: font, align: .leading)
+        if !layout.elapsedLabel.isEmpty {
+            label(&canvas, Self.time(state.position), in: shift(layout.elapsedLabel), font: font, align: .leading)
+        }
         if let duration = state.duration {
             let remaining = "-" + Self.time(max(0, duration - state.position))
-            label(&canvas, remaining, in: shift(layout.remainingLabel), font: font, align: .trailing)
+            if !layout.remainingLabel.isEmpty {
+                label(&canvas, remaining, in: shift(layout.remainingLabel), font: font, align: .trailing)
+            }
             paintTimeLine(&canvas, state, duration: duration, layout, shift)
         } else {
             label(&canvas, "LIVE", in: shift(layout.seekArea), font: font, align: .leading, bold: true)
