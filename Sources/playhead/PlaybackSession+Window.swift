@@ -83,7 +83,10 @@ extension PlaybackSession {
         case .opening: return "\(what): the window is opening"
         case .failed: return "\(what): no window (no display)"
         case .open, .none, .closed:
-            if options.noVideo || options.video.output == .null { return "\(what): no window (--vo=null, --no-video)" }
+            // The option that turned the window off, as given.
+            let off = [options.video.output == .null ? "--vo=null" : nil, options.noVideo ? "--no-video" : nil]
+                .compactMap { $0 }
+            if !off.isEmpty { return "\(what): no window (\(off.joined(separator: ", ")))" }
             let hasPictures = player.currentItem?.tracks.contains { $0.mediaType == .video } ?? false
             return hasPictures ? "\(what): no window (no display)" : "\(what): this entry has no pictures"
         }

@@ -19,8 +19,13 @@ import Testing
         let null = try Run.inTerminal(
             [try Paths.playheadBinary(), "--ao=null", "--vo=null", "--no-mpris", "--no-resume", video.path],
             keys: [(1, "i"), (0.5, "q")], tail: 3, timeout: 30)
-        #expect(
-            null.stdout.contains("Picture in Picture: no window (--vo=null, --no-video)"), "\(null.stdout.suffix(600))")
+        #expect(null.stdout.contains("Picture in Picture: no window (--vo=null)"), "\(null.stdout.suffix(600))")
+        // Only the option given is named (both were, whichever was given).
+        let withSound = try Fixtures.barsWithTone()
+        let off = try Run.inTerminal(
+            [try Paths.playheadBinary(), "--ao=null", "--no-video", "--no-mpris", "--no-resume", withSound.path],
+            keys: [(1, "f"), (0.5, "q")], tail: 3, timeout: 30)
+        #expect(off.stdout.contains("fullscreen: no window (--no-video)"), "\(off.stdout.suffix(600))")
     }
 
     /// With a window, `f` on the terminal makes it fullscreen (on an X server of the test's own, 640x480, with
