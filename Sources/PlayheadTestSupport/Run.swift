@@ -14,12 +14,15 @@ public enum Run {
         public var seconds: Double
     }
 
-    /// Runs `executable` with `arguments`, waiting at most `timeout` seconds (then killing it).
+    /// Runs `executable` with `arguments` (in `directory` when given), waiting at most `timeout` seconds (then
+    /// killing it).
     @discardableResult
     public static func command(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60,
+        in directory: URL? = nil
     ) throws -> Result {
         let p = Process()
+        if let directory { p.currentDirectoryURL = directory }
         p.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
         p.arguments = arguments
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

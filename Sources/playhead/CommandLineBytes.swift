@@ -5,10 +5,12 @@ import Foundation
 /// names the same file; messages show its name decoded lossily. `-` is standard input. Main thread, at start.
 enum CommandLineBytes {
     /// The arguments (without the program name), with inputs that are not UTF-8 replaced by an openable path,
-    /// and the lossy name to show for each such path.
-    static func arguments() -> (arguments: [String], shownNames: [String: String]) {
+    /// the lossy name to show for each such path, and its `file:` URL with the name's bytes percent-encoded (for
+    /// Now Playing's `xesam:url`, which said `file:///proc/self/fd/N`).
+    static func arguments() -> (arguments: [String], shownNames: [String: String], fileURLs: [String: URL]) {
         var arguments: [String] = []
         var shown: [String: String] = [:]
+        var urls: [String: URL] = [:]
         let argv = CommandLine.unsafeArgv
         for i in 1..<Int(CommandLine.argc) {
             guard let raw = argv[i] else { continue }
@@ -27,7 +29,23 @@ enum CommandLineBytes {
             let path = "/proc/self/fd/\(fd)"
             arguments.append(path)
             shown[path] = lossy
+            urls[path] = fileURL(bytes)
         }
-        return (arguments, shown)
+        return (arguments, shown, urls)
+    }
+
+    /// The `file:` URL of the path `bytes` (relative to the working directory unless it starts with `/`), each
+    /// byte outside RFC 3986's path characters percent-encoded: a name that is not UTF-8 is a valid URL this way.
+    static func fileURL(_ bytes: [UInt8]) -> URL? {
+        var path = bytes
+        if path.first != UInt8(ascii: "/") {
+            guard let cwd = getcwd(nil, 0) else { return nil }
+            defer { free(cwd) }
+            path =
+                Array(UnsafeBufferPointer(start: cwd, count: strlen(cwd)).map { UInt8(bitPattern: $0) }) + [0x2F] + path
+        }
+        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
+        let encoded = path.map { kept.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }
+        return URL(string: "file://" + encoded.joined())
     }
 }

@@ -62,6 +62,7 @@ extension PlaybackSession {
         let url =
             location.contains("://")
             ? (URL(text: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
+        nameAsGiven(url, location: location)
         let item = options.hls.makeItem(url: url, subtitleFiles: subtitleFiles(for: url))
         if let selection = options.tracks.selection { item.trackSelection = selection }
         item.subtitleDelay = subtitleDelay
@@ -70,6 +71,12 @@ extension PlaybackSession {
         // A playlist's title reaches Now Playing too (over the file's own tag).
         if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
             item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]
+        }
+        // A file opened by its bytes: Now Playing's URL is its name's, percent-encoded (not `/proc/self/fd/N`).
+        if let byName = fileURLs[location] {
+            item.nowPlayingInfo = (item.nowPlayingInfo ?? [:]).merging([NowPlayingInfoKey.assetURL.rawValue: byName]) {
+                $1
+            }
         }
         if let start = options.start {
             item.seek(to: MediaTime(seconds: start, preferredTimescale: 48_000))

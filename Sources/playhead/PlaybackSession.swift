@@ -49,12 +49,17 @@ final class PlaybackSession {
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
 
-    /// The name to show for an input opened by its bytes (`/proc/self/fd/N`: a file name that is not UTF-8).
-    let shownNames: [String: String]
+    /// The name to show for a path in messages: an input opened by its bytes (`/proc/self/fd/N`: a file name that
+    /// is not UTF-8) by its lossy name, and the absolute path of an input given relative as it was given.
+    private(set) var shownNames: [String: String]
 
-    init(options: Options, shownNames: [String: String] = [:]) {
+    /// The `file:` URL of each input opened by its bytes, its name percent-encoded (for Now Playing).
+    let fileURLs: [String: URL]
+
+    init(options: Options, shownNames: [String: String] = [:], fileURLs: [String: URL] = [:]) {
         self.options = options
         self.shownNames = shownNames
+        self.fileURLs = fileURLs
         resume = options.playlist.noResume ? nil : ResumeStore()
         subtitleDelay = options.tracks.subtitleDelay
         switch options.audioOutput {
@@ -156,9 +161,21 @@ final class PlaybackSession {
         return failures > 0 ? 1 : 0
     }
 
-    /// `text` with each input opened by its bytes named by its (lossy) file name. Main actor.
+    /// `text` with each input named as the user gave it (`shownNames`; the longest path first, so that one which
+    /// begins another is not replaced inside it). Main actor.
     func shown(_ text: String) -> String {
-        shownNames.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+        shownNames.sorted { $0.key.count > $1.key.count }.reduce(text) {
+            $0.replacingOccurrences(of: $1.key, with: $1.value)
+        }
+    }
+
+    /// Names `url`, a local input given as the relative path `location`, by that path in messages (FFmpeg and the
+    /// engine name the file by its absolute path). Main actor.
+    func nameAsGiven(_ url: URL, location: String) {
+        guard url.isFileURL, !location.hasPrefix("/"), !location.contains("://") else { return }
+        for path in [url.path, url.standardizedFileURL.path] where path != location && shownNames[path] == nil {
+            shownNames[path] = location
+        }
     }
 
     /// Whether `item` ended at its own end, not at the stop time of `--end`/`--length` (unless that is past the

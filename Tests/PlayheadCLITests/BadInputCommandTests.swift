@@ -24,6 +24,26 @@ struct BadInputCommandTests {
         try expectOneLineError(Paths.scratch("dir").path, mentions: ["no media files in the folder"])
     }
 
+    /// An input given by a relative path is named by that path, as typed (the lines named the absolute path the
+    /// engine opened, which the user did not type).
+    @Test func aRelativeInputIsNamedAsGiven() throws {
+        let dir = Paths.scratch("relative")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try String(repeating: "just some text\n", count: 200).write(
+            to: dir.appendingPathComponent("notes.mp4"), atomically: true, encoding: .utf8)
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "notes.mp4", "sub/../missing.mp3"], timeout: 20,
+            in: dir)
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+        #expect(lines.count == 2, "\(r.stderr)")
+        #expect(lines.first?.hasPrefix("playhead: notes.mp4: not a media file") == true, "\(r.stderr)")
+        #expect(lines.last == "playhead: sub/../missing.mp3: no such file", "\(r.stderr)")
+        #expect(!r.stderr.contains(dir.path), "\(r.stderr)")
+    }
+
     @Test func emptyFile() throws {
         try expectOneLineError(Fixtures.file("empty.mp4", bytes: []).path, mentions: ["empty"])
     }

@@ -176,7 +176,8 @@ import Testing
         #expect(g != nil, "no window titled 'film\u{FFFD} - playhead'")
     }
 
-    /// Now Playing names such a file (without a title tag) as the window does: playerctl read "5".
+    /// Now Playing names such a file (without a title tag) as the window does: playerctl read "5"; its URL is the
+    /// file's.
     @Test func aFileNameThatIsNotUTF8TitlesNowPlaying() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
@@ -198,6 +199,9 @@ import Testing
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(title.trimmingCharacters(in: .whitespacesAndNewlines) == "song\u{FFFD}", "title '\(title)'")
+        // Its URL is its own name's, the byte percent-encoded (it was file:///proc/self/fd/N).
+        let url = (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:url"], timeout: 5).stdout) ?? ""
+        #expect(url.trimmingCharacters(in: .whitespacesAndNewlines) == "file://\(dir.path)/song%E9", "url '\(url)'")
     }
 
     @Test func aMissingFileNameThatIsNotUTF8IsReportedLossily() throws {
