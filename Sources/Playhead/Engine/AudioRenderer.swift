@@ -55,6 +55,11 @@ final class AudioRenderer: @unchecked Sendable {
     /// Starts the renderer's thread, which ends with `shutDown()`, and passes the output's underflows to the period
     /// that plays. Once, on the player's playback loop.
     func start() {
+        // The output starts as the renderer's state says, corked until a period plays: a null output's clock ran
+        // from the first write of a paused player until the cork came (a paused player's time read 0.75 ms).
+        condition.lock()
+        if state.wantsCorked { output.setPaused(true) }
+        condition.unlock()
         let earlier = output.eventHandler
         output.eventHandler = { [weak self] event in
             earlier?(event)
