@@ -25,13 +25,14 @@ final class SubtitleRenderer {
     deinit { ph_subtitles_destroy(renderer) }
 
     /// What `draw` gave.
-    enum Drawing: Equatable {
+    enum Drawing {
         /// The same picture as the last draw's: the overlay on screen stays.
         case same
         /// Nothing shows.
         case nothing
-        /// A new picture, straight-alpha BGRA.
-        case picture([UInt8])
+        /// A new picture, straight-alpha BGRA, of the part of the frame the subtitles cover: `box`, in the frame's
+        /// pixels (only that part is painted, uploaded and blended over each picture).
+        case picture([UInt8], box: (x: Int, y: Int, width: Int, height: Int))
     }
 
     /// Keeps `script` (an `ASSScript`) as the track `draw` draws, with `fonts` (a track's attached fonts) known to
@@ -48,29 +49,39 @@ final class SubtitleRenderer {
         return ph_subtitles_load(renderer, script) == 0
     }
 
-    /// The loaded track's picture at `ms` (script time), `width` x `height`; `.same` when libass says nothing
-    /// changed since the last draw and `force` is not set (a still event on the next video frame).
+    /// The loaded track's picture at `ms` (script time) in a `width` x `height` frame; `.same` when libass says
+    /// nothing changed since the last draw and `force` is not set (a still event on the next video frame).
     func draw(at ms: Int, width: Int, height: Int, force: Bool) -> Drawing {
         guard width > 0, height > 0, let renderer else { return .nothing }
-        // One buffer, drawn into again at each picture of an animation (the picture handed out is let go by then).
-        if canvas.count != width * height * 4 { canvas = [UInt8](repeating: 0, count: width * height * 4) }
-        let drawn = canvas.withUnsafeMutableBufferPointer { out in
-            ph_subtitles_draw(renderer, Int64(ms), Int32(width), Int32(height), force ? 1 : 0, out.baseAddress)
+        var box: [Int32] = [0, 0, 0, 0]
+        let drawn = box.withUnsafeMutableBufferPointer {
+            ph_subtitles_draw(renderer, Int64(ms), Int32(width), Int32(height), force ? 1 : 0, $0.baseAddress)
         }
         switch drawn {
         case 2: return .same
-        case 1: return .picture(canvas)
+        case 1:
+            let (w, h) = (Int(box[2]), Int(box[3]))
+            // One buffer, painted again at each picture of an animation (the picture handed out is let go by then).
+            if canvas.count != w * h * 4 { canvas = [UInt8](repeating: 0, count: w * h * 4) }
+            canvas.withUnsafeMutableBufferPointer { ph_subtitles_paint(renderer, $0.baseAddress) }
+            return .picture(canvas, box: (Int(box[0]), Int(box[1]), w, h))
         default: return .nothing
         }
     }
 
-    /// The picture of `script` at `ms` (script time: `ASSScript.drawTime`), `width` x `height` BGRA, with `fonts`
-    /// known to libass; nil when nothing shows (no cue, nothing drawn, no libass).
+    /// The picture of `script` at `ms` (script time: `ASSScript.drawTime`), the whole `width` x `height` frame in
+    /// BGRA, with `fonts` known to libass; nil when nothing shows (no cue, nothing drawn, no libass).
     func render(_ script: String, at ms: Int, width: Int, height: Int, fonts: ASSFonts? = nil) -> [UInt8]? {
         guard width > 0, height > 0, load(script, fonts: fonts),
-            case .picture(let bgra) = draw(at: ms, width: width, height: height, force: true)
+            case .picture(let part, let box) = draw(at: ms, width: width, height: height, force: true)
         else { return nil }
-        return bgra
+        var frame = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<box.height {
+            let from = row * box.width * 4
+            let to = ((box.y + row) * width + box.x) * 4
+            frame.replaceSubrange(to..<(to + box.width * 4), with: part[from..<(from + box.width * 4)])
+        }
+        return frame
     }
 
     /// Gives libass the fonts it has not been given yet (by name and size: a file opened again, or its next

@@ -167,11 +167,11 @@ final class WindowSurface {
         switch drawing {
         case .same: return
         case .nothing: ph_window_set_overlay(handle, Int32(PH_OVERLAY_SUBTITLES), nil, 0, 0, 0, 0)
-        case .picture(let bgra):
+        case .picture(let bgra, let box):
             bgra.withUnsafeBufferPointer { p in
                 _ = ph_window_set_overlay(
-                    handle, Int32(PH_OVERLAY_SUBTITLES), p.baseAddress, Int32(w), Int32(h), Int32(area.minX),
-                    Int32(area.minY))
+                    handle, Int32(PH_OVERLAY_SUBTITLES), p.baseAddress, Int32(box.width), Int32(box.height),
+                    Int32(Int(area.minX) + box.x), Int32(Int(area.minY) + box.y))
             }
         }
     }

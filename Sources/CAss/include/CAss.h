@@ -25,11 +25,15 @@ void ph_subtitles_add_font(ph_subtitles *subtitles, const char *name, const uint
  * before. Returns 0, or -1 when the script cannot be read (no track is kept then). */
 int ph_subtitles_load(ph_subtitles *subtitles, const char *script);
 
-/* Draws the kept track's events active at `ms` into `bgra`: w x h pixels of blue, green, red and alpha bytes
- * (straight alpha), cleared first. Unless `force`, a picture libass says is the same as the last one drawn (same
- * size, nothing moved or changed: a still event, or an animation between its steps) is not drawn again and 2 is
- * returned, `bgra` untouched. Otherwise returns 1 when anything was drawn, 0 when nothing shows, -1 without a
- * track. */
-int ph_subtitles_draw(ph_subtitles *subtitles, long long ms, int w, int h, int force, uint8_t *bgra);
+/* Renders the kept track's events active at `ms` for a w x h frame and keeps the result for
+ * `ph_subtitles_paint`; `box` gets the part of the frame they cover (x, y, width, height; 0 x 0 when nothing
+ * shows). Unless `force`, a picture libass says is the same as the last one rendered (same size, nothing moved or
+ * changed: a still event, or an animation between its steps) returns 2, and nothing is to be painted. Otherwise
+ * returns 1 when anything shows, 0 when nothing does, -1 without a track. */
+int ph_subtitles_draw(ph_subtitles *subtitles, long long ms, int w, int h, int force, int box[4]);
+
+/* Paints what the last `ph_subtitles_draw` rendered into `bgra`: its box's width x height pixels of blue, green,
+ * red and alpha bytes (straight alpha), cleared first. */
+void ph_subtitles_paint(ph_subtitles *subtitles, uint8_t *bgra);
 
 #endif
