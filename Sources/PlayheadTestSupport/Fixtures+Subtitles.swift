@@ -70,7 +70,20 @@ extension Fixtures {
     /// override tags: 1-2.5 s "Red at the top" in the style `RedTop` (red, 40 px, alignment 8: top centre) fading
     /// in and out over 0.4 s; 3-4.5 s "Placed" in the white `Default` style at `{\pos(120,120)}` (bottom centre of
     /// the text there).
-    public static let styledASS = """
+    public static let styledASS = assScript(
+        styles: [
+            "Default,sans-serif,28,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1",
+            "RedTop,sans-serif,40,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,8,10,10,10,1",
+        ],
+        events: [
+            "0,0:00:01.00,0:00:02.50,RedTop,,0,0,0,,{\\fad(400,400)}Red at the top",
+            "0,0:00:03.00,0:00:04.50,Default,,0,0,0,,{\\pos(120,120)}Placed",
+        ])
+
+    /// An ASS script for a 640x360 picture (`PlayResX`/`PlayResY`) with `styles` (each a `Style:` line's values)
+    /// and `events` (each a `Dialogue:` line's).
+    public static func assScript(styles: [String], events: [String]) -> String {
+        """
         [Script Info]
         ScriptType: v4.00+
         PlayResX: 640
@@ -81,15 +94,11 @@ extension Fixtures {
         Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
         Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, \
         MarginR, MarginV, Encoding
-        Style: Default,sans-serif,28,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1
-        Style: RedTop,sans-serif,40,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,8,10,10,10,1
 
-        [Events]
-        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
-        Dialogue: 0,0:00:01.00,0:00:02.50,RedTop,,0,0,0,,{\\fad(400,400)}Red at the top
-        Dialogue: 0,0:00:03.00,0:00:04.50,Default,,0,0,0,,{\\pos(120,120)}Placed
-
-        """
+        """ + styles.map { "Style: \($0)\n" }.joined()
+            + "\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+            + events.map { "Dialogue: \($0)\n" }.joined()
+    }
 
     /// `styledASS` as a file, and 6 s of a grey 640x360 picture (H.264) with it as an ASS track in Matroska.
     public static func styledSubtitles() throws -> (video: URL, script: URL) {
@@ -109,24 +118,12 @@ extension Fixtures {
     /// centre is at x 210, at 4 s at x 430.
     public static func movingSubtitles() throws -> URL {
         let ass = Paths.fixtures.appendingPathComponent("moving.ass")
-        try """
-        [Script Info]
-        ScriptType: v4.00+
-        PlayResX: 640
-        PlayResY: 360
-        ScaledBorderAndShadow: yes
-
-        [V4+ Styles]
-        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
-        Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, \
-        MarginR, MarginV, Encoding
-        Style: Default,sans-serif,32,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1
-
-        [Events]
-        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
-        Dialogue: 0,0:00:01.00,0:00:05.00,Default,,0,0,0,,{\\move(100,200,540,200)}Moving
-
-        """.write(to: ass, atomically: true, encoding: .utf8)
+        try assScript(
+            styles: [
+                "Default,sans-serif,32,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1"
+            ],
+            events: ["0,0:00:01.00,0:00:05.00,Default,,0,0,0,,{\\move(100,200,540,200)}Moving"]
+        ).write(to: ass, atomically: true, encoding: .utf8)
         return try make(
             "moving-ass.mkv",
             [
