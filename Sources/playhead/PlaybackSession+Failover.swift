@@ -17,7 +17,7 @@ extension PlaybackSession {
             let files = (c.item.asset.options[.subtitleFiles] as? [URL]) ?? []
             if let file = files.first(where: { $0.path == entry.uri }) {
                 let given = options.tracks.subtitleFiles.first { URL(fileURLWithPath: $0).path == file.path }
-                printError("\(given ?? file.path): \(entry.failureReason); playing without it")
+                printError("\(given ?? shown(file.path)): \(entry.failureReason); playing without it")
                 continue
             }
             guard let to = entry.failoverTarget else { continue }

@@ -40,7 +40,11 @@ extension PlaybackSession {
                     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
                 }
         }
-        return (files + options.tracks.subtitleFiles).map { URL(fileURLWithPath: $0) }
+        // A pipe given is read from its copy; one that could not be read is left out.
+        let given = options.tracks.subtitleFiles.compactMap { path -> String? in
+            pipedSubtitles.copies[path] ?? (PipedSubtitleFiles.isPipe(path) ? nil : path)
+        }
+        return (files + given).map { URL(fileURLWithPath: $0) }
     }
 
     /// A file opened by its bytes (a name that is not UTF-8: `/proc/self/fd/N`) and without a title tag is

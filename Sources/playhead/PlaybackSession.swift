@@ -12,6 +12,8 @@ final class PlaybackSession {
     var log: EventLog?
     let resume: ResumeStore?
     var quitRequested = false
+    /// `--sub-file` pipes, read once into private copies.
+    let pipedSubtitles = PipedSubtitleFiles()
     var failures = 0
     var entries: [PlaylistFile.Entry] = []
     var cursor: PlaylistCursor?
@@ -112,6 +114,12 @@ final class PlaybackSession {
             return 2
         }
         if let warning = resume?.warning { printError(warning) }
+        let timeout = options.hls.networkTimeout ?? 10
+        let pipeProblems = await pipedSubtitles.read(options.tracks.subtitleFiles, timeout: timeout)
+        defer { pipedSubtitles.remove() }
+        if quitRequested { return 0 }
+        for problem in pipeProblems { printError(problem) }
+        for (given, copy) in pipedSubtitles.copies { shownNames[copy] = given }
         let nowPlaying = options.mpris ? await startNowPlaying() : nil
         self.nowPlaying = nowPlaying
         defer { nowPlaying?.invalidate() }
@@ -190,6 +198,7 @@ final class PlaybackSession {
     /// unfinished item is saved.
     func requestQuit() {
         quitRequested = true
+        pipedSubtitles.stop()
         wake?.yield(nil)
     }
 

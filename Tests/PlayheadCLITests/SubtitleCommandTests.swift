@@ -93,8 +93,9 @@ import Testing
                 && said.stderr.contains("not a subtitle file"), "\(said.stderr)")
     }
 
-    /// A FIFO named like the input's subtitles is passed over, and one given with --sub-file is said in one line:
-    /// the input plays (it waited for the FIFO's writer for good, even ignoring SIGINT).
+    /// A FIFO named like the input's subtitles is passed over, and one given with --sub-file that no one writes to
+    /// is said in one line after the network time-out: the input plays (it waited for the FIFO's writer for good,
+    /// even ignoring SIGINT).
     @Test func aFIFONamedLikeSubtitlesDoesNotStopPlayback() throws {
         let folder = Paths.fixtures.appendingPathComponent("fifo-subtitles")
         try? FileManager.default.removeItem(at: folder)
@@ -111,12 +112,41 @@ import Testing
             binary,
             [
                 "--ao=null", "--vo=null", "--no-mpris", "--length=1", "--sub-auto=no", "--sub-file=\(fifo.path)",
-                video.path,
+                "--network-timeout=2", video.path,
             ],
             timeout: 15)
         let lines = given.stderr.split(separator: "\n")
         #expect(
-            given.status == 0 && lines.count == 1 && lines[0].contains("\(fifo.path): not a regular file"),
+            given.status == 0 && lines.count == 1
+                && lines[0].contains("\(fifo.path): nothing came through the pipe within 2 s; playing without it"),
             "exit \(given.status) after \(given.seconds) s: \(given.stderr)")
+    }
+
+    /// A pipe given with --sub-file (`--sub-file=<(cat Film.srt)`, here a FIFO a thread writes to as `cat`
+    /// would) is read once and shown, as mpv shows it (it was refused as "not a regular file").
+    @Test func aPipeGivenWithSubFileIsShown() throws {
+        let folder = Paths.fixtures.appendingPathComponent("piped-subtitles")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fifo = folder.appendingPathComponent("63")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let text = Array("1\n00:00:00,500 --> 00:00:05,500\n{\\an8}Bonjour\n".utf8)
+        // The writer: it opens once a reader has (as the shell's `cat` does), writes, and closes.
+        let writer = Thread {
+            let deadline = Date().addingTimeInterval(10)
+            var fd: Int32 = -1
+            while fd < 0 && Date() < deadline {
+                fd = open(fifo.path, O_WRONLY | O_NONBLOCK)
+                if fd < 0 { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            guard fd >= 0 else { return }
+            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let shown = try Self.textAt2s(
+            ["--sub-auto=no", "--sub-file=\(fifo.path)"], try Fixtures.positionedCues().video)
+        #expect(shown.top > 100 && shown.bottom == 0, "the piped subtitles are not drawn: \(shown)")
+        #expect(shown.stderr.isEmpty, "\(shown.stderr)")
     }
 }
