@@ -84,9 +84,10 @@ public final class NullVideoOutput: VideoOutput, Sendable {
 extension VideoFrame {
     /// The picture as a PNG file's bytes, as it is shown: at its presentation size (the sample aspect ratio
     /// applied) and upright, with `subtitles` drawn over it as a window draws them (libass; none when libass is
-    /// missing). Throws when it cannot be converted or encoded. Any thread (it takes a moment for a large picture:
-    /// not on the main actor).
-    public func pngData(subtitles: [SubtitleCue] = []) throws(FFmpegError) -> [UInt8] {
+    /// missing): an animated ASS event where it is at this picture's time less `subtitleDelay` (the item's
+    /// `subtitleDelay`). Throws when it cannot be converted or encoded. Any thread (it takes a moment for a large
+    /// picture: not on the main actor).
+    public func pngData(subtitles: [SubtitleCue] = [], subtitleDelay: Double = 0) throws(FFmpegError) -> [UInt8] {
         let width = max(1, Int((Double(frame.width) * frame.sampleAspectRatio).rounded()))
         guard !subtitles.isEmpty else {
             return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation)
@@ -94,7 +95,7 @@ extension VideoFrame {
         return try PictureEncoder.png(frame, width: width, height: frame.height, rotation: rotation) { rgb, w, h in
             let script = ASSScript.script(for: subtitles, width: w, height: h)
             let fonts = ASSScript.fonts(for: subtitles)
-            let at = ASSScript.drawTime(for: subtitles, at: nil)
+            let at = ASSScript.drawTime(for: subtitles, at: time.seconds - subtitleDelay)
             guard
                 let bgra = SubtitleRenderer.forPictures.withLock({
                     $0.render(script, at: at, width: w, height: h, fonts: fonts)

@@ -17,8 +17,9 @@ final class WindowSurface {
 
     /// This window's libass renderer (its own: libass says what changed since the picture it drew last).
     private let subtitles = SubtitleRenderer()
-    /// The cues and the area of the overlay on screen, and whether an event among them is animated.
-    private var overlay: (cues: [SubtitleCue], area: CGRect, animated: Bool) = ([], .zero, false)
+    /// The cues and the area of the overlay on screen, whether an event among them is animated, and the script
+    /// time they were drawn at.
+    private var overlay: (cues: [SubtitleCue], area: CGRect, animated: Bool, time: Int) = ([], .zero, false, 0)
     /// The controls painted, and for which drawable size.
     private var controls: (state: ControlsState?, size: CGSize) = (nil, .zero)
     private let painter: ControlsPainter
@@ -104,7 +105,7 @@ final class WindowSurface {
         // or theirs when they were handed over before any picture.
         let cueTime = (s.pending ?? s.shown).map { $0.time.seconds - s.cueClock.delay } ?? s.cueClock.at
         updateOverlay(
-            s.cues, at: cueTime, newPicture: s.pending != nil, bounds: bounds, gravity: s.gravity,
+            s.cues, at: cueTime, bounds: bounds, gravity: s.gravity,
             controls: s.controls, window: window.size)
         updateControls(s.controls, size: window.size)
         if s.contentVersion != contentVersion {
@@ -129,14 +130,14 @@ final class WindowSurface {
         return true
     }
 
-    /// Draws `cues` anew when they or the picture's place changed, and at each new picture while an ASS event
-    /// among them is animated (libass draws such an event at `seconds`, the cues' time now): in the part of the
+    /// Draws `cues` anew when they or the picture's place changed, and whenever their time (`seconds`, now) moved
+    /// while an ASS event among them is animated (a new picture, another subtitle delay): in the part of the
     /// window the picture covers (all of it before the first picture). While the controls' bar shows, plain cues go
     /// above it at their size (the area ends at the bar, the text is sized for the whole picture); an ASS track
     /// keeps the whole picture, whose coordinates its events use (the bar covers its bottom for the moment it
     /// shows, as in mpv).
     private func updateOverlay(
-        _ cues: [SubtitleCue], at seconds: Double?, newPicture: Bool, bounds: CGRect, gravity: VideoGravity,
+        _ cues: [SubtitleCue], at seconds: Double?, bounds: CGRect, gravity: VideoGravity,
         controls: ControlsState?, window: CGSize
     ) {
         var area = bounds
@@ -150,10 +151,13 @@ final class WindowSurface {
             if top > area.minY + 1 { area.size.height = min(area.height, top - area.minY) }
         }
         let changed = cues != overlay.cues || area != overlay.area
-        guard changed || (overlay.animated && newPicture) else { return }
+        let time = ASSScript.drawTime(for: cues, at: seconds)
+        // An animation is drawn again when its time moved: a new picture, or the subtitle delay changed.
+        guard changed || (overlay.animated && time != overlay.time) else { return }
+        overlay.time = time
         let (w, h) = (Int(area.width), Int(area.height))
         if changed {
-            overlay = (cues, area, ASSScript.isAnimated(cues))
+            overlay = (cues, area, ASSScript.isAnimated(cues), time)
             if !cues.isEmpty {
                 let script = ASSScript.script(for: cues, width: w, height: h, sizingHeight: sizing)
                 subtitles.load(script, fonts: ASSScript.fonts(for: cues))
@@ -163,7 +167,7 @@ final class WindowSurface {
         let drawing =
             cues.isEmpty
             ? .nothing
-            : subtitles.draw(at: ASSScript.drawTime(for: cues, at: seconds), width: w, height: h, force: changed)
+            : subtitles.draw(at: time, width: w, height: h, force: changed)
         switch drawing {
         case .same: return
         case .nothing: ph_window_set_overlay(handle, Int32(PH_OVERLAY_SUBTITLES), nil, 0, 0, 0, 0)

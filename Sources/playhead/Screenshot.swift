@@ -18,9 +18,12 @@ extension PlaybackSession {
         if case .open(let open) = windowState { window = open }
         if let pip = pictureInPicture, pip.isPictureInPictureActive { window = pip.pictureInPictureWindow }
         let subtitles = window?.playerLayer.displayedSubtitles ?? []
+        let delay = item.subtitleDelay
         Task { @MainActor [weak self] in
             let saved = await Task.detached { () -> Result<String, any Error> in
-                Result { try Screenshot.save(try frame.pngData(subtitles: subtitles), in: folder) }
+                Result {
+                    try Screenshot.save(try frame.pngData(subtitles: subtitles, subtitleDelay: delay), in: folder)
+                }
             }.value
             switch saved {
             case .success(let name): self?.terminal.message("screenshot: \(name)")

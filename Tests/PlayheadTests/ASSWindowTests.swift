@@ -132,9 +132,41 @@ import Testing
                 shown.white.count > 40 && abs(centre(shown) - x) < 30,
                 "at \(seconds) s: \(shown.white.count) white pixels centred at x \(centre(shown)), not \(x)")
         }
-        // A second of subtitle delay: at 3 s of the picture's time the text is where it is at 2 s of its own.
+        // Paused at 3 s: the window and a screenshot of the picture (it drew each event at its middle) agree.
+        let paused = await Self.show(player, at: 3, title: title) { abs(centre($0) - 320) < 30 }
+        #expect(abs(centre(paused) - 320) < 30, "at 3 s: centred at x \(centre(paused)), not 320")
+        #expect(abs(try Self.screenshotCentre(player, window, delay: 0) - 320) < 30, "the screenshot at 3 s")
+        // A second of subtitle delay, set while paused: at 3 s of the picture's time the text is where it is at
+        // 2 s of its own, at once (it waited for the next picture).
         item.subtitleDelay = 1
-        let delayed = await Self.show(player, at: 3, title: title) { abs(centre($0) - 210) < 30 }
+        var delayed = paused
+        for _ in 0..<50 where abs(centre(delayed) - 210) >= 30 {
+            try await Task.sleep(for: .milliseconds(100))
+            delayed = (try? Self.colouredPoints(title)) ?? delayed
+        }
         #expect(abs(centre(delayed) - 210) < 30, "delayed by 1 s, at 3 s: centred at x \(centre(delayed)), not 210")
+        #expect(abs(try Self.screenshotCentre(player, window, delay: 1) - 210) < 30, "the delayed screenshot")
+    }
+
+    /// The x of the centre of the white text in a screenshot of `player`'s picture with `window`'s subtitles
+    /// (`VideoFrame.pngData`), -1 without any.
+    static func screenshotCentre(_ player: Player, _ window: PlayerWindow, delay: Double) throws -> Int {
+        let frame = try #require(player.currentVideoFrame, "no picture")
+        let png = try frame.pngData(subtitles: window.playerLayer.displayedSubtitles, subtitleDelay: delay)
+        let folder = Paths.scratch("ass-screenshot")
+        let file = folder.appendingPathComponent("shot.png")
+        let rgb = folder.appendingPathComponent("shot.rgb")
+        try Data(png).write(to: file)
+        let r = try Run.command(
+            "ffmpeg", ["-v", "error", "-y", "-i", file.path, "-f", "rawvideo", "-pix_fmt", "rgb24", rgb.path])
+        try #require(r.status == 0, "\(r.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: rgb))
+        try #require(bytes.count == 640 * 360 * 3, "\(bytes.count) bytes: not 640x360")
+        var xs: [Int] = []
+        for i in stride(from: 0, to: bytes.count, by: 3)
+        where bytes[i] > 180 && bytes[i + 1] > 180 && bytes[i + 2] > 180 {
+            xs.append(i / 3 % 640)
+        }
+        return xs.isEmpty ? -1 : xs.reduce(0, +) / xs.count
     }
 }
