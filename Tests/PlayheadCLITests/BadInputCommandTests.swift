@@ -156,9 +156,15 @@ struct BadInputCommandTests {
         #expect(r.stderr.contains("empty argument"), "\(r.stderr)")
     }
 
+    /// A 404 (or 403, 410...) is asked once: the look at the URL's first bytes was refused, and FFmpeg's open
+    /// asked again.
     @Test func http404() throws {
         let origin = try TestOrigin(serving: Paths.fixtures)
         try expectOneLineError(origin.url("no-such-file.mp3").absoluteString, mentions: ["404"])
+        #expect(origin.requests.count == 1, "\(origin.requests)")
+        let forbidden = origin.url("silence.wav", ["status": "403"]).absoluteString
+        try expectOneLineError(forbidden, mentions: ["403"])
+        #expect(origin.requests.filter { $0.contains("silence.wav") }.count == 1, "\(origin.requests)")
     }
 
     @Test func aBadInputIsReportedAndTheNextOnePlays() throws {

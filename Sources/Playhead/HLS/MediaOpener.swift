@@ -16,7 +16,7 @@ enum MediaOpener {
     ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
         let sniffed = sniff(location, timeout: timeout, stopping: stopping)
-        if let timedOut = sniffed.timedOut { throw timedOut }
+        if let final = sniffed.timedOut ?? sniffed.refused { throw final }
         let playlistURL = sniffed.playlist
         if stopping?() == true { throw PlaybackError(.network, source: location, reason: "cancelled") }
         if let url = playlistURL {
@@ -84,6 +84,10 @@ enum MediaOpener {
         /// The request that looked got no data for the whole time allowed: FFmpeg's open would wait as long again
         /// (the item failed after twice the time-out), so this is the item's error at once.
         var timedOut: PlaybackError?
+        /// The server refused the request that looked (a 4xx status other than 416, which a server that does not
+        /// serve ranges may answer): FFmpeg's open would ask again and be refused again, so this is the item's
+        /// error at once.
+        var refused: PlaybackError?
     }
 
     /// Whether `location` is HLS (see `hlsURL`), and how the request that looked failed, if it did.
@@ -101,9 +105,10 @@ enum MediaOpener {
             do {
                 r = try probe.get(url, range: 0...4095, limit: 1 << 20, deadline: probe.playlistDeadline)
             } catch {
+                let refused = probe.lastStatus.map { (400..<500).contains($0) && $0 != 416 } ?? false
                 return Sniffed(
                     unreachable: probe.lastErrorWasConnection ? error : nil,
-                    timedOut: probe.lastErrorWasTimeout ? error : nil)
+                    timedOut: probe.lastErrorWasTimeout ? error : nil, refused: refused ? error : nil)
             }
             if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return Sniffed(playlist: url) }
             head = r.body
