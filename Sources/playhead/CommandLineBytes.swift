@@ -44,8 +44,20 @@ enum CommandLineBytes {
             path =
                 Array(UnsafeBufferPointer(start: cwd, count: strlen(cwd)).map { UInt8(bitPattern: $0) }) + [0x2F] + path
         }
-        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
-        let encoded = path.map { kept.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }
-        return URL(string: "file://" + encoded.joined())
+        // Without its "." and ".." parts, as a UTF-8 path's URL is (`standardizedFileURL`).
+        var parts: [ArraySlice<UInt8>] = []
+        for part in path.split(separator: 0x2F) {
+            if part == [0x2E] { continue }
+            if part == [0x2E, 0x2E] {
+                _ = parts.popLast()
+                continue
+            }
+            parts.append(part)
+        }
+        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@".utf8)
+        let encoded = parts.map { part in
+            part.map { kept.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        }
+        return URL(string: "file:///" + encoded.joined(separator: "/"))
     }
 }

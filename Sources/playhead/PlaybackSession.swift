@@ -178,12 +178,35 @@ final class PlaybackSession {
     }
 
     /// Names `url`, a local input given as the relative path `location`, by that path in messages (FFmpeg and the
-    /// engine name the file by its absolute path). Main actor.
+    /// engine name the file by its absolute path); the first spelling given names a file given twice, except in
+    /// its own entry's errors (`shown(_:entry:)`). Main actor.
     func nameAsGiven(_ url: URL, location: String) {
-        guard url.isFileURL, !location.hasPrefix("/"), !location.contains("://") else { return }
-        for path in [url.path, url.standardizedFileURL.path] where path != location && shownNames[path] == nil {
-            shownNames[path] = location
+        guard !location.hasPrefix("/") else { return }
+        for (name, given) in Self.names(of: url, location: location) where shownNames[name] == nil {
+            shownNames[name] = given
         }
+    }
+
+    /// `text` (an entry's error) with the entry's own file named as given at `location` (however another entry
+    /// spelled it), the rest as `shown` names them. Main actor.
+    func shown(_ text: String, entry location: String) -> String {
+        let url = location.contains("://") ? URL(text: location) : URL(fileURLWithPath: location)
+        // A file opened by its bytes keeps its lossy name.
+        let given = location.hasPrefix("/proc/self/fd/") ? shownNames[location] ?? location : location
+        let own = url.map { Self.names(of: $0, location: location).mapValues { _ in given } } ?? [:]
+        return shownNames.merging(own) { _, entry in entry }.sorted { $0.key.count > $1.key.count }.reduce(text) {
+            $0.replacingOccurrences(of: $1.key, with: $1.value)
+        }
+    }
+
+    /// The names FFmpeg and the engine give the local input `url`, given as `location`: its path and its URL (an
+    /// HLS playlist is named by its URL), standardized or not; none for anything but a local path.
+    private static func names(of url: URL, location: String) -> [String: String] {
+        guard url.isFileURL, !location.contains("://") else { return [:] }
+        let names = [
+            url.path, url.standardizedFileURL.path, url.absoluteString, url.standardizedFileURL.absoluteString,
+        ]
+        return Dictionary(names.map { ($0, location) }) { a, _ in a }
     }
 
     /// Whether `item` ended at its own end, not at the stop time of `--end`/`--length` (unless that is past the
@@ -259,7 +282,7 @@ final class PlaybackSession {
             if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.slot)) }
             if let c = current { checkStartPosition(c.item, slot: c.slot) }
         case .error(let e):
-            printError(shown(e.description))
+            printError(current.map { shown(e.description, entry: location(of: $0.slot)) } ?? shown(e.description))
             failures += 1
             // The queue goes on with the next entry, as players do with a broken playlist entry.
             if player.items().count > 1 { player.advanceToNextItem() } else { finish() }

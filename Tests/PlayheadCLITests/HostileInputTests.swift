@@ -186,7 +186,12 @@ import Testing
         try copyToLatin1Name(try Fixtures.tone(seconds: 6, ext: "wav"), "song", in: dir)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = ["-c", "exec '\(try Paths.playheadBinary())' --ao=null --length=4 $'\(dir.path)/song\\xe9'"]
+        // Given relative, through a folder and back: the URL is the file's, as a UTF-8 name's is.
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        p.arguments = [
+            "-c", "cd '\(dir.path)' && exec '\(try Paths.playheadBinary())' --ao=null --length=4 $'./sub/../song\\xe9'",
+        ]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try Run.start(p)
