@@ -63,6 +63,10 @@ final class WindowSurface {
         let s = owner.state.withLock { s -> VideoWindow.State? in
             guard !s.closed else { return nil }
             defer {
+                // The picture taken is the one on screen from now on: an item change while it is drawn keeps it
+                // when it is the new item's (`clear(unlessFrom:)` looked at the picture before it, cleared the
+                // screen after the draw, and a paused player showed black until play).
+                if let taken = s.pending { s.shown = taken }
                 s.pending = nil
                 s.needsDraw = false
                 s.clearPicture = false
