@@ -83,6 +83,10 @@ final class InterruptFlag: Sendable {
     func reset() { state.withLock { $0.interrupted = false } }
     func setDeadline(_ deadline: Double?) { state.withLock { $0.deadline = deadline } }
     var isInterrupted: Bool { state.withLock { $0.interrupted } }
+    /// Whether the deadline set has passed (not an interruption asked for).
+    var deadlinePassed: Bool {
+        state.withLock { s in !s.interrupted && s.deadline.map { MonotonicClock.now() > $0 } == true }
+    }
 
     private var shouldStop: Bool {
         state.withLock { s in

@@ -145,6 +145,11 @@ public final class MediaInput: @unchecked Sendable {
         let opened = avformat_open_input(&c, url, format, &dict)
         let logged = String(cString: ph_capture_errors_end())
         if opened < 0 {
+            // The open ran out of time (a server that stopped sending mid-header): what the demuxer then says (an
+            // MP4's "moov atom not found": cut short) is not what happened.
+            if interruptFlag.deadlinePassed {
+                throw FFmpegError(code: FFmpegError.timedOut, function: "avformat_open_input")
+            }
             throw FFmpegError(code: opened, function: "avformat_open_input", detail: logged.isEmpty ? nil : logged)
         }
         context = c

@@ -43,6 +43,23 @@ import Testing
         _ = origin
     }
 
+    /// A server that stops sending partway through an MP4 whose index is at its end is said to have timed out
+    /// (it was "moov atom not found: cut short, or not yet fully downloaded", which sends the user to download it
+    /// again), after the open's time limit (two time-outs: the connection is asked again once).
+    @Test func aServerThatStopsSendingIsSaidToHaveTimedOut() throws {
+        let video = try Fixtures.barsWithTone()
+        let origin = try TestOrigin(serving: video.deletingLastPathComponent())
+        let url = origin.url(
+            video.lastPathComponent, ["stall_after": "20000", "stall_for": "60", "ranges": "no"])
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--ao=null", "--vo=null", "--no-mpris", "--network-timeout=2", url.absoluteString], timeout: 30)
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        #expect(r.stderr.contains("timed out") && !r.stderr.contains("cut short"), "\(r.stderr)")
+        #expect(r.seconds < 6.5, "took \(r.seconds) s for a 2 s time-out")
+        _ = origin
+    }
+
     @Test func sigtermEndsPlayheadAtOnceWhileAPlaylistTrickles() throws {
         let (origin, url) = try tricklingPlaylist()
         let p = Process()
