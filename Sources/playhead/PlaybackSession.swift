@@ -54,13 +54,19 @@ final class PlaybackSession {
     /// The name to show for a path in messages: an input opened by its bytes (`/proc/self/fd/N`: a file name that
     /// is not UTF-8) by its lossy name, and the absolute path of an input given relative as it was given.
     private(set) var shownNames: [String: String]
+    /// The name of each input whose path is not what the user typed: one opened by its bytes, and standard input
+    /// (`-`, played as `/dev/stdin`).
+    let inputNames: [String: String]
 
     /// The `file:` URL of each input opened by its bytes, its name percent-encoded (for Now Playing).
     let fileURLs: [String: URL]
 
     init(options: Options, shownNames: [String: String] = [:], fileURLs: [String: URL] = [:]) {
         self.options = options
-        self.shownNames = shownNames
+        var inputNames = shownNames
+        if options.inputs.contains("-") { inputNames["/dev/stdin"] = "-" }
+        self.inputNames = inputNames
+        self.shownNames = inputNames
         self.fileURLs = fileURLs
         resume = options.playlist.noResume ? nil : ResumeStore()
         subtitleDelay = options.tracks.subtitleDelay
@@ -191,8 +197,8 @@ final class PlaybackSession {
     /// spelled it), the rest as `shown` names them. Main actor.
     func shown(_ text: String, entry location: String) -> String {
         let url = location.contains("://") ? URL(text: location) : URL(fileURLWithPath: location)
-        // A file opened by its bytes keeps its lossy name.
-        let given = location.hasPrefix("/proc/self/fd/") ? shownNames[location] ?? location : location
+        // A file opened by its bytes keeps its lossy name, standard input its `-`.
+        let given = inputNames[location] ?? location
         let own = url.map { Self.names(of: $0, location: location).mapValues { _ in given } } ?? [:]
         return shownNames.merging(own) { _, entry in entry }.sorted { $0.key.count > $1.key.count }.reduce(text) {
             $0.replacingOccurrences(of: $1.key, with: $1.value)

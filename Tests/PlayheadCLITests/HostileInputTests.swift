@@ -117,6 +117,14 @@ import Testing
         #expect(r.seconds > 0.8, "\(name): a 1 s tone ended after \(r.seconds) s")
     }
 
+    /// Standard input is named as it was given: `-` (it was `/dev/stdin`, which the user did not type).
+    @Test func standardInputIsNamedAsGiven() throws {
+        let r = try Run.command(
+            "bash", ["-c", "echo 'just text' | '\(try Paths.playheadBinary())' --ao=null --no-mpris -"], timeout: 30)
+        #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        #expect(errorLines(r).count == 1 && r.stderr.hasPrefix("playhead: -: "), "\(r.stderr)")
+    }
+
     @Test func devZeroIsAnHonestOneLineError() throws {
         let r = try play(["/dev/zero"], timeout: 30)
         #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
