@@ -35,7 +35,7 @@ import Testing
 
     /// Narrower windows (down to the 64-pixel minimum) leave buttons out rather than draw them over each other:
     /// speed first, then the menus and Picture in Picture, fullscreen only below 80 pixels, play never.
-    @Test(arguments: [64.0, 72, 100, 120, 160, 200, 240, 280]) func aNarrowWindowLeavesButtonsOut(width: Double) {
+    @Test(arguments: [64.0, 72, 100, 120, 160, 170, 200, 240, 280]) func aNarrowWindowLeavesButtonsOut(width: Double) {
         var state = ControlsState()
         state.duration = 600
         state.hasAudioChoice = true
@@ -59,6 +59,10 @@ import Testing
         #expect(remaining.isEmpty || !elapsed.isEmpty, "at \(width): the remaining time kept over the elapsed")
         if width >= 160 { #expect(!elapsed.isEmpty && !remaining.isEmpty, "at \(width)") }
         if width >= 280 { #expect(shown.count == 6, "\(shown)") }
+        // With hour-long labels, the seek track is long enough to use or left out (a knob alone showed at 170 px).
+        state.duration = 36_000
+        let long = ControlsLayout(size: CGSize(width: width, height: 180), state: state).seekTrack.width
+        #expect(long == 0 || long >= 24, "at \(width): a seek track of \(long) px")
         if shown.count < 6 { #expect(!shown.contains(.speed), "speed kept over another button: \(shown)") }
     }
 }

@@ -84,9 +84,11 @@ public struct ControlsLayout: Sendable {
             seekArea = CGRect(x: elapsedLabel.maxX, y: lineY, width: 0, height: lineHeight)
         }
         let trackHeight = max(3, (4 * s).rounded())
+        // A track shorter than two knobs is left out (a lone knob showed between the labels).
+        let trackWidth = seekArea.width - pad
         seekTrack = CGRect(
             x: seekArea.minX + pad / 2, y: (seekArea.midY - trackHeight / 2).rounded(),
-            width: max(0, seekArea.width - pad), height: trackHeight)
+            width: trackWidth >= 24 * s ? trackWidth : 0, height: trackHeight)
         // The buttons.
         let rowY = lineY + lineHeight
         var row: [(ControlElement, CGRect)] = [
