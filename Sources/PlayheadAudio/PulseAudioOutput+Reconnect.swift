@@ -108,12 +108,40 @@ extension PulseAudioOutput {
     }
 
     /// Corks the stream for an interruption without waiting (mainloop thread, lock held). The server sends
-    /// `request-uncork` only to corked streams, so this also makes sure the interruption's end is reported.
+    /// `request-uncork` only to corked streams, so this also makes sure the interruption's end is reported; once
+    /// the cork landed, `askWhetherStillMuted` covers a call that ended before it did.
     func corkForInterruption() {
         guard let s = stream, !corked else { return }
         _ = positionLocked()
         corked = true
-        if let op = pa_stream_cork(s, 1, nil, nil) { pa_operation_unref(op) }
+        if let op = pa_stream_cork(s, 1, PulseCallbacks.corkedForInterruption, selfPointer) { pa_operation_unref(op) }
+    }
+
+    /// The interruption's cork reached the server (mainloop thread, lock held). PulseAudio's role-cork module
+    /// mutes a stream as it asks for the cork, and when the call ends unmutes it, sending `request-uncork` only
+    /// if the stream is corked by then: a call over before this cork arrived leaves the stream unmuted and no
+    /// uncork to come. So the server is asked whether the stream is still muted (its answer follows the cork);
+    /// not muted means the interruption is over (`stillMutedAnswered`).
+    func askWhetherStillMuted() {
+        guard let s = stream, let c = context, muteQuery == nil else { return }
+        muteQuery = pa_context_get_sink_input_info(
+            c, pa_stream_get_index(s), PulseCallbacks.muteAnswer, selfPointer)
+    }
+
+    /// The server's answer to `askWhetherStillMuted` (mainloop thread, lock held): `muted` is nil when it has no
+    /// such stream. A stream no longer muted reports the interruption's end as an uncork request would (the
+    /// session ends an interruption once, whichever report comes first).
+    func stillMutedAnswered(_ muted: Bool?) {
+        endMuteQuery(cancel: false)
+        if muted == false, corked { post(.uncorkRequested) }
+    }
+
+    /// Forgets the pending mute question (lock held), cancelling it first when asked (the stream goes).
+    func endMuteQuery(cancel: Bool) {
+        guard let op = muteQuery else { return }
+        if cancel { pa_operation_cancel(op) }
+        pa_operation_unref(op)
+        muteQuery = nil
     }
 
     /// The name of the sink the stream plays on now. Any thread.

@@ -89,6 +89,7 @@ extension PulseAudioOutput {
 
     /// Disconnects and releases the stream, if any (lock held).
     func dropStreamLocked() {
+        endMuteQuery(cancel: true)
         guard let s = stream else { return }
         pa_stream_set_state_callback(s, nil, nil)
         pa_stream_set_write_callback(s, nil, nil)

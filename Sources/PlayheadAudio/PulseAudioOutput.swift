@@ -35,6 +35,9 @@ public final class PulseAudioOutput: AudioOutput, PulseConnectionClient, @unchec
     /// than this is not extrapolated.
     var corkChangedAt = timeval()
     var interrupted = false
+    /// The question `corkForInterruption` asks the server once its cork landed (is the stream still muted?), until
+    /// answered; cancelled when the stream goes (its callback holds no reference to the output).
+    var muteQuery: OpaquePointer?
     /// True while the stream is being made: opened by `start` and not ready yet, or rebuilt after a loss.
     var reconnecting = false
     /// True while the stream `start` asked for is made for the first time (its failure is `openFailure`).

@@ -47,6 +47,23 @@ enum PulseCallbacks {
         }
     }
 
+    /// The interruption's cork landed (or failed: a stream going away).
+    static let corkedForInterruption: pa_stream_success_cb_t = { _, success, userdata in
+        guard success != 0, let o = output(userdata) else { return }
+        o.askWhetherStillMuted()
+    }
+
+    /// The answer to `askWhetherStillMuted`: one call with the stream's information (unless it is gone), then
+    /// one with `eol` set.
+    static let muteAnswer: pa_sink_input_info_cb_t = { _, info, eol, userdata in
+        guard let o = output(userdata) else { return }
+        if let info {
+            o.stillMutedAnswered(info.pointee.mute != 0)
+        } else if eol != 0, o.muteQuery != nil {
+            o.stillMutedAnswered(nil)
+        }
+    }
+
     static let moved: pa_stream_notify_cb_t = { s, userdata in
         guard let o = output(userdata), let s else { return }
         let device = pa_stream_get_device_name(s).map { String(cString: $0) } ?? ""

@@ -117,6 +117,39 @@ import Testing
         #expect(!mixed.all.contains { if case .interruption = $0 { true } else { false } }, "\(mixed.all)")
     }
 
+    /// A call that ends as it begins (the phone's stream gone before this output's cork reached the server): the
+    /// server unmutes the stream it muted and sends no `request-uncork` (the stream was not corked yet), so the
+    /// output must notice that the interruption is over by itself, or the player stays interrupted for good.
+    @Test func aCallThatEndsAsItBeginsEndsTheInterruption() throws {
+        let sink = try TestSink()
+        let session = AudioSession.shared
+        defer { try? session.setCategory(.soloAmbient) }
+        try session.setCategory(.playback)
+        let writer = try ToneWriter(PulseAudioOutput(device: sink.name))
+        defer { writer.stop() }
+        let phonePID = Locked<pid_t>(0)
+        let token = session.addObserver { event in
+            // Hang up the moment the interruption is heard: before the output's cork left this process.
+            if event == .interruption(.began, options: []) { phonePID.withLock { _ = kill($0, SIGKILL) } }
+        }
+        defer { session.removeObserver(token) }
+        for round in 1...12 {
+            let events = EventCollector()
+            let phone = try startPhone(on: sink.name)
+            phonePID.withLock { $0 = phone.processIdentifier }
+            #expect(events.waitFor { $0 == .interruption(.began, options: []) }, "round \(round)")
+            phone.waitUntilExit()
+            #expect(events.waitFor { $0 == .interruption(.ended, options: .shouldResume) }, "round \(round)")
+            #expect(waitFor { !session.isInterrupted }, "round \(round): still interrupted")
+            // The player resumes as told: the sound comes back (the server's mute is gone too).
+            writer.output.setPaused(false)
+            #expect(
+                waitFor { AudioAnalysis.audibleSeconds(Array(sink.samplesSoFar.suffix(4_800))) > 0.05 },
+                "round \(round): silent after the call")
+            guard !session.isInterrupted else { return }
+        }
+    }
+
     @Test func preferredOutputMovesTheStreamAndNewSinksAreAnnounced() throws {
         let first = try TestSink()
         let chosen = try TestSink()
