@@ -12,29 +12,31 @@ extension PlaylistFile {
 
     /// The media files in the folder at `path` and the folders below it, as a file manager lists them: names in
     /// natural order (track 2 before track 10, case ignored), each subfolder's files where its name falls; hidden
-    /// entries skipped; a folder reached again through a link is not entered twice. Reads the folders only.
+    /// entries skipped; a folder reached again through a link is not entered twice. A name that is not UTF-8 is
+    /// played by its bytes (`ByteNamedFiles`) and sorted by its lossy name. Reads the folders only.
     static func mediaFiles(inFolder path: String) -> [String] {
-        var seen = Set<String>()
+        var seen = Set<[UInt64]>()
         var files: [String] = []
-        collect(URL(fileURLWithPath: path), into: &files, seen: &seen)
+        collect(URL(fileURLWithPath: path).path, into: &files, seen: &seen)
         return files
     }
 
-    private static func collect(_ folder: URL, into files: inout [String], seen: inout Set<String>) {
-        guard seen.insert(folder.resolvingSymlinksInPath().path).inserted,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+    private static func collect(_ folder: String, into files: inout [String], seen: inout Set<[UInt64]>) {
+        var info = stat()
+        guard stat(folder, &info) == 0, seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
+            let entries = ByteNamedFiles.contentsOfFolder(folder)
         else { return }
-        let sorted = names.filter { !$0.hasPrefix(".") }.sorted {
-            $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending
+        let sorted = entries.filter { !$0.name.hasPrefix(".") }.sorted {
+            $0.name.compare($1.name, options: [.numeric, .caseInsensitive]) == .orderedAscending
         }
-        for name in sorted {
-            let url = folder.appendingPathComponent(name)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
-            if isFolder.boolValue {
-                collect(url, into: &files, seen: &seen)
-            } else if mediaExtensions.contains(url.pathExtension.lowercased()) {
-                files.append(url.path)
+        for entry in sorted {
+            if entry.isFolder, let path = entry.path {
+                collect(path, into: &files, seen: &seen)
+            } else if entry.isRegularFile,
+                mediaExtensions.contains((entry.name as NSString).pathExtension.lowercased()),
+                let path = entry.path
+            {
+                files.append(path)
             }
         }
     }

@@ -33,7 +33,8 @@ public enum PlaylistFile {
     /// starting with `#EXTM3U` that has no HLS tags, or a file starting with `[playlist]`.
     public static func isPlaylist(_ path: String) -> Bool {
         guard !path.contains("://") || path.hasPrefix("file://") else { return false }
-        let ext = (path as NSString).pathExtension.lowercased()
+        // A name that is not UTF-8 (`/proc/self/fd/N`) by its own extension.
+        let ext = (ByteNamedFiles.shownName(of: path) as NSString).pathExtension.lowercased()
         guard ["m3u", "m3u8", "pls"].contains(ext) || ext.isEmpty else { return false }
         guard let head = prefix(of: path, bytes: 64 * 1024) else { return ext == "m3u" || ext == "pls" }
         let text = head.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -59,7 +60,7 @@ public enum PlaylistFile {
         reported: inout Set<String>, title: String? = nil
     ) {
         let isURL = location.contains("://") && !location.hasPrefix("file://")
-        let path = location.hasPrefix("file://") ? (URL(text: location)?.path ?? location) : location
+        let path = location.hasPrefix("file://") ? localPath(ofFileURL: location) : location
         // "file://" alone, "file://name.wav" (a host, no path) or another host's file: no file here to read (the
         // empty path was the working folder, "is a directory"; another host's path was read locally).
         if location.hasPrefix("file://"),
@@ -127,12 +128,13 @@ public enum PlaylistFile {
             let exists = FileManager.default.fileExists(atPath: path)
             throw PlaybackError(.io, source: path, reason: exists ? "cannot read the playlist" : "no such file")
         }
-        guard data.count <= 16 << 20,
-            let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1)
-        else {
+        guard data.count <= 16 << 20 else {
             throw PlaybackError(.parsing, source: path, reason: "not a text playlist (or larger than 16 MB)")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        // Found by name: a playlist opened by its bytes is in its own folder, not in /proc/self/fd.
+        let folderPath = ByteNamedFiles.folder(of: path) ?? (path as NSString).deletingLastPathComponent
+        let folder = URL(fileURLWithPath: folderPath)
+        let text = String(data: data, encoding: .utf8) ?? decodeLines(data, folder: folderPath)
         let raw =
             text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().hasPrefix("[playlist]")
             ? parsePLS(text) : parseM3U(text)
@@ -176,9 +178,43 @@ public enum PlaylistFile {
         return files.keys.sorted().map { Entry(location: files[$0]!, title: titles[$0]) }
     }
 
+    /// The text of a playlist that is not UTF-8, line by line: a line naming a file by bytes that are not UTF-8
+    /// (a playlist written on this system, in its old encoding) names that file (`ByteNamedFiles`); any other is
+    /// read as Latin-1 (a playlist from another system, whose files were renamed in UTF-8 on the way).
+    private static func decodeLines(_ data: Data, folder: String) -> String {
+        let folderName = ByteNamedFiles.nameBytes(of: folder)
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            var bytes = Array(line)
+            while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
+            while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            let latin1 = String(bytes.map { Character(UnicodeScalar($0)) })
+            // A PLS line `FileN=` names its file after the '='; an M3U line that is not a comment is the name.
+            let isPLSFile = latin1.lowercased().range(of: #"^file[0-9]+="#, options: .regularExpression) != nil
+            guard isPLSFile || bytes.first != UInt8(ascii: "#") else { return latin1 }
+            let key = isPLSFile ? Array(bytes[...bytes.firstIndex(of: UInt8(ascii: "="))!]) : []
+            let name = Array(bytes.dropFirst(key.count))
+            let absolute = name.first == 0x2F ? name : folderName + [0x2F] + name
+            guard let path = ByteNamedFiles.path(for: absolute) else { return latin1 }
+            return String(decoding: key, as: UTF8.self) + path
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The local path of the `file:` URL `location`; a name that is not UTF-8 (percent-encoded bytes) by the path
+    /// that opens it (`ByteNamedFiles`), or lossily when there is no such file.
+    private static func localPath(ofFileURL location: String) -> String {
+        if let bytes = ByteNamedFiles.pathBytes(ofFileURL: location), !bytes.isEmpty,
+            String(validating: bytes, as: UTF8.self) == nil
+        {
+            return ByteNamedFiles.path(for: bytes) ?? String(decoding: bytes, as: UTF8.self)
+        }
+        return URL(text: location)?.path ?? location
+    }
+
     private static func resolve(_ location: String, against folder: URL) -> String {
         if location.contains("://") {
-            return location.hasPrefix("file://") ? (URL(string: location)?.path ?? location) : location
+            return location.hasPrefix("file://") ? localPath(ofFileURL: location) : location
         }
         if location.hasPrefix("/") { return location }
         if location.hasPrefix("~/") { return (location as NSString).expandingTildeInPath }

@@ -27,24 +27,31 @@ extension PlaybackSession {
     /// (unless `--sub-auto=no`), then the `--sub-file` ones (the last is chosen).
     func subtitleFiles(for url: URL) -> [URL] {
         var files: [String] = []
-        if options.tracks.autoSubtitles, url.isFileURL {
-            let folder = url.deletingLastPathComponent().path
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            let explicit = Set(options.tracks.subtitleFiles.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-            // Regular files only (a folder or a FIFO named like subtitles is passed over, as mpv does).
-            files = SubtitleFileNames.companions(of: url.lastPathComponent, among: names)
-                .map { (folder as NSString).appendingPathComponent($0) }
-                .filter { !explicit.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
-                .filter { path in
-                    var st = stat()
-                    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
-                }
+        if options.tracks.autoSubtitles, url.isFileURL, let folder = ByteNamedFiles.folder(of: url.path),
+            let entries = ByteNamedFiles.contentsOfFolder(folder)
+        {
+            // Names compared as bytes (each read as Latin-1, one character per byte), so a name that is not UTF-8
+            // finds its own; regular files only (a folder or a FIFO named like subtitles is passed over, as mpv
+            // does); the files given with --sub-file are not shown twice.
+            let latin1 = { (bytes: [UInt8]) in String(bytes.map { Character(UnicodeScalar($0)) }) }
+            let own = ByteNamedFiles.nameBytes(of: url.path).split(separator: 0x2F).last.map { latin1(Array($0)) }
+            let byName = Dictionary(entries.filter(\.isRegularFile).map { (latin1($0.nameBytes), $0) }) { a, _ in a }
+            let explicit = Set(options.tracks.subtitleFiles.compactMap(Self.fileIdentity))
+            files = SubtitleFileNames.companions(of: own ?? "", among: Array(byName.keys))
+                .compactMap { byName[$0]?.path }
+                .filter { !explicit.contains(Self.fileIdentity($0) ?? []) }
         }
         // A pipe given is read from its copy; one that could not be read is left out.
         let given = options.tracks.subtitleFiles.compactMap { path -> String? in
             pipedSubtitles.copies[path] ?? (PipedSubtitleFiles.isPipe(path) ? nil : path)
         }
         return (files + given).map { URL(fileURLWithPath: $0) }
+    }
+
+    /// The device and inode of the file at `path` (links followed), or nil.
+    private static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
     }
 
     /// A file opened by its bytes (a name that is not UTF-8: `/proc/self/fd/N`) and without a title tag is
@@ -77,7 +84,7 @@ extension PlaybackSession {
             item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]
         }
         // A file opened by its bytes: Now Playing's URL is its name's, percent-encoded (not `/proc/self/fd/N`).
-        if let byName = fileURLs[location] {
+        if ByteNamedFiles.isByteNamed(location), let byName = ByteNamedFiles.fileURL(of: location) {
             item.nowPlayingInfo = (item.nowPlayingInfo ?? [:]).merging([NowPlayingInfoKey.assetURL.rawValue: byName]) {
                 $1
             }

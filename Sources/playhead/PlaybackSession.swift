@@ -51,23 +51,20 @@ final class PlaybackSession {
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
 
-    /// The name to show for a path in messages: an input opened by its bytes (`/proc/self/fd/N`: a file name that
-    /// is not UTF-8) by its lossy name, and the absolute path of an input given relative as it was given.
+    /// The name to show for a path in messages: the absolute path of an input given relative as it was given, a
+    /// piped subtitle file's copy by the name given. (A file opened by its bytes, `ByteNamedFiles`, is shown by
+    /// its lossy name: `shown`.)
     private(set) var shownNames: [String: String]
-    /// The name of each input whose path is not what the user typed: one opened by its bytes, and standard input
-    /// (`-`, played as `/dev/stdin`).
+    /// The name of each input whose path is not what the user typed: standard input (`-`, played as
+    /// `/dev/stdin`).
     let inputNames: [String: String]
 
-    /// The `file:` URL of each input opened by its bytes, its name percent-encoded (for Now Playing).
-    let fileURLs: [String: URL]
-
-    init(options: Options, shownNames: [String: String] = [:], fileURLs: [String: URL] = [:]) {
+    init(options: Options) {
         self.options = options
-        var inputNames = shownNames
+        var inputNames: [String: String] = [:]
         if options.inputs.contains("-") { inputNames["/dev/stdin"] = "-" }
         self.inputNames = inputNames
         self.shownNames = inputNames
-        self.fileURLs = fileURLs
         resume = options.playlist.noResume ? nil : ResumeStore()
         subtitleDelay = options.tracks.subtitleDelay
         switch options.audioOutput {
@@ -94,7 +91,7 @@ final class PlaybackSession {
         // `-` is standard input, as in mpv.
         let expansion = PlaylistFile.expand(options.inputs.map { $0 == "-" ? "/dev/stdin" : $0 })
         if let problem = outputProblem(expansion.entries.map(\.location)) {
-            printError(problem)
+            printError(shown(problem))
             return 2
         }
         if let path = options.logJSON {
@@ -105,7 +102,7 @@ final class PlaybackSession {
                 return 2
             }
         }
-        for problem in expansion.problems { printError(problem) }
+        for problem in expansion.problems { printError(shown(problem)) }
         failures = expansion.problems.count
         entries = expansion.entries
         guard !entries.isEmpty else { return 1 }
@@ -124,7 +121,7 @@ final class PlaybackSession {
         let pipeProblems = await pipedSubtitles.read(options.tracks.subtitleFiles, timeout: timeout)
         defer { pipedSubtitles.remove() }
         if quitRequested { return 0 }
-        for problem in pipeProblems { printError(problem) }
+        for problem in pipeProblems { printError(shown(problem)) }
         for (given, copy) in pipedSubtitles.copies { shownNames[copy] = given }
         let nowPlaying = options.mpris ? await startNowPlaying() : nil
         self.nowPlaying = nowPlaying
@@ -178,7 +175,9 @@ final class PlaybackSession {
     /// `text` with each input named as the user gave it (`shownNames`; the longest path first, so that one which
     /// begins another is not replaced inside it). Main actor.
     func shown(_ text: String) -> String {
-        shownNames.sorted { $0.key.count > $1.key.count }.reduce(text) {
+        shownNames.merging(ByteNamedFiles.shownNames) { own, _ in own }.sorted { $0.key.count > $1.key.count }.reduce(
+            text
+        ) {
             $0.replacingOccurrences(of: $1.key, with: $1.value)
         }
     }
@@ -198,9 +197,10 @@ final class PlaybackSession {
     func shown(_ text: String, entry location: String) -> String {
         let url = location.contains("://") ? URL(text: location) : URL(fileURLWithPath: location)
         // A file opened by its bytes keeps its lossy name, standard input its `-`.
-        let given = inputNames[location] ?? location
+        let given = inputNames[location] ?? ByteNamedFiles.shownName(of: location)
         let own = url.map { Self.names(of: $0, location: location).mapValues { _ in given } } ?? [:]
-        return shownNames.merging(own) { _, entry in entry }.sorted { $0.key.count > $1.key.count }.reduce(text) {
+        let all = shownNames.merging(ByteNamedFiles.shownNames) { own, _ in own }.merging(own) { _, entry in entry }
+        return all.sorted { $0.key.count > $1.key.count }.reduce(text) {
             $0.replacingOccurrences(of: $1.key, with: $1.value)
         }
     }

@@ -4,7 +4,7 @@ import PlayheadFFmpeg
 
 /// The `playhead` command: `playhead [options] FILE|URL...` or `playhead probe ...`.
 @MainActor
-func runCommand(_ arguments: [String], shownNames: [String: String], fileURLs: [String: URL]) async -> Int32 {
+func runCommand(_ arguments: [String]) async -> Int32 {
     if arguments.first == "probe" {
         QuitSignals.exitOnSignal()
         return await ProbeCommand.run(Array(arguments.dropFirst()))
@@ -30,7 +30,7 @@ func runCommand(_ arguments: [String], shownNames: [String: String], fileURLs: [
     }
     FFmpegLibrary.setVerbose(options.verbose)
     signal(SIGPIPE, SIG_IGN)
-    return await PlaybackSession(options: options, shownNames: shownNames, fileURLs: fileURLs).run()
+    return await PlaybackSession(options: options).run()
 }
 
 // First: a SIGINT or SIGTERM from now on quits cleanly, however early it comes.
@@ -39,9 +39,7 @@ QuitSignals.install()
 // what is meant for it would go into a WAV export or a log.
 for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 { _ = open("/dev/null", O_RDWR) }
 _ = MonotonicClock.processStart
-let commandLine = CommandLineBytes.arguments()
-let status = await runCommand(
-    commandLine.arguments, shownNames: commandLine.shownNames, fileURLs: commandLine.fileURLs)
+let status = await runCommand(CommandLineBytes.arguments())
 // After the X server went away, the GL library's exit-time destructor waits for ever on the dead connection's
 // lock: leave without running the exit handlers (everything worth keeping is written by now).
 if PlayerWindow.displayWasLost {

@@ -1,0 +1,137 @@
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+/// File names that are not UTF-8 (legal on Linux, as old archives and Windows copies have them) wherever a name
+/// reaches the player: in a folder, as an option's value, beside the input, in a playlist, in a `file:` URL. Only
+/// a name given alone as an argument played before; the rest were skipped, refused or read as other names.
+@Suite(.serialized) struct ByteNameCommandTests {
+    /// `name` as bytes: each U+00xx character one byte (so "caf\u{E9}" is the Latin-1 name `caf\xE9`).
+    static func bytes(_ name: String) -> [UInt8] { name.unicodeScalars.map { UInt8($0.value) } }
+
+    /// Creates `path` (bytes) as a folder, or as a file holding `contents`.
+    static func make(_ path: [UInt8], contents: Data? = nil) {
+        let cPath = (path + [0]).map { CChar(bitPattern: $0) }
+        guard let contents else {
+            #expect(mkdir(cPath, 0o755) == 0, "mkdir \(String(decoding: path, as: UTF8.self))")
+            return
+        }
+        let fd = open(cPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0, "create \(String(decoding: path, as: UTF8.self))")
+        _ = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    /// Runs `bash -c COMMAND` where COMMAND holds raw bytes (through a script file: arguments are text).
+    static func bash(_ command: [UInt8], in folder: URL, timeout: Double = 30) throws -> Run.Result {
+        let script = folder.appendingPathComponent("run.sh")
+        try Data(command).write(to: script)
+        return try Run.command("bash", [script.path], timeout: timeout)
+    }
+
+    /// The frequencies heard in `wav` in pieces of `seconds`, rounded to 10 Hz; silent pieces left out.
+    static func tones(_ wav: URL, seconds: Double) -> [Int] {
+        let samples = AudioAnalysis.wavSamples(wav)
+        let piece = Int(seconds * 48_000)
+        return stride(from: 0, to: samples.count, by: piece).compactMap { start -> Int? in
+            // The middle of each piece: the joins between files are not exactly on the boundaries.
+            let middle = Array(
+                samples[min(samples.count, start + piece / 4)..<min(samples.count, start + piece * 3 / 4)])
+            guard AudioAnalysis.audibleSeconds(middle) > 0 else { return nil }
+            return Int((AudioAnalysis.frequency(middle) / 10).rounded()) * 10
+        }
+    }
+
+    /// A folder named in Latin-1 holding a Latin-1 file and a Latin-1 subfolder plays all three of its files in
+    /// name order (Foundation's listing skipped such names: only `b.wav` played).
+    @Test func aFolderPlaysTheFilesWhoseNamesAreNotUTF8() throws {
+        let dir = Paths.scratch("byte-folder")
+        let folder = Self.bytes(dir.path + "/F\u{E9}")
+        Self.make(folder)
+        Self.make(folder + Self.bytes("/d\u{E9}"))
+        Self.make(
+            folder + Self.bytes("/b.wav"),
+            contents: try Data(contentsOf: Fixtures.tone(seconds: 1, frequency: 300, ext: "wav")))
+        Self.make(
+            folder + Self.bytes("/caf\u{E9}.wav"),
+            contents: try Data(contentsOf: Fixtures.tone(seconds: 1, frequency: 600, ext: "wav")))
+        Self.make(
+            folder + Self.bytes("/d\u{E9}/x.wav"),
+            contents: try Data(contentsOf: Fixtures.tone(seconds: 1, frequency: 900, ext: "wav")))
+        Self.make(folder + Self.bytes("/cover\u{E9}.jpg"), contents: Data("not media".utf8))
+        let out = dir.appendingPathComponent("out.wav")
+        let r = try Self.bash(
+            Self.bytes("exec '\(try Paths.playheadBinary())' --vo=null --no-mpris --ao=wav:'\(out.path)' '") + folder
+                + Self.bytes("'"), in: dir)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        #expect(Self.tones(out, seconds: 1) == [300, 600, 900], "\(Self.tones(out, seconds: 1))")
+
+        // An empty one is named by its name, not by /proc/self/fd/N.
+        Self.make(Self.bytes(dir.path + "/E\u{E9}"))
+        let empty = try Self.bash(
+            Self.bytes("exec '\(try Paths.playheadBinary())' --ao=null --no-mpris '\(dir.path)/E") + [0xE9, 0x27],
+            in: dir)
+        #expect(
+            empty.status == 1 && empty.stderr.contains("\(dir.path)/E\u{FFFD}: no media files in the folder"),
+            "exit \(empty.status): \(empty.stderr)")
+    }
+
+    /// A playlist written on this system in Latin-1 names its Latin-1 files by their bytes (they were read as
+    /// Latin-1 text, naming files that are not there); a line naming no such file is still read as Latin-1, for a
+    /// playlist from Windows whose files were renamed in UTF-8 on the way. M3U and PLS alike; and a `file:` URL
+    /// with the name's bytes percent-encoded (what Now Playing publishes for such a file) plays.
+    @Test func playlistsAndFileURLsNameFilesByTheirBytes() throws {
+        let dir = Paths.scratch("byte-playlist")
+        let base = Self.bytes(dir.path + "/")
+        Self.make(
+            base + Self.bytes("caf\u{E9}.wav"),
+            contents: try Data(contentsOf: Fixtures.tone(seconds: 1, frequency: 300, ext: "wav")))
+        try FileManager.default.copyItem(
+            at: Fixtures.tone(seconds: 1, frequency: 600, ext: "wav"), to: dir.appendingPathComponent("th\u{E9}.wav"))
+        Self.make(base + Self.bytes("list.m3u"), contents: Data(Self.bytes("#EXTM3U\ncaf\u{E9}.wav\nth\u{E9}.wav\n")))
+        Self.make(
+            base + Self.bytes("list.pls"),
+            contents: Data(Self.bytes("[playlist]\nFile1=th\u{E9}.wav\nFile2=caf\u{E9}.wav\nNumberOfEntries=2\n")))
+        let binary = try Paths.playheadBinary()
+        for (list, heard) in [("list.m3u", [300, 600]), ("list.pls", [600, 300])] {
+            let out = dir.appendingPathComponent("\(list).wav")
+            let r = try Self.bash(
+                Self.bytes("exec '\(binary)' --no-mpris --ao=wav:'\(out.path)' '\(dir.path)/\(list)'"), in: dir)
+            #expect(r.status == 0, "\(list): exit \(r.status): \(r.stderr)")
+            #expect(Self.tones(out, seconds: 1) == heard, "\(list): \(Self.tones(out, seconds: 1))")
+        }
+        let out = dir.appendingPathComponent("url.wav")
+        let r = try Self.bash(
+            Self.bytes("exec '\(binary)' --no-mpris --ao=wav:'\(out.path)' 'file://\(dir.path)/caf%E9.wav'"), in: dir)
+        #expect(r.status == 0, "file URL: exit \(r.status): \(r.stderr)")
+        #expect(Self.tones(out, seconds: 1) == [300], "file URL: \(Self.tones(out, seconds: 1))")
+    }
+
+    /// Subtitles named in Latin-1 are shown: beside a Latin-1 video of the same name (`--sub-auto` looked in
+    /// /proc/self/fd), and given as `--sub-file=NAME` (refused as "not a readable file": only whole arguments
+    /// were read as bytes).
+    @Test func subtitleFilesNamedInLatin1AreShown() throws {
+        let dir = Paths.scratch("byte-subtitles")
+        let base = Self.bytes(dir.path + "/")
+        let video = try Data(contentsOf: Fixtures.positionedCues().video)
+        Self.make(base + Self.bytes("caf\u{E9}.mp4"), contents: video)
+        Self.make(
+            base + Self.bytes("caf\u{E9}.srt"), contents: Data("1\n00:00:00,000 --> 00:00:05,000\nBonjour\n".utf8))
+        Self.make(base + Self.bytes("s\u{E9}.srt"), contents: Data("1\n00:00:00,000 --> 00:00:05,000\nSalut\n".utf8))
+        try video.write(to: dir.appendingPathComponent("plain.mp4"))
+        let binary = try Paths.playheadBinary()
+        let runs: [(arguments: [UInt8], text: String)] = [
+            (Self.bytes("'\(dir.path)/caf") + [0xE9] + Self.bytes(".mp4'"), "Bonjour"),
+            (Self.bytes("--sub-file='\(dir.path)/s") + [0xE9] + Self.bytes(".srt' '\(dir.path)/plain.mp4'"), "Salut"),
+        ]
+        for (arguments, text) in runs {
+            let script = dir.appendingPathComponent("terminal.sh")
+            try Data(
+                Self.bytes("exec '\(binary)' --ao=null --vo=null --no-mpris --no-resume --length=1.5 ") + arguments
+            ).write(to: script)
+            let r = try Run.inTerminal(["bash", script.path], keys: [], tail: 6, timeout: 30)
+            #expect(r.status == 0 && r.stdout.contains(text), "\(text): \(r.stdout.suffix(400))")
+            #expect(!r.stdout.contains("not a readable file"), "\(r.stdout.suffix(400))")
+        }
+    }
+}
