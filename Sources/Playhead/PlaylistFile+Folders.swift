@@ -13,12 +13,14 @@ extension PlaylistFile {
     /// The media files in the folder at `path` and the folders below it, as a file manager lists them: names in
     /// natural order (track 2 before track 10, case ignored), each subfolder's files where its name falls; hidden
     /// entries skipped; a folder reached again through a link is not entered twice. A name that is not UTF-8 is
-    /// played by its bytes (`ByteNamedFiles`) and sorted by its lossy name. Reads the folders only.
+    /// played by its bytes (`ByteNamedFiles`) and sorted by its lossy name. The files are named from `path` as
+    /// given (relative if it is). Reads the folders only.
     static func mediaFiles(inFolder path: String) -> [String] {
         var seen = Set<[UInt64]>()
         var files: [String] = []
-        collect(URL(fileURLWithPath: path).path, into: &files, seen: &seen)
-        return files
+        collect(path, into: &files, seen: &seen)
+        // Named from the folder as given: `Music/01.mp3` for `Music`, `01.mp3` for `.`.
+        return files.map(lexicallyNormalized)
     }
 
     private static func collect(_ folder: String, into files: inout [String], seen: inout Set<[UInt64]>) {

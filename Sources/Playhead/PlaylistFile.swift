@@ -133,12 +133,11 @@ public enum PlaylistFile {
         }
         // Found by name: a playlist opened by its bytes is in its own folder, not in /proc/self/fd.
         let folderPath = ByteNamedFiles.folder(of: path) ?? (path as NSString).deletingLastPathComponent
-        let folder = URL(fileURLWithPath: folderPath)
         let text = String(data: data, encoding: .utf8) ?? decodeLines(data, folder: folderPath)
         let raw =
             text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().hasPrefix("[playlist]")
             ? parsePLS(text) : parseM3U(text)
-        return raw.map { Entry(location: resolve($0.location, against: folder), title: $0.title) }
+        return raw.map { Entry(location: resolve($0.location, against: folderPath), title: $0.title) }
     }
 
     /// Entries of extended (or plain) M3U text, locations as written.
@@ -212,13 +211,32 @@ public enum PlaylistFile {
         return URL(text: location)?.path ?? location
     }
 
-    private static func resolve(_ location: String, against folder: URL) -> String {
+    /// `location` (an entry of a playlist in `folder`) as a path or URL: a relative path joined to the folder as
+    /// the playlist was named (relative if it was: the user named the list, so its entries are named from there).
+    private static func resolve(_ location: String, against folder: String) -> String {
         if location.contains("://") {
             return location.hasPrefix("file://") ? localPath(ofFileURL: location) : location
         }
         if location.hasPrefix("/") { return location }
         if location.hasPrefix("~/") { return (location as NSString).expandingTildeInPath }
-        return folder.appendingPathComponent(location).standardizedFileURL.path
+        return lexicallyNormalized((folder as NSString).appendingPathComponent(location))
+    }
+
+    /// `path` without `.` parts and with each `name/..` pair taken out, as `standardizedFileURL` does, relative
+    /// paths kept relative ("." when nothing is left).
+    static func lexicallyNormalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if part == "..", path.hasPrefix("/") {
+                continue  // "/.." is "/"
+            } else {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     private static func prefix(of path: String, bytes: Int) -> String? {

@@ -4,7 +4,8 @@ import Testing
 
 /// File names that are not UTF-8 (legal on Linux, as old archives and Windows copies have them) wherever a name
 /// reaches the player: in a folder, as an option's value, beside the input, in a playlist, in a `file:` URL. Only
-/// a name given alone as an argument played before; the rest were skipped, refused or read as other names.
+/// a name given alone as an argument played before; the rest were skipped, refused or read as other names. And
+/// how the entries of a folder or playlist given relative are named.
 @Suite(.serialized) struct ByteNameCommandTests {
     /// `name` as bytes: each U+00xx character one byte (so "caf\u{E9}" is the Latin-1 name `caf\xE9`).
     static func bytes(_ name: String) -> [UInt8] { name.unicodeScalars.map { UInt8($0.value) } }
@@ -132,6 +133,37 @@ import Testing
             let r = try Run.inTerminal(["bash", script.path], keys: [], tail: 6, timeout: 30)
             #expect(r.status == 0 && r.stdout.contains(text), "\(text): \(r.stdout.suffix(400))")
             #expect(!r.stdout.contains("not a readable file"), "\(r.stdout.suffix(400))")
+        }
+    }
+
+    /// The files of a folder or a playlist given relative are named from it as given (`Album/bad.mp3`), as a
+    /// relative input is: they were named by absolute paths.
+    @Test func entriesOfARelativeFolderOrPlaylistAreNamedFromIt() throws {
+        let dir = Paths.scratch("relative-entries")
+        let album = dir.appendingPathComponent("Album")
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("lists"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Fixtures.tone(seconds: 0.3, ext: "wav"), to: album.appendingPathComponent("good.wav"))
+        try Data(repeating: 7, count: 20_000).write(to: album.appendingPathComponent("bad.mp3"))
+        try "#EXTM3U\n../Album/bad.mp3\n../Album/gone.mp3\n".write(
+            to: dir.appendingPathComponent("lists/x.m3u"), atomically: true, encoding: .utf8)
+        let binary = try Paths.playheadBinary()
+        for (input, expected) in [
+            ("Album", ["playhead: Album/bad.mp3: "]),
+            ("lists/x.m3u", ["playhead: lists/x.m3u: Album/gone.mp3: no such file", "playhead: Album/bad.mp3: "]),
+        ] {
+            let r = try Run.command(
+                "bash", ["-c", "cd '\(dir.path)' && exec '\(binary)' --ao=null --vo=null --no-mpris \(input)"],
+                timeout: 30)
+            let lines = r.stderr.split(separator: "\n").map(String.init)
+            #expect(r.status == 1, "\(input): exit \(r.status): \(r.stderr)")
+            #expect(lines.count == expected.count, "\(input): \(r.stderr)")
+            for (line, start) in zip(lines, expected) {
+                #expect(line.hasPrefix(start), "\(input): \(line)")
+            }
+            #expect(!r.stderr.contains(dir.path), "\(input): \(r.stderr)")
         }
     }
 }
