@@ -65,6 +65,14 @@ public enum ByteNamedFiles {
         state.withLock { s in s.namesByPath.mapValues { String(decoding: $0, as: UTF8.self) } }
     }
 
+    /// `text` with every path given so far (and any path below one) replaced by the name to show for it.
+    public static func named(_ text: String) -> String {
+        guard text.contains(prefix) else { return text }
+        return shownNames.sorted { $0.key.count > $1.key.count }.reduce(text) {
+            $0.replacingOccurrences(of: $1.key, with: $1.value)
+        }
+    }
+
     /// The path that opens the folder holding `path`, found by name (not `/proc/self/fd`, which a registered
     /// path's folder would be); nil when that folder cannot be opened.
     public static func folder(of path: String) -> String? {

@@ -74,6 +74,12 @@ final class EventLog {
     /// Writes one JSON line. A failed write (a full disk, a closed pipe) warns once on stderr and turns the log
     /// off; playback goes on.
     func write(_ object: [String: Any]) {
+        // A file opened by its bytes (`/proc/self/fd/N`) by the name the messages give it (its name with U+FFFD
+        // for each byte that is not UTF-8).
+        var object = object
+        for key in ["input", "message"] {
+            if let text = object[key] as? String { object[key] = ByteNamedFiles.named(text) }
+        }
         guard !failed, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             return
         }

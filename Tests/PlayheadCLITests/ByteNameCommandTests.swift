@@ -61,11 +61,21 @@ import Testing
             contents: try Data(contentsOf: Fixtures.tone(seconds: 1, frequency: 900, ext: "wav")))
         Self.make(folder + Self.bytes("/cover\u{E9}.jpg"), contents: Data("not media".utf8))
         let out = dir.appendingPathComponent("out.wav")
+        let log = dir.appendingPathComponent("log.jsonl")
         let r = try Self.bash(
-            Self.bytes("exec '\(try Paths.playheadBinary())' --vo=null --no-mpris --ao=wav:'\(out.path)' '") + folder
-                + Self.bytes("'"), in: dir)
+            Self.bytes(
+                "exec '\(try Paths.playheadBinary())' --vo=null --no-mpris --ao=wav:'\(out.path)' --log-json='\(log.path)' '"
+            )
+                + folder + Self.bytes("'"), in: dir)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
         #expect(Self.tones(out, seconds: 1) == [300, 600, 900], "\(Self.tones(out, seconds: 1))")
+        // The log names the files as the messages do (it said /proc/self/fd/N).
+        let events = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let ended = events.split(separator: "\n").filter { $0.contains("\"ended\"") }
+        #expect(ended.count == 3, "\(events)")
+        let name = "\(dir.path)/F\u{FFFD}/caf\u{FFFD}.wav".replacingOccurrences(of: "/", with: "\\/")
+        #expect(ended.count == 3 && ended[1].contains(name), "\(ended)")
+        #expect(!events.contains("proc"), "\(events)")
 
         // An empty one is named by its name, not by /proc/self/fd/N.
         Self.make(Self.bytes(dir.path + "/E\u{E9}"))
