@@ -11,7 +11,7 @@ extension MPRISBridge {
         case .method("OpenUri", _, _, let uri, _, let reply):
             // The handler loads the asset before touching the queue: the reply waits for it.
             if let problem = uriProblem(uri) { return bus.reply(reply, error: problem) }
-            guard let url = URL(text: uri), let openURL = center?.openURL else { return bus.reply(reply) }
+            guard let url = Self.openableURL(uri), let openURL = center?.openURL else { return bus.reply(reply) }
             Task { @MainActor [bus] in bus.reply(reply, error: await openURL(url)) }
         case .method("AddTrack", _, let after, let uri, let makeCurrent, let reply):
             guard let list = center?.trackList, list.canEdit else { return bus.reply(reply) }  // the spec's no-op
@@ -107,8 +107,17 @@ extension MPRISBridge {
     /// Checks `uri` against the supported schemes (none without an open handler) before `body` opens it.
     private func open(_ uri: String, _ body: (URL) -> MPRISError??) -> MPRISError? {
         if let problem = uriProblem(uri) { return problem }
-        guard let url = URL(text: uri) else { return nil }
+        guard let url = Self.openableURL(uri) else { return nil }
         return body(url) ?? nil
+    }
+
+    /// The URL that opens `uri`: a `file:` URL naming a file by bytes that are not UTF-8 (percent-encoded, as
+    /// Now Playing publishes such a file) by the path `ByteNamedFiles` gives it, nil when there is no such file.
+    static func openableURL(_ uri: String) -> URL? {
+        if let bytes = ByteNamedFiles.pathBytes(ofFileURL: uri), String(validating: bytes, as: UTF8.self) == nil {
+            return ByteNamedFiles.path(for: bytes).map { URL(fileURLWithPath: $0) }
+        }
+        return URL(text: uri)
     }
 
     /// Why `uri` cannot be opened before anything is loaded: an unsupported scheme (all of them without an open
@@ -121,7 +130,7 @@ extension MPRISBridge {
                 "\(uri): not a URI Playhead opens (schemes: \(supported.joined(separator: ", ")))"
             )
         }
-        if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
+        if url.isFileURL, !FileManager.default.fileExists(atPath: Self.openableURL(uri)?.path ?? "") {
             return ("org.playhead.NowPlaying.Error.NoSuchContent", "\(uri): no such file")
         }
         return nil

@@ -107,7 +107,7 @@ extension NowPlayingSession {
         }
         if item !== previous { seekTarget = nil }
         var info = Self.tags(item.metadata, url: item.asset.url)
-        info.assetURL = item.asset.url
+        info.assetURL = Self.publishedURL(item.asset.url)
         info.mediaType = item.tracks.contains { $0.mediaType == .video } ? .video : .audio
         info.isLiveStream = isLive(item)
         if item.duration.isNumeric { info.playbackDuration = item.duration.seconds }
@@ -165,8 +165,15 @@ extension NowPlayingSession {
             default: break
             }
         }
-        if info.title == nil { info.title = url.lastPathComponent }
+        if info.title == nil { info.title = (ByteNamedFiles.shownName(of: url.path) as NSString).lastPathComponent }
         return info
+    }
+
+    /// The URL to show for an asset at `url`: a file opened by its bytes (`ByteNamedFiles`: a name that is not
+    /// UTF-8, played as `/proc/self/fd/N`) by its own name's, the bytes percent-encoded.
+    static func publishedURL(_ url: URL) -> URL {
+        guard url.isFileURL, ByteNamedFiles.isByteNamed(url.path) else { return url }
+        return ByteNamedFiles.fileURL(of: url.path) ?? url
     }
 
     /// `PlayerItem.nowPlayingInfo` (keys are `NowPlayingInfoKey` names) in typed form.

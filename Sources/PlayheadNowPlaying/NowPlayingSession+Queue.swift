@@ -46,7 +46,7 @@ extension NowPlayingSession {
             info = Self.tags(item.metadata, url: item.asset.url)
             if item.duration.isNumeric { info.playbackDuration = item.duration.seconds }
         }
-        info.assetURL = item.asset.url
+        info.assetURL = Self.publishedURL(item.asset.url)
         if let app = item.nowPlayingInfo { info.overlay(Self.info(app)) }
         return info
     }

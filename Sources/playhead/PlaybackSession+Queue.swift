@@ -54,18 +54,6 @@ extension PlaybackSession {
         return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
     }
 
-    /// A file opened by its bytes (a name that is not UTF-8: `/proc/self/fd/N`) and without a title tag is
-    /// named in Now Playing by its name read lossily, as the window and the status line name it (MPRIS said "5").
-    func nameByteInputForNowPlaying() {
-        guard let c = current, location(of: c.slot).hasPrefix("/proc/self/fd/"),
-            !c.item.metadata.contains(where: { $0.key == .title }),
-            c.item.nowPlayingInfo?[NowPlayingInfoKey.title.rawValue] == nil
-        else { return }
-        var info = c.item.nowPlayingInfo ?? [:]
-        info[NowPlayingInfoKey.title.rawValue] = title(of: c.item, slot: c.slot)
-        c.item.nowPlayingInfo = info
-    }
-
     /// Queues the item for `slot` at the end of the player's queue.
     @discardableResult
     func enqueue(_ slot: PlaylistCursor.Slot) -> PlayerItem {
@@ -82,12 +70,6 @@ extension PlaybackSession {
         // A playlist's title reaches Now Playing too (over the file's own tag).
         if let cursor, let title = entries[cursor.entry(slot)].title, !title.isEmpty {
             item.nowPlayingInfo = [NowPlayingInfoKey.title.rawValue: title]
-        }
-        // A file opened by its bytes: Now Playing's URL is its name's, percent-encoded (not `/proc/self/fd/N`).
-        if ByteNamedFiles.isByteNamed(location), let byName = ByteNamedFiles.fileURL(of: location) {
-            item.nowPlayingInfo = (item.nowPlayingInfo ?? [:]).merging([NowPlayingInfoKey.assetURL.rawValue: byName]) {
-                $1
-            }
         }
         if let start = options.start {
             item.seek(to: MediaTime(seconds: start, preferredTimescale: 48_000))

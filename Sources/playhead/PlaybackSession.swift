@@ -268,7 +268,6 @@ final class PlaybackSession {
         switch event.kind {
         case .opened:
             audioSession?.follow(player.currentItem)
-            nameByteInputForNowPlaying()
             openWindowIfWanted()
             fitWindowToPicture()
         case .ready:
@@ -279,7 +278,6 @@ final class PlaybackSession {
             audioSession?.follow(player.currentItem)
             countLengthFromTheStart()
             currentItemChanged()
-            nameByteInputForNowPlaying()
             openWindowIfWanted()
             retitleWindow()
             fitWindowToPicture()

@@ -215,6 +215,24 @@ import Testing
         // Its URL is its own name's, the byte percent-encoded (it was file:///proc/self/fd/N).
         let url = (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:url"], timeout: 5).stdout) ?? ""
         #expect(url.trimmingCharacters(in: .whitespacesAndNewlines) == "file://\(dir.path)/song%E9", "url '\(url)'")
+        // Such a URL, opened over MPRIS (`playerctl open`), plays that file (it was "no such file": an empty path).
+        try copyToLatin1Name(try Fixtures.tone(seconds: 6, ext: "wav"), "other", in: dir)
+        let open = try Run.command(
+            "playerctl", ["-p", "playhead", "open", "file://\(dir.path)/other%E9"], timeout: 5)
+        #expect(open.status == 0, "playerctl open: \(open.stderr)")
+        var playing = ""
+        let until = Date().addingTimeInterval(5)
+        while Date() < until, !playing.contains("other") {
+            playing =
+                (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:url"], timeout: 5).stdout) ?? ""
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(
+            playing.trimmingCharacters(in: .whitespacesAndNewlines) == "file://\(dir.path)/other%E9", "url '\(playing)'"
+        )
+        let newTitle =
+            (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout) ?? ""
+        #expect(newTitle.trimmingCharacters(in: .whitespacesAndNewlines) == "other\u{FFFD}", "title '\(newTitle)'")
     }
 
     @Test func aMissingFileNameThatIsNotUTF8IsReportedLossily() throws {
