@@ -91,6 +91,7 @@ extension PlaybackSession {
             item.forwardPlaybackEndTime = MediaTime(seconds: stop, preferredTimescale: 48_000)
         }
         slots[ObjectIdentifier(item)] = slot
+        lastQueued = slot
         player.insert(item, after: nil)
         return item
     }
@@ -118,7 +119,14 @@ extension PlaybackSession {
     func currentItemChanged() {
         if abLoop?.item !== player.currentItem { clearABLoop() }
         guard let item = player.currentItem, let slot = slots[ObjectIdentifier(item)] else {
-            if player.currentItem == nil { finish() }
+            guard player.currentItem == nil else { return }
+            // Items shorter than the main actor takes to hear of them (`--untimed`, a folder of clicks) can end
+            // before the one after them is queued: the player's queue ran dry, not the playlist.
+            if let last = lastQueued, let next = cursor?.next(after: last) {
+                enqueue(next)
+            } else {
+                finish()
+            }
             return
         }
         if current?.item === item { return }

@@ -19,6 +19,8 @@ final class PlaybackSession {
     var cursor: PlaylistCursor?
     /// The slot each queued item plays.
     var slots: [ObjectIdentifier: PlaylistCursor.Slot] = [:]
+    /// The slot of the item queued last: the playlist goes on after it when the player's queue runs dry.
+    var lastQueued: PlaylistCursor.Slot?
     /// Where each queued item resumes (announced when it starts).
     var resumedAt: [ObjectIdentifier: Double] = [:]
     /// The queued items whose `--length` is set once they are ready (`countLengthFromTheStart`), with where they

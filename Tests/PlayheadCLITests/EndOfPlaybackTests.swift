@@ -32,6 +32,22 @@ import Testing
         let events = try String(contentsOf: log, encoding: .utf8)
         #expect(events.components(separatedBy: "\"event\":\"ended\"").count - 1 == 2, "\(events)")
     }
+
+    /// A playlist of entries shorter than the main actor takes to hear of them (`--untimed`, 50 clicks of 50 ms)
+    /// plays them all: the player's queue ran dry before the next entry was queued, and the command ended there
+    /// (8 to 22 of the 50 were heard).
+    @Test func entriesShorterThanTheQueueingStillAllPlay() throws {
+        let folder = Paths.scratch("clicks")
+        let click = try Fixtures.tone(seconds: 0.05, ext: "wav")
+        for i in 1...50 { try FileManager.default.copyItem(at: click, to: folder.appendingPathComponent("c\(i).wav")) }
+        let out = folder.appendingPathComponent("out.wav")
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--untimed", "--ao=wav:\(out.path)", "--vo=null", "--no-mpris", folder.path],
+            timeout: 30)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let heard = Double(AudioAnalysis.wavSamples(out).count) / 48_000
+        #expect(abs(heard - 2.5) < 0.05, "\(heard) s of 2.5 s written")
+    }
 }
 
 extension EndOfPlaybackTests {
