@@ -19,13 +19,16 @@ public enum ByteNamedFiles {
     private static let pathOnly: Int32 = 0o10_000_000
 
     /// The path that opens the file named `name` (relative to the working folder unless it starts with `/`):
-    /// `name` itself when it is UTF-8, else `/proc/self/fd/N`; nil when no file of that name can be opened.
+    /// `name` itself when it is UTF-8, else `/proc/self/fd/N`; nil when no file of that name can be opened, or
+    /// when opening it would leave fewer than `reserve` descriptors for the rest of the program (`errno` is then
+    /// `EMFILE`).
     public static func path(for name: [UInt8]) -> String? {
         if let text = String(validating: name, as: UTF8.self) { return text }
         return state.withLock { s -> String? in
             if let known = s.pathsByName[name] { return known }
             var fd = open(name, flags: pathOnly | O_CLOEXEC)
-            if fd < 0, errno == EMFILE, !s.raisedLimit {
+            if fd < 0, errno != EMFILE { return nil }
+            if fd < 0 || fd >= softLimit() - reserve, !s.raisedLimit {
                 // A folder of many such names: as many descriptors as the system allows this process.
                 s.raisedLimit = true
                 var limit = rlimit()
@@ -34,7 +37,12 @@ public enum ByteNamedFiles {
                     limit.rlim_cur = limit.rlim_max
                     _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
                 }
-                fd = open(name, flags: pathOnly | O_CLOEXEC)
+                if fd < 0 { fd = open(name, flags: pathOnly | O_CLOEXEC) }
+            }
+            if fd >= softLimit() - reserve {
+                close(fd)
+                fd = -1
+                errno = EMFILE
             }
             guard fd >= 0 else { return nil }
             let path = prefix + String(fd)
@@ -42,6 +50,16 @@ public enum ByteNamedFiles {
             s.namesByPath[path] = name
             return path
         }
+    }
+
+    /// How many descriptors the registry leaves for everything else (outputs, logs, sockets, the window, the
+    /// files played).
+    static let reserve = 128
+
+    private static func softLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int(Int32.max) }
+        return Int(clamping: min(limit.rlim_cur, UInt(Int32.max)))
     }
 
     /// Whether `path` is a path this registry gave, or a path below one.

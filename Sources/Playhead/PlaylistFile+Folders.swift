@@ -14,16 +14,19 @@ extension PlaylistFile {
     /// natural order (track 2 before track 10, case ignored), each subfolder's files where its name falls; hidden
     /// entries skipped; a folder reached again through a link is not entered twice. A name that is not UTF-8 is
     /// played by its bytes (`ByteNamedFiles`) and sorted by its lossy name. The files are named from `path` as
-    /// given (relative if it is). Reads the folders only.
-    static func mediaFiles(inFolder path: String) -> [String] {
+    /// given (relative if it is). Reads the folders only. `unopened` counts the media files not listed because
+    /// their names, not UTF-8, could not be opened (more of them than the process may hold open).
+    static func mediaFiles(inFolder path: String) -> (files: [String], unopened: Int) {
         var seen = Set<[UInt64]>()
-        var files: [String] = []
-        collect(path, into: &files, seen: &seen)
+        var listing = (files: [String](), unopened: 0)
+        collect(path, into: &listing, seen: &seen)
         // Named from the folder as given: `Music/01.mp3` for `Music`, `01.mp3` for `.`.
-        return files.map(lexicallyNormalized)
+        return (listing.files.map(lexicallyNormalized), listing.unopened)
     }
 
-    private static func collect(_ folder: String, into files: inout [String], seen: inout Set<[UInt64]>) {
+    private static func collect(
+        _ folder: String, into listing: inout (files: [String], unopened: Int), seen: inout Set<[UInt64]>
+    ) {
         var info = stat()
         guard stat(folder, &info) == 0, seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
             let entries = ByteNamedFiles.contentsOfFolder(folder)
@@ -33,12 +36,10 @@ extension PlaylistFile {
         }
         for entry in sorted {
             if entry.isFolder, let path = entry.path {
-                collect(path, into: &files, seen: &seen)
-            } else if entry.isRegularFile,
-                mediaExtensions.contains((entry.name as NSString).pathExtension.lowercased()),
-                let path = entry.path
+                collect(path, into: &listing, seen: &seen)
+            } else if entry.isRegularFile, mediaExtensions.contains((entry.name as NSString).pathExtension.lowercased())
             {
-                files.append(path)
+                if let path = entry.path { listing.files.append(path) } else { listing.unopened += 1 }
             }
         }
     }

@@ -73,8 +73,14 @@ public enum PlaylistFile {
         var isFolder: ObjCBool = false
         if !isURL, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             // A folder plays its media files, below it too, in the order a file manager shows them.
-            let files = mediaFiles(inFolder: path)
-            if files.isEmpty {
+            let (files, unopened) = mediaFiles(inFolder: path)
+            if unopened > 0 {
+                let message =
+                    "\(playlist.map { "\($0): " } ?? "")\(path): \(unopened) files named in another encoding than "
+                    + "UTF-8 are left out (more than the process may hold open: see ulimit -n)"
+                if reported.insert(message).inserted { result.problems.append(message) }
+            }
+            if files.isEmpty, unopened == 0 {
                 let message = "\(playlist.map { "\($0): " } ?? "")\(path): no media files in the folder"
                 if reported.insert(message).inserted { result.problems.append(message) }
             }

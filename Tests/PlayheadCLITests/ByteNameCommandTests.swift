@@ -176,4 +176,37 @@ import Testing
             #expect(!r.stderr.contains(dir.path), "\(input): \(r.stderr)")
         }
     }
+
+    /// Each such name holds a descriptor while the player runs: a folder of more of them than the process may
+    /// hold open plays those it could open and says how many it left out, and keeps descriptors for the rest of
+    /// the program (here the log, opened after the folder is read: it failed with "Too many open files").
+    @Test func moreSuchNamesThanDescriptorsAreSaid() throws {
+        let dir = Paths.scratch("byte-many")
+        let folder = Self.bytes(dir.path + "/many")
+        Self.make(folder)
+        let tone = try Data(contentsOf: Fixtures.tone(seconds: 0.05, ext: "wav"))
+        for i in 1...300 { Self.make(folder + Self.bytes("/t\(1000 + i)\u{E9}.wav"), contents: tone) }
+        let log = dir.appendingPathComponent("log.jsonl")
+        let out = dir.appendingPathComponent("out.wav")
+        let r = try Self.bash(
+            Self.bytes(
+                "ulimit -n 300; exec '\(try Paths.playheadBinary())' --untimed --ao=wav:'\(out.path)' --vo=null "
+                    + "--no-mpris --log-json='\(log.path)' '\(dir.path)/many'"), in: dir, timeout: 60)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(r.status == 1 && lines.count == 1, "exit \(r.status): \(r.stderr)")
+        let left = lines.first.flatMap { line in
+            line.range(
+                of: #"many: ([0-9]+) files named in another encoding than UTF-8 are left out"#,
+                options: .regularExpression
+            )
+            .map { Int(line[$0].dropFirst(6).prefix { $0.isNumber }) ?? 0 }
+        }
+        // The files played, by the sound written: 2,400 samples each.
+        let played = Int((Double(AudioAnalysis.wavSamples(out).count) / 2_400).rounded())
+        #expect(
+            left != nil && played > 100 && played + (left ?? 0) == 300,
+            "played \(played), left out \(left ?? -1): \(r.stderr)")
+        // The log, opened after the folder was read, was written.
+        #expect(FileManager.default.fileExists(atPath: log.path))
+    }
 }
