@@ -168,7 +168,11 @@ public enum ByteNamedFiles {
             if let text = String(validating: nameBytes, as: UTF8.self) {
                 return (folder as NSString).appendingPathComponent(text)
             }
-            return ByteNamedFiles.path(for: ByteNamedFiles.nameBytes(of: folder) + [0x2F] + nameBytes)
+            // Without "." parts and doubled slashes, as the folder's UTF-8 entries are named (`./` given: `b.wav`).
+            let whole = ByteNamedFiles.nameBytes(of: folder) + [0x2F] + nameBytes
+            var parts = whole.split(separator: 0x2F).filter { $0 != [0x2E] }.map(Array.init)
+            if whole.first == 0x2F { parts.insert([], at: 0) }
+            return ByteNamedFiles.path(for: Array(parts.joined(separator: [0x2F])))
         }
     }
 

@@ -188,7 +188,9 @@ public enum PlaylistFile {
     /// read as Latin-1 (a playlist from another system, whose files were renamed in UTF-8 on the way).
     private static func decodeLines(_ data: Data, folder: String) -> String {
         let folderName = ByteNamedFiles.nameBytes(of: folder)
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+        // A byte-order mark before Latin-1 lines (an editor's doing) is no part of the first line.
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             var bytes = Array(line)
             while let last = bytes.last, last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
             while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
@@ -197,11 +199,20 @@ public enum PlaylistFile {
             // A PLS line `FileN=` names its file after the '='; an M3U line that is not a comment is the name.
             let isPLSFile = latin1.lowercased().range(of: #"^file[0-9]+="#, options: .regularExpression) != nil
             guard isPLSFile || bytes.first != UInt8(ascii: "#") else { return latin1 }
-            let key = isPLSFile ? Array(bytes[...bytes.firstIndex(of: UInt8(ascii: "="))!]) : []
-            let name = Array(bytes.dropFirst(key.count))
-            let absolute = name.first == 0x2F ? name : folderName + [0x2F] + name
-            guard let path = ByteNamedFiles.path(for: absolute) else { return latin1 }
-            return String(decoding: key, as: UTF8.self) + path
+            let keyBytes = isPLSFile ? Array(bytes[...bytes.firstIndex(of: UInt8(ascii: "="))!]) : []
+            let name = Array(bytes.dropFirst(keyBytes.count))
+            let key = String(decoding: keyBytes, as: UTF8.self)
+            // As written, then with Windows' '\\' as the separator.
+            for candidate in [name, name.map { $0 == 0x5C ? 0x2F : $0 }] {
+                let absolute = candidate.first == 0x2F ? candidate : folderName + [0x2F] + candidate
+                if let path = ByteNamedFiles.path(for: absolute) { return key + path }
+            }
+            // No file of those bytes: Latin-1 when that names one (a list from another system whose files were
+            // renamed in UTF-8), else the bytes as the messages show them (U+FFFD), for the "no such file" line.
+            let text = String(latin1.dropFirst(keyBytes.count))
+            let named = resolve(text, against: folder)
+            let found = named.contains("://") || access(named, F_OK) == 0
+            return key + (found ? text : String(decoding: name, as: UTF8.self))
         }
         return lines.joined(separator: "\n")
     }
@@ -223,26 +234,45 @@ public enum PlaylistFile {
         if location.contains("://") {
             return location.hasPrefix("file://") ? localPath(ofFileURL: location) : location
         }
+        // A playlist written on Windows separates folders with '\\' (a name may hold one here: tried as written
+        // first).
+        let literal = joined(location, to: folder)
+        guard location.contains("\\") else { return literal }
+        let windows = joined(location.replacingOccurrences(of: "\\", with: "/"), to: folder)
+        return access(literal, F_OK) != 0 && access(windows, F_OK) == 0 ? windows : literal
+    }
+
+    /// The local path `location` names in `folder`.
+    private static func joined(_ location: String, to folder: String) -> String {
         if location.hasPrefix("/") { return location }
         if location.hasPrefix("~/") { return (location as NSString).expandingTildeInPath }
         return lexicallyNormalized((folder as NSString).appendingPathComponent(location))
     }
 
-    /// `path` without `.` parts and with each `name/..` pair taken out, as `standardizedFileURL` does, relative
-    /// paths kept relative ("." when nothing is left).
+    /// `path` without `.` parts and doubled slashes, relative paths kept relative ("." when nothing is left).
+    /// A `..` stays: after a link it leads to the link target's parent, which only the file system knows
+    /// (`resolvingParentSteps`).
     static func lexicallyNormalized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") where part != "." {
-            if part == "..", let last = parts.last, last != ".." {
-                parts.removeLast()
-            } else if part == "..", path.hasPrefix("/") {
-                continue  // "/.." is "/"
-            } else {
-                parts.append(part)
-            }
-        }
+        let parts = path.split(separator: "/").filter { $0 != "." }
         let joined = parts.joined(separator: "/")
         return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// `path` with its `..` steps taken as the kernel takes them: the part up to the last `..` that follows a
+    /// name is resolved by the file system (`realpath`: a `..` after a link leads to the parent of the link's
+    /// target, not back to the link's folder, as a URL's dot segments would). Unchanged without such a step, or
+    /// when that part does not exist. Any thread.
+    public static func resolvingParentSteps(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let last = parts.lastIndex(of: ".."),
+            parts[..<last].contains(where: { !$0.isEmpty && $0 != "." && $0 != ".." })
+        else { return path }
+        guard let real = realpath(parts[...last].joined(separator: "/"), nil) else { return path }
+        defer { free(real) }
+        let bytes = Array(UnsafeBufferPointer(start: real, count: strlen(real)).map { UInt8(bitPattern: $0) })
+        guard let base = ByteNamedFiles.path(for: bytes) else { return path }
+        let rest = parts[(last + 1)...].joined(separator: "/")
+        return rest.isEmpty ? base : (base as NSString).appendingPathComponent(rest)
     }
 
     private static func prefix(of path: String, bytes: Int) -> String? {

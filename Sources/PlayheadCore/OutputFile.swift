@@ -23,6 +23,11 @@ public enum OutputFile {
         _ path: String, kind: String, isOurs: (Data) -> Bool
     ) throws(OpenError) -> (fd: Int32, seekable: Bool) {
         try checkExisting(path, kind: kind, isOurs: isOurs)
+        // A name the command line gave in bytes that are not UTF-8 reaches here decoded lossily: creating it would
+        // make a file of another name (U+FFFD where those bytes were).
+        if path.contains("\u{FFFD}"), access(path, F_OK) != 0 {
+            throw OpenError(description: "\(path): a new file's name must be UTF-8 here (the name given is not)")
+        }
         // A FIFO's reader may be starting beside the command (`tail -f FIFO & playhead ...`): it has a few
         // seconds to open it, then the command is told, instead of waiting for ever in `open`.
         var fd = Foundation.open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)

@@ -48,7 +48,8 @@ extension NowPlayingSession {
     private func openPlaylist(_ url: URL) async -> MPRISError? {
         let expansion = PlaylistFile.expand([url.path])
         let urls = expansion.entries.compactMap { entry -> URL? in
-            entry.location.contains("://") ? URL(text: entry.location) : URL(fileURLWithPath: entry.location)
+            entry.location.contains("://")
+                ? URL(text: entry.location) : URL(fileURLWithPath: PlaylistFile.resolvingParentSteps(entry.location))
         }
         guard !urls.isEmpty else {
             let why = expansion.problems.first ?? "\(url.path): the playlist lists nothing to play"

@@ -23,6 +23,18 @@ enum CommandLineBytes {
         }
     }
 
+    /// The working folder as a path that opens it when its own name is not UTF-8 (`/proc/self/fd/N`; Foundation
+    /// reads such a name lossily, so a relative path it resolves names nothing), else nil.
+    static let workingFolderByBytes: String? = {
+        guard let cwd = getcwd(nil, 0) else { return nil }
+        defer { free(cwd) }
+        let bytes = UnsafeBufferPointer(start: cwd, count: strlen(cwd)).map { UInt8(bitPattern: $0) }
+        return String(validating: bytes, as: UTF8.self) == nil ? ByteNamedFiles.path(for: bytes) : nil
+    }()
+
+    /// The working folder, as a path that opens it (see `workingFolderByBytes`).
+    static var workingFolder: String { workingFolderByBytes ?? FileManager.default.currentDirectoryPath }
+
     private static func name(_ bytes: [UInt8]) -> String {
         ByteNamedFiles.path(for: bytes) ?? String(decoding: bytes, as: UTF8.self)
     }

@@ -215,3 +215,17 @@ struct Options {
         2 for a usage error.
         """
 }
+
+extension Options {
+    /// The paths given relative (inputs, `--sub-file`, `--log-json`, `--ao=wav:`) made relative to `folder`: the
+    /// working folder when its name is not UTF-8 (`CommandLineBytes.workingFolderByBytes`).
+    mutating func rebase(on folder: String) {
+        func rebased(_ path: String) -> String {
+            path.hasPrefix("/") || path.contains("://") || path == "-" ? path : folder + "/" + path
+        }
+        inputs = inputs.map(rebased)
+        tracks.subtitleFiles = tracks.subtitleFiles.map(rebased)
+        logJSON = logJSON.map(rebased)
+        if case .wav(let path) = audioOutput { audioOutput = .wav(rebased(path)) }
+    }
+}

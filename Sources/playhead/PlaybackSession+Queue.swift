@@ -60,7 +60,8 @@ extension PlaybackSession {
         let location = location(of: slot)
         let url =
             location.contains("://")
-            ? (URL(text: location) ?? URL(fileURLWithPath: location)) : URL(fileURLWithPath: location)
+            ? (URL(text: location) ?? URL(fileURLWithPath: location))
+            : URL(fileURLWithPath: PlaylistFile.resolvingParentSteps(location))
         nameAsGiven(url, location: location)
         let item = options.hls.makeItem(url: url, subtitleFiles: subtitleFiles(for: url))
         if let selection = options.tracks.selection { item.trackSelection = selection }
@@ -192,12 +193,10 @@ extension PlaybackSession {
         player.advanceToNextItem()
     }
 
-    /// Whether a position in `location` can be remembered: a URL or a regular file named by its path, not a
-    /// pipe, standard input or a file opened by its bytes (`/proc/self/fd/N` names another file next time). Main
-    /// actor.
+    /// Whether a position in `location` can be remembered: a URL or a regular file (one opened by its bytes too:
+    /// `ResumeStore.key` names it by its name), not a pipe or standard input. Main actor.
     func isResumable(_ location: String) -> Bool {
         if location.contains("://") { return true }
-        if location.hasPrefix("/proc/self/fd/") { return false }
         var info = stat()
         return stat(location, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Playhead
 
 /// Where unfinished long items were left, so playing them again resumes there: a JSON object keyed by path or
 /// URL in `$XDG_STATE_HOME/playhead/resume.json` (`~/.local/state/playhead/` by default), written atomically
@@ -85,10 +86,14 @@ final class ResumeStore {
         return Int64(info.st_size)
     }
 
-    /// The key of an input: an absolute path for files, the URL as written otherwise.
+    /// The key of an input: an absolute path for files (a `..` after a link taken as the kernel takes it), the
+    /// `file:` URL of a file opened by its bytes (its `/proc/self/fd/N` names another file next time), the URL as
+    /// written otherwise.
     static func key(for location: String) -> String {
         if location.contains("://") { return location }
-        return URL(fileURLWithPath: location).standardizedFileURL.path
+        let path = PlaylistFile.resolvingParentSteps(location)
+        if ByteNamedFiles.isByteNamed(path), let url = ByteNamedFiles.fileURL(of: path) { return url.absoluteString }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// Where `location` was left, if anywhere: not in a local file whose size changed since (another file now; a
@@ -96,7 +101,7 @@ final class ResumeStore {
     func position(for location: String) -> Double? {
         let key = Self.key(for: location)
         guard let entry = positions[key] else { return nil }
-        if let size = entry.size, !location.contains("://"), Self.fileSize(key) != size { return nil }
+        if let size = entry.size, !location.contains("://"), Self.fileSize(location) != size { return nil }
         return entry.position
     }
 
@@ -106,7 +111,7 @@ final class ResumeStore {
         let key = Self.key(for: location)
         if duration.isFinite, duration > Self.minimumDuration, position > 1, position < duration - Self.endMargin {
             positions[key] = Entry(
-                position: position, size: location.contains("://") ? nil : Self.fileSize(key))
+                position: position, size: location.contains("://") ? nil : Self.fileSize(location))
         } else {
             positions[key] = nil
         }

@@ -12,7 +12,7 @@ extension PlaybackSession {
             terminal.message("no picture to save")
             return
         }
-        let folder = FileManager.default.currentDirectoryPath
+        let folder = CommandLineBytes.workingFolder
         // The subtitles of the window that shows the player: the floating one in Picture in Picture.
         var window: PlayerWindow?
         if case .open(let open) = windowState { window = open }

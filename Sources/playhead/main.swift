@@ -9,13 +9,14 @@ func runCommand(_ arguments: [String]) async -> Int32 {
         QuitSignals.exitOnSignal()
         return await ProbeCommand.run(Array(arguments.dropFirst()))
     }
-    let options: Options
+    var options: Options
     do {
         options = try Options.parse(arguments)
     } catch {
         printError(error.description)
         return 2
     }
+    if let folder = CommandLineBytes.workingFolderByBytes { options.rebase(on: folder) }
     if options.showHelp {
         print(Options.help)
         return 0

@@ -146,8 +146,9 @@ import Testing
         }
     }
 
-    /// The files of a folder or a playlist given relative are named from it as given (`Album/bad.mp3`), as a
-    /// relative input is: they were named by absolute paths.
+    /// The files of a folder or a playlist given relative are named from it as given (`Album/bad.mp3`,
+    /// `lists/../Album/bad.mp3`: a `..` stays, only the file system knows where it leads), as a relative input is:
+    /// they were named by absolute paths.
     @Test func entriesOfARelativeFolderOrPlaylistAreNamedFromIt() throws {
         let dir = Paths.scratch("relative-entries")
         let album = dir.appendingPathComponent("Album")
@@ -162,7 +163,10 @@ import Testing
         let binary = try Paths.playheadBinary()
         for (input, expected) in [
             ("Album", ["playhead: Album/bad.mp3: "]),
-            ("lists/x.m3u", ["playhead: lists/x.m3u: Album/gone.mp3: no such file", "playhead: Album/bad.mp3: "]),
+            (
+                "lists/x.m3u",
+                ["playhead: lists/x.m3u: lists/../Album/gone.mp3: no such file", "playhead: lists/../Album/bad.mp3: "]
+            ),
         ] {
             let r = try Run.command(
                 "bash", ["-c", "cd '\(dir.path)' && exec '\(binary)' --ao=null --vo=null --no-mpris \(input)"],
@@ -208,5 +212,34 @@ import Testing
             "played \(played), left out \(left ?? -1): \(r.stderr)")
         // The log, opened after the folder was read, was written.
         #expect(FileManager.default.fileExists(atPath: log.path))
+    }
+
+    /// A `..` after a link leads where the file system says, to the parent of the link's target (`ls` agrees):
+    /// in a folder given, a playlist's entry, an input. Taken as text (a URL's dot segments) it led back to the
+    /// link's own folder: another file played, or "no such file".
+    @Test func aParentStepAfterALinkIsTakenAsTheFileSystemTakesIt() throws {
+        let dir = Paths.scratch("parent-steps")
+        let fm = FileManager.default
+        for folder in ["Album", "deep/sub", "deep/Album"] {
+            try fm.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try fm.copyItem(
+            at: Fixtures.tone(seconds: 1, frequency: 300, ext: "wav"), to: dir.appendingPathComponent("Album/1.wav"))
+        try fm.copyItem(
+            at: Fixtures.tone(seconds: 1, frequency: 600, ext: "wav"),
+            to: dir.appendingPathComponent("deep/Album/1.wav"))
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("lk").path, withDestinationPath: "deep/sub")
+        try "../Album/1.wav\n".write(
+            to: dir.appendingPathComponent("deep/sub/pl.m3u"), atomically: true, encoding: .utf8)
+        let binary = try Paths.playheadBinary()
+        for input in ["lk/../Album", "lk/pl.m3u", "lk/../Album/1.wav", "\(dir.path)/lk/../Album/1.wav"] {
+            let out = dir.appendingPathComponent("out.wav")
+            let r = try Run.command(
+                "bash",
+                ["-c", "cd '\(dir.path)' && exec '\(binary)' --vo=null --no-mpris --ao=wav:'\(out.path)' '\(input)'"],
+                timeout: 30)
+            #expect(r.status == 0, "\(input): exit \(r.status): \(r.stderr)")
+            #expect(Self.tones(out, seconds: 1) == [600], "\(input): \(Self.tones(out, seconds: 1))")
+        }
     }
 }
