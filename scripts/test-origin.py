@@ -415,7 +415,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if rng and rng.startswith("bytes="):
             a, _, b = rng[6:].partition("-")
             start = int(a) if a else 0
-            end = int(b) if b else size - 1
+            # A range past the end is cut at it (RFC 9110 14.1.2), as real servers do.
+            end = min(int(b), size - 1) if b else size - 1
             self.send_response(206)
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, size))
         else:

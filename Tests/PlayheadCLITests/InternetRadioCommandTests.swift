@@ -47,6 +47,46 @@ import Testing
         }
     }
 
+    /// A station's list of streams, as stations hand them out (a `.pls`; an `.m3u` served as audio/x-mpegurl)
+    /// plays its stream: the first entry that opens, a dead mirror passed over (they failed: "input/output error",
+    /// "not a valid HLS playlist"). A list from the network naming a local file does not play it (a path without a
+    /// scheme is the server's, as a browser reads it).
+    @Test func aStationsListOfStreamsPlaysItsStream() throws {
+        let folder = Paths.scratch("station-lists")
+        try FileManager.default.copyItem(
+            at: Fixtures.tone(seconds: 4, ext: "mp3"), to: folder.appendingPathComponent("stream.mp3"))
+        let origin = try TestOrigin(serving: folder)
+        let stream = origin.url("stream.mp3").absoluteString
+        let gone = origin.url("gone.mp3").absoluteString
+        try "[playlist]\nNumberOfEntries=2\nFile1=\(gone)\nTitle1=Mirror\nFile2=\(stream)\nTitle2=Radio\n".write(
+            to: folder.appendingPathComponent("station.pls"), atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXTINF:-1,Radio\n\(stream)\n".write(
+            to: folder.appendingPathComponent("station.m3u"), atomically: true, encoding: .utf8)
+        try "#EXTM3U\nfile://\(folder.path)/stream.mp3\n".write(
+            to: folder.appendingPathComponent("local.m3u"), atomically: true, encoding: .utf8)
+        for (name, type) in [("station.pls", "audio/x-scpls"), ("station.m3u", "audio/x-mpegurl")] {
+            let out = folder.appendingPathComponent("\(name).wav")
+            let r = try Run.command(
+                Paths.playheadBinary(),
+                [
+                    "--ao=wav:\(out.path)", "--vo=null", "--no-mpris", "--length=2",
+                    origin.url(name, ["type": type]).absoluteString,
+                ], timeout: 30)
+            #expect(r.status == 0, "\(name): exit \(r.status): \(r.stderr)")
+            let heard = AudioAnalysis.audibleSeconds(AudioAnalysis.wavSamples(out))
+            #expect(abs(heard - 2) < 0.1, "\(name): \(heard) s heard")
+        }
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            [
+                "--ao=null", "--vo=null", "--no-mpris",
+                origin.url("local.m3u", ["type": "audio/x-mpegurl"]).absoluteString,
+            ],
+            timeout: 30)
+        #expect(r.status == 1 && r.stderr.contains("no http(s) stream"), "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+
     /// Runs `playhead` with `arguments` while reading what the desktop shows (MPRIS through `playerctl`: position,
     /// title, album) every 0.2 s. `playerctl` is pointed at this process's own MPRIS name: a player of an earlier
     /// test that the bus has not let go of yet is never read. A run that read nothing says what `playerctl` said.

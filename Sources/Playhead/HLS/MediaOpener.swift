@@ -10,13 +10,18 @@ enum MediaOpener {
     /// Opens `location`; `stopping`, polled while an HLS request waits, gives the open up when it turns true (the
     /// engine stopped: quitting is never delayed by a playlist that does not arrive). `hls` holds the asset's resource
     /// loader (asked for keys the client cannot load itself) and its retry policy.
+    /// A remote list of streams (`Sniffed.list`) plays its first entry that opens (`openList`); `inList` is true
+    /// for such an entry, which is not looked at as a list again.
     static func open(
         _ location: String, timeout: Double, caps: AdaptiveBitratePolicy.Caps = .init(),
-        hls: HLSClientOptions = .init(), stopping: (@Sendable () -> Bool)? = nil
+        hls: HLSClientOptions = .init(), stopping: (@Sendable () -> Bool)? = nil, inList: Bool = false
     ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
         let sniffed = sniff(location, timeout: timeout, stopping: stopping)
         if let final = sniffed.timedOut ?? sniffed.refused { throw final }
+        if let list = sniffed.list, !inList {
+            return try openList(list, from: location, timeout: timeout, caps: caps, hls: hls, stopping: stopping)
+        }
         let playlistURL = sniffed.playlist
         if stopping?() == true { throw PlaybackError(.network, source: location, reason: "cancelled") }
         if let url = playlistURL {
@@ -88,6 +93,9 @@ enum MediaOpener {
         /// serve ranges may answer): FFmpeg's open would ask again and be refused again, so this is the item's
         /// error at once.
         var refused: PlaybackError?
+        /// The entries of a remote list of streams (a radio station's `.pls`, an M3U without HLS tags), when
+        /// `location` is one.
+        var list: [URL]?
     }
 
     /// Whether `location` is HLS (see `hlsURL`), and how the request that looked failed, if it did.
@@ -110,6 +118,7 @@ enum MediaOpener {
                     unreachable: probe.lastErrorWasConnection ? error : nil,
                     timedOut: probe.lastErrorWasTimeout ? error : nil, refused: refused ? error : nil)
             }
+            if let entries = remoteList(r, of: url, probe: probe) { return Sniffed(list: entries) }
             if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return Sniffed(playlist: url) }
             head = r.body
         } else {
