@@ -125,6 +125,8 @@ extension PlaybackSession {
             // before the one after them is queued: the player's queue ran dry, not the playlist.
             if let last = lastQueued, let next = cursor?.next(after: last) {
                 enqueue(next)
+                // It is current at once: announced, and the one after it queued now (so the queue runs dry less).
+                if player.currentItem != nil { currentItemChanged() }
             } else {
                 finish()
             }
