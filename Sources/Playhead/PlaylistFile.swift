@@ -245,7 +245,11 @@ public enum PlaylistFile {
     /// The local path `location` names in `folder`.
     private static func joined(_ location: String, to folder: String) -> String {
         if location.hasPrefix("/") { return location }
-        if location.hasPrefix("~/") { return (location as NSString).expandingTildeInPath }
+        if location.hasPrefix("~/") {
+            // The home folder as the shell takes it: `$HOME`, else the account's.
+            let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            return (home ?? NSHomeDirectory()) + location.dropFirst()
+        }
         return lexicallyNormalized((folder as NSString).appendingPathComponent(location))
     }
 

@@ -83,8 +83,8 @@ import Testing
 
     /// Playlists as people have them: written on Windows (`Music\café.wav`, the file renamed in UTF-8 on the way),
     /// a byte-order mark before Latin-1 lines, and a missing entry named as the messages name bytes (U+FFFD, not
-    /// Latin-1's é); and a folder given as `./` names its entries as the UTF-8 ones are (`zbad�.mp3`, not
-    /// `.//zbad�.mp3`).
+    /// Latin-1's é), `~/` as `$HOME`; and a folder given as `./` names its entries as the UTF-8 ones are
+    /// (`zbad�.mp3`, not `.//zbad�.mp3`).
     @Test func windowsPlaylistsAndNamesInMessages() throws {
         let dir = Paths.scratch("byte-windows")
         try FileManager.default.createDirectory(
@@ -104,6 +104,18 @@ import Testing
         #expect(
             r.status == 1 && r.stderr == "playhead: win.m3u: miss\u{FFFD}.wav: no such file (skipped)\n",
             "exit \(r.status): \(r.stderr)")
+
+        // `~/` in a playlist is $HOME, as the shell takes it (it was the account's home).
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Fixtures.tone(seconds: 1, frequency: 600, ext: "wav"), to: dir.appendingPathComponent("home/h.wav"))
+        try "~/h.wav\n".write(to: dir.appendingPathComponent("home.m3u"), atomically: true, encoding: .utf8)
+        let home = try T.bash(
+            T.bytes(
+                "cd '\(dir.path)' && HOME='\(dir.path)/home' exec '\(binary)' --vo=null --no-mpris "
+                    + "--ao=wav:'\(out.path)' home.m3u"), in: dir)
+        #expect(home.status == 0 && T.tones(out, seconds: 1) == [600], "\(home.stderr)")
 
         let folder = T.bytes(dir.path + "/DOT")
         T.make(folder)

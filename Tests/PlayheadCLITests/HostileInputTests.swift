@@ -204,35 +204,33 @@ import Testing
         p.standardError = FileHandle.nullDevice
         try Run.start(p)
         defer { Run.kill(p) }
-        var title = ""
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, !title.contains("song") {
-            title =
-                (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout) ?? ""
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        #expect(title.trimmingCharacters(in: .whitespacesAndNewlines) == "song\u{FFFD}", "title '\(title)'")
+        let title = metadata("xesam:title", once: { $0.contains("song") })
+        #expect(title == "song\u{FFFD}", "title '\(title)'")
         // Its URL is its own name's, the byte percent-encoded (it was file:///proc/self/fd/N).
-        let url = (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:url"], timeout: 5).stdout) ?? ""
-        #expect(url.trimmingCharacters(in: .whitespacesAndNewlines) == "file://\(dir.path)/song%E9", "url '\(url)'")
+        let url = metadata("xesam:url")
+        #expect(url == "file://\(dir.path)/song%E9", "url '\(url)'")
         // Such a URL, opened over MPRIS (`playerctl open`), plays that file (it was "no such file": an empty path).
         try copyToLatin1Name(try Fixtures.tone(seconds: 6, ext: "wav"), "other", in: dir)
         let open = try Run.command(
             "playerctl", ["-p", "playhead", "open", "file://\(dir.path)/other%E9"], timeout: 5)
         #expect(open.status == 0, "playerctl open: \(open.stderr)")
-        var playing = ""
-        let until = Date().addingTimeInterval(5)
-        while Date() < until, !playing.contains("other") {
-            playing =
-                (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:url"], timeout: 5).stdout) ?? ""
+        let playing = metadata("xesam:url", once: { $0.contains("other") })
+        #expect(playing == "file://\(dir.path)/other%E9", "url '\(playing)'")
+        let newTitle = metadata("xesam:title")
+        #expect(newTitle == "other\u{FFFD}", "title '\(newTitle)'")
+    }
+
+    /// What `playerctl` reads of `key` from the player, trimmed: once `ready` holds of it, or after 5 s.
+    func metadata(_ key: String, once ready: (String) -> Bool = { _ in true }) -> String {
+        var value = ""
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            value = (try? Run.command("playerctl", ["-p", "playhead", "metadata", key], timeout: 5).stdout) ?? ""
+            value = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if ready(value) { break }
             Thread.sleep(forTimeInterval: 0.1)
-        }
-        #expect(
-            playing.trimmingCharacters(in: .whitespacesAndNewlines) == "file://\(dir.path)/other%E9", "url '\(playing)'"
-        )
-        let newTitle =
-            (try? Run.command("playerctl", ["-p", "playhead", "metadata", "xesam:title"], timeout: 5).stdout) ?? ""
-        #expect(newTitle.trimmingCharacters(in: .whitespacesAndNewlines) == "other\u{FFFD}", "title '\(newTitle)'")
+        } while Date() < deadline
+        return value
     }
 
     @Test func aMissingFileNameThatIsNotUTF8IsReportedLossily() throws {
