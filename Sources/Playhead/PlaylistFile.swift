@@ -59,6 +59,7 @@ public enum PlaylistFile {
         _ location: String, from playlist: String?, chain: [String], into result: inout Expansion,
         reported: inout Set<String>, title: String? = nil
     ) {
+        let location = fileURLSpelledInFull(location)
         let isURL = location.contains("://") && !location.hasPrefix("file://")
         let path = location.hasPrefix("file://") ? localPath(ofFileURL: location) : location
         // "file://" alone, "file://name.wav" (a host, no path) or another host's file: no file here to read (the
@@ -217,6 +218,15 @@ public enum PlaylistFile {
         return lines.joined(separator: "\n")
     }
 
+    /// `location` with a `file:` URL spelled as the rest of the code reads it: `file:///path` for RFC 8089's
+    /// `file:/path` (no authority) and a scheme in capitals; anything else as it is.
+    static func fileURLSpelledInFull(_ location: String) -> String {
+        guard location.count > 5, location.prefix(5).lowercased() == "file:" else { return location }
+        let rest = location.dropFirst(5)
+        if rest.hasPrefix("//") { return "file:" + rest }
+        return rest.hasPrefix("/") ? "file://" + rest : location
+    }
+
     /// The local path of the `file:` URL `location`; a name that is not UTF-8 (percent-encoded bytes) by the path
     /// that opens it (`ByteNamedFiles`), or lossily when there is no such file.
     private static func localPath(ofFileURL location: String) -> String {
@@ -231,6 +241,7 @@ public enum PlaylistFile {
     /// `location` (an entry of a playlist in `folder`) as a path or URL: a relative path joined to the folder as
     /// the playlist was named (relative if it was: the user named the list, so its entries are named from there).
     private static func resolve(_ location: String, against folder: String) -> String {
+        let location = fileURLSpelledInFull(location)
         if location.contains("://") {
             return location.hasPrefix("file://") ? localPath(ofFileURL: location) : location
         }

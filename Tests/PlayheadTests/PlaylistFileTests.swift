@@ -55,6 +55,23 @@ import Testing
         #expect(PlaylistFile.expand(["rtsp://h/live"]).entries.map(\.location) == ["rtsp://h/live"])
     }
 
+    /// RFC 8089's `file:/path` (no authority) and a scheme in capitals name the local file, on the command line
+    /// and in a playlist (they were taken for relative names: "no such file").
+    @Test func fileURLsWithoutAnAuthorityOrInCapitals() throws {
+        let folder = Paths.scratch("file-urls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let song = folder.appendingPathComponent("song.wav").path
+        _ = FileManager.default.createFile(atPath: song, contents: Data())
+        let spellings = ["file:\(song)", "FILE://\(song)", "File:\(song)"]
+        let direct = PlaylistFile.expand(spellings)
+        #expect(direct.entries.map(\.location) == [song, song, song] && direct.problems.isEmpty, "\(direct)")
+        let list = folder.appendingPathComponent("list.m3u")
+        try spellings.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let listed = PlaylistFile.expand([list.path])
+        #expect(listed.entries.map(\.location) == [song, song, song] && listed.problems.isEmpty, "\(listed)")
+    }
+
     @Test func nestedPlaylistsResolveAgainstTheirOwnFolder() throws {
         let folder = Paths.scratch("nest")
         let sub = folder.appendingPathComponent("sub")
