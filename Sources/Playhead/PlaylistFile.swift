@@ -106,7 +106,9 @@ public enum PlaylistFile {
         }
         let canonical = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         if chain.contains(canonical) {
-            let message = "\(path): the playlist includes itself (through \(chain.last ?? path)); ignored"
+            // Named as the user and the lists named them: the list that closes the loop, unless it is this one.
+            let through = chain.last == canonical ? "" : playlist.map { " (through \($0))" } ?? ""
+            let message = "\(path): the playlist includes itself\(through); ignored"
             if reported.insert(message).inserted { result.problems.append(message) }
             return
         }

@@ -72,6 +72,27 @@ import Testing
         #expect(listed.entries.map(\.location) == [song, song, song] && listed.problems.isEmpty, "\(listed)")
     }
 
+    /// A playlist that includes itself is named as the user and the lists named it (through a link here), and
+    /// through the list that closes the loop when that is another one (it was named by its resolved path).
+    @Test func aLoopIsNamedAsTheListsNameIt() throws {
+        let folder = Paths.scratch("loops")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("a.wav").path, contents: Data())
+        try "a.wav\nself.m3u\n".write(to: folder.appendingPathComponent("self.m3u"), atomically: true, encoding: .utf8)
+        try "a.wav\ntwo.m3u\n".write(to: folder.appendingPathComponent("one.m3u"), atomically: true, encoding: .utf8)
+        try "one.m3u\n".write(to: folder.appendingPathComponent("two.m3u"), atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.path)
+        let direct = PlaylistFile.expand(["\(link)/self.m3u"])
+        #expect(direct.entries.map(\.location) == ["\(link)/a.wav"])
+        #expect(direct.problems == ["\(link)/self.m3u: the playlist includes itself; ignored"])
+        let indirect = PlaylistFile.expand(["\(link)/one.m3u"])
+        #expect(indirect.entries.map(\.location) == ["\(link)/a.wav"])
+        #expect(
+            indirect.problems == ["\(link)/one.m3u: the playlist includes itself (through \(link)/two.m3u); ignored"])
+    }
+
     @Test func nestedPlaylistsResolveAgainstTheirOwnFolder() throws {
         let folder = Paths.scratch("nest")
         let sub = folder.appendingPathComponent("sub")
