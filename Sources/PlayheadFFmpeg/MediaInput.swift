@@ -18,6 +18,10 @@ public final class MediaInput: @unchecked Sendable {
         public var formatName: String?
         /// The `User-Agent` sent with HTTP requests.
         public var userAgent = "Playhead/0.1"
+        /// The name the user knows the input by, when the location opened has lost its extension (a file named in
+        /// another encoding than UTF-8, opened as `/proc/self/fd/N`): a format FFmpeg recognizes only by its
+        /// extension (raw µ-law `.ul`, `.g722`) is tried by it when probing finds none.
+        public var shownName: String?
         /// Default options: 10 s network time-out, probed format.
         public init() {}
     }
@@ -64,7 +68,15 @@ public final class MediaInput: @unchecked Sendable {
         FFmpegLibrary.initialize()
         name = location
         openOptions = options
-        try open(url: location, options: options)
+        do {
+            try open(url: location, options: options)
+        } catch  where error.code == FFmpegError.invalidData && options.formatName == nil {
+            guard let format = options.shownName.flatMap(Self.formatKnownByExtension) else { throw error }
+            var forced = options
+            forced.formatName = format
+            openOptions = forced
+            try open(url: location, options: forced)
+        }
         isRadio = sendsICYHeaders
     }
 

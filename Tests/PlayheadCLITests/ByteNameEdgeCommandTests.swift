@@ -32,6 +32,23 @@ import Testing
         #expect(heard == [300, 600, 300], "\(heard)")
     }
 
+    /// A format FFmpeg knows only by its extension (raw µ-law, `.ul`: 44.1 kHz mono as FFmpeg reads it) plays when its name is not UTF-8: it was
+    /// "not a media file" (FFmpeg opened `/proc/self/fd/N`, which has no extension).
+    @Test func aFormatKnownByItsExtensionPlaysWhenNamedInLatin1() throws {
+        let dir = Paths.scratch("byte-ext")
+        let raw = try Fixtures.make(
+            "tone-500hz-1s-44k.ul",
+            ["-f", "lavfi", "-i", "sine=frequency=500:duration=1:sample_rate=44100", "-ac", "1", "-c:a", "pcm_mulaw"])
+        T.make(T.bytes(dir.path + "/tone\u{E9}.ul"), contents: try Data(contentsOf: raw))
+        let out = dir.appendingPathComponent("out.wav")
+        let r = try T.bash(
+            T.bytes(
+                "exec '\(try Paths.playheadBinary())' --vo=null --no-mpris --ao=wav:'\(out.path)' '\(dir.path)/tone")
+                + [0xE9] + T.bytes(".ul'"), in: dir)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        #expect(T.tones(out, seconds: 0.5) == [500, 500], "\(T.tones(out, seconds: 0.5))")
+    }
+
     /// An output named in bytes that are not UTF-8 is refused in one line: it was created under another name (with
     /// U+FFFD where the bytes were).
     @Test func anOutputNamedInLatin1IsRefused() throws {

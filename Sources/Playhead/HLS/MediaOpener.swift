@@ -50,6 +50,7 @@ enum MediaOpener {
         }
         var options = MediaInput.OpenOptions()
         options.timeout = timeout
+        if ByteNamedFiles.isByteNamed(location) { options.shownName = ByteNamedFiles.shownName(of: location) }
         if let chained = openChainedOgg(location, options: options) { return chained }
         do {
             return try MediaInput(location: location, options: options)
