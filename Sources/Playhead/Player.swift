@@ -232,8 +232,7 @@ public class Player {
         // The loop stops what is left, closes the sound and ends its thread, off the main actor.
         resources.loop.send(.close)
         audioRenderer = nil
-        for c in eventContinuations.values { c.finish() }
-        eventContinuations.removeAll()
+        finishEventStreams()
     }
 
     /// Waits until no thread of any player runs (the players were closed or released: their threads end on their
@@ -244,27 +243,12 @@ public class Player {
         await PlaybackThreads.waitUntilNoneRuns(upTo: seconds)
     }
 
-    /// A stream of every playback event from now on (one stream per call).
-    public func events() -> AsyncStream<PlayerEvent> {
-        let id = UUID()
-        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
-        eventContinuations[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.eventContinuations[id] = nil }
-        }
-        return stream
-    }
-
     /// `.advance` at the end of `item`; a plain player has nothing to advance to and pauses (`QueuePlayer` moves
     /// on).
     func advance(after item: PlayerItem) { rate = 0 }
 
     func applyVolume() {
         resources.loop.send(.setVolume(volume.isFinite ? max(0, min(1, volume)) : 1, muted: isMuted))
-    }
-
-    func emit(_ event: PlayerEvent) {
-        for c in eventContinuations.values { c.yield(event) }
     }
 
     func applyRate(_ newValue: Float) {

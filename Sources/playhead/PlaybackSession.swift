@@ -138,8 +138,10 @@ final class PlaybackSession {
         let (stream, continuation) = AsyncStream<PlayerEvent?>.makeStream()
         wake = continuation
         let events = player.events()
+        // Its end (`finish()`: the player's streams end after the events in them) ends the loop below.
         let forward = Task { @MainActor in
             for await e in events { continuation.yield(e) }
+            continuation.yield(nil)
         }
         defer { forward.cancel() }
         if quitRequested {
@@ -233,8 +235,9 @@ final class PlaybackSession {
         wake?.yield(nil)
     }
 
-    /// Ends the event loop without quitting (the queue ran out).
-    func finish() { wake?.yield(nil) }
+    /// Ends the event loop without quitting (the queue ran out), once the events that came before it are handled:
+    /// the player's streams end after them (a log missed the last items' ends when the loop ended at once).
+    func finish() { player.finishEventStreams() }
 
     /// Exports the player over MPRIS when a session bus answers; a missing bus is not an error (a notice with -v).
     private func startNowPlaying() async -> NowPlayingSession? {

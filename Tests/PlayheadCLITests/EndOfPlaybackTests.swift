@@ -181,6 +181,29 @@ extension EndOfPlaybackTests {
             #expect(ended == inputs.count, "run \(run): \(ended) of \(inputs.count) inputs ended")
         }
     }
+
+    /// The event log has every entry's end when the last ones end before the command has heard of the ones before
+    /// them (`--untimed`, nine clicks of 50 ms and one of 1 ms): the command stopped when it saw the queue empty,
+    /// before it had handled the events that came before (the last `ended` was missing in 4 of 30 runs).
+    @Test func theLogHasEveryEndWhenTheQueueRunsOutAhead() throws {
+        let folder = Paths.scratch("ends")
+        let click = try Fixtures.tone(seconds: 0.05, ext: "wav")
+        for i in 1...9 { try FileManager.default.copyItem(at: click, to: folder.appendingPathComponent("c\(i).wav")) }
+        try FileManager.default.copyItem(
+            at: try Fixtures.tone(seconds: 0.001, ext: "wav"), to: folder.appendingPathComponent("c99.wav"))
+        let log = Paths.scratch("ends-log").appendingPathComponent("events.jsonl")
+        var short: [Int] = []
+        for run in 1...30 {
+            let r = try Run.command(
+                Paths.playheadBinary(),
+                ["--untimed", "--ao=wav:/dev/null", "--vo=null", "--no-mpris", "--log-json=\(log.path)", folder.path],
+                timeout: 30)
+            #expect(r.status == 0, "run \(run): exit \(r.status): \(r.stderr)")
+            let events = try String(contentsOf: log, encoding: .utf8)
+            if events.components(separatedBy: "\"event\":\"ended\"").count - 1 != 10 { short.append(run) }
+        }
+        #expect(short.isEmpty, "runs whose log missed an end: \(short)")
+    }
 }
 
 extension EndOfPlaybackTests {
