@@ -50,6 +50,24 @@ import Testing
         #expect(ranges.filter { $0.hasPrefix("bytes=") && !$0.hasPrefix("bytes=0-") }.count >= 3, "\(ranges)")
     }
 
+    /// A connection cut for good (an origin that cannot resume: no ranges) after 4 s of an 8 s file: the 4 s that
+    /// arrived are heard, then the item fails with the read error (it failed at once, before the first sound: the
+    /// buffered media went unheard).
+    @Test func aConnectionCutForGoodPlaysWhatArrivedThenFails() async throws {
+        let tone = try Fixtures.tone(seconds: 8, ext: "wav")
+        let origin = try TestOrigin(serving: tone.deletingLastPathComponent())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let item = PlayerItem(url: origin.url(tone.lastPathComponent, ["reset_after": "768044", "ranges": "no"]))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 15) { item.status == .failed }, "did not fail")
+        #expect(item.error?.description.contains("reading failed") == true, "\(String(describing: item.error))")
+        let samples = sink.stopRecording()
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 4) < 0.3, "heard \(heard) s of the 4 s that arrived")
+    }
+
     @Test func anOriginDownForSecondsMidBodyIsRiddenOut() async throws {
         // 8 s of audio sent at 1.25 x its rate, the connection cut after 60 kB (about 3.7 s of sound, 3 s in), and
         // every request answered 503 from 1 s in for 5 s: the player stalls on what it has, asks again until the

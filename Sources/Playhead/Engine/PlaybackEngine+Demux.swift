@@ -181,12 +181,17 @@ extension PlaybackEngine {
                 continue
             }
             control.withLock { $0.demuxWaitsForRoom = false }
-            let read: SourceRead
+            var read: SourceRead
+            var readFailed = false
             do {
                 read = try source.read()
             } catch {
-                if !isStopping { fail(error) }
-                return
+                if isStopping { return }
+                // What was read before plays (a server that cut the connection for good, a disk that failed
+                // further on); the item fails with the error where it runs out, unless a seek reads again. (It
+                // failed at once: up to the forward buffer's 30 s of a remote file, read whole, went unheard.)
+                control.withLock { c in if c.endFailure == nil { c.endFailure = error } }
+                (read, readFailed) = (.end, true)
             }
             let g = control.withLock { $0.generation }
             if settleCatchUp(after: read, source, &state) { continue }
@@ -199,7 +204,9 @@ extension PlaybackEngine {
                 // A file still being written: wait for more while the buffer plays (never so long that playback
                 // would stall for it), then read on.
                 let idle = min(1, bufferedSeconds(state.media) - 0.5)
-                if idle > 0, isPlayingOrBuffering, source.waitForMore(idle: idle, cancelled: { hasCommand }) {
+                if !readFailed, idle > 0, isPlayingOrBuffering,
+                    source.waitForMore(idle: idle, cancelled: { hasCommand })
+                {
                     continue
                 }
                 state.atEnd = true
