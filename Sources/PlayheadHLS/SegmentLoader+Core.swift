@@ -31,6 +31,8 @@ final class Transfer: @unchecked Sendable {
     var wholeBytes: Int?
     var received = 0
     var contentType: String?
+    /// The URL that answered, after redirects.
+    var finalURL: URL?
     var redirects = 0
     /// When a server ignored the Range header (200 with the whole file): bytes still to drop, then to keep.
     var skip = 0
@@ -151,6 +153,6 @@ final class LoaderCore: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         return SegmentLoadResult(
             statusCode: transfer.statusCode, bytes: transfer.delivered, expectedBytes: transfer.expectedBytes,
             timeToFirstByte: (transfer.responseAt ?? now) - transfer.started, elapsed: now - transfer.started,
-            contentType: transfer.contentType)
+            contentType: transfer.contentType, url: transfer.finalURL)
     }
 }

@@ -25,6 +25,7 @@ extension LoaderCore {
             transfer.meter.responded(at: now)
             transfer.statusCode = status
             transfer.contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+            transfer.finalURL = response.url
             let length = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
             transfer.expectedBytes = length
             transfer.wholeBytes = length

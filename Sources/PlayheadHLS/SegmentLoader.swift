@@ -64,6 +64,9 @@ public struct SegmentLoadResult: Sendable, Hashable {
     public var elapsed: Double
     /// The response's `Content-Type` when the server sent one.
     public var contentType: String?
+    /// The URL that answered, after any redirects (a playlist's relative URIs are resolved against it); nil when
+    /// not known.
+    public var url: URL? = nil
 }
 
 /// Downloads segments (or playlists, keys) over one `URLSession`, so connections are reused, and hands over each

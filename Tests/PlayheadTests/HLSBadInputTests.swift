@@ -93,6 +93,36 @@ import Testing
         #expect(other.requests.filter { $0.contains("/keys-4s/clear/seg") }.count == segments, "\(other.requests)")
     }
 
+    /// A playlist reached through a redirect to another host and folder (a short link, a CDN): its relative URIs
+    /// name what is beside it there, for a media playlist's segments and a master's variants (they were resolved
+    /// against the address asked for: 404, and the item failed).
+    @Test func relativeURIsFollowARedirectedPlaylist() async throws {
+        try KeyFixtures.make("keys-4s", seconds: 4)
+        _ = try HLSFixtures.tsLadder()
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let other = try TestOrigin(serving: try HLSFixtures.root())
+        let base = other.url("").absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        // Neither path is a file on the origin: only its redirect answers them.
+        for (path, folder) in [("index.m3u8", "keys-4s/clear"), ("master.m3u8", "ladder-ts")] {
+            let sink = try TestSink()
+            let player = Player.onSink(sink)
+            let asked = origin.requests.count
+            let item = PlayerItem(url: origin.url(path, ["redirect": "to:\(base)/\(folder)"]))
+            player.replaceCurrentItem(with: item)
+            player.play()
+            #expect(
+                await eventually(timeout: 15) { player.currentTime().seconds > 1 || item.status == .failed },
+                "\(folder): never played")
+            player.close()
+            _ = sink.stopRecording()
+            #expect(
+                item.error == nil && item.errorLog.isEmpty,
+                "\(folder): \(String(describing: item.error)) \(item.errorLog.map(\.errorComment))")
+            #expect(origin.requests.dropFirst(asked).allSatisfy { $0.contains(path) }, "\(origin.requests)")
+            #expect(other.requests.contains { $0.contains("/\(folder)/") && $0.contains(".ts") }, "\(other.requests)")
+        }
+    }
+
     @Test func aRedirectLoopIsAClearError() async throws {
         try HLSFixtures.badInputs()
         let origin = try TestOrigin(serving: try HLSFixtures.root())

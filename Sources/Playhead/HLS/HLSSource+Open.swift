@@ -72,7 +72,9 @@ extension HLSSource {
             throw PlaybackError(.parsing, source: url.absoluteString, reason: "an empty file, not an HLS playlist")
         }
         do {
-            return try PlaylistParser().parse(response.body, url: url)
+            // Its relative URIs name resources beside where it came from, after redirects (RFC 3986 5.1.3): a
+            // short link or a CDN's redirect to another host or folder.
+            return try PlaylistParser().parse(response.body, url: response.url ?? url)
         } catch {
             throw PlaybackError(.parsing, source: url.absoluteString, reason: "not a valid HLS playlist: \(error)")
         }

@@ -25,6 +25,8 @@ final class HTTPFetch: @unchecked Sendable {
         /// The first bytes as they arrived (before decryption), to recognise an HTML page served in place of an
         /// encrypted segment.
         var head = Data()
+        /// The URL that answered, after redirects (the one asked for when not known).
+        var url: URL?
     }
 
     /// How far a download has got, for a caller that watches it while it blocks.
@@ -175,7 +177,7 @@ final class HTTPFetch: @unchecked Sendable {
             let b = body.current
             return Response(
                 body: b.data, contentType: r.contentType, seconds: r.elapsed, timeToFirstByte: r.timeToFirstByte,
-                head: b.head)
+                head: b.head, url: r.url ?? url)
         case .failure(let error)?:
             switch error {
             case .timedOut:
