@@ -123,6 +123,15 @@ extension LoaderCore {
         switch code {
         case .cancelled?: finish(id, .failure(.cancelled))
         case .timedOut?: finish(id, .failure(.timedOut(after: idleTimeout)))
+        case .badURL?, .unsupportedURL?:
+            // FoundationNetworking refuses an IPv6 address literal as the host (swift-corelibs-foundation
+            // issue 5496, fixed upstream in 2026; this toolchain has it), a redirect to one included.
+            let host = (task.currentRequest?.url ?? task.originalRequest?.url)?.host ?? ""
+            let reason =
+                host.contains(":")
+                ? "an IPv6 address as the host is not supported by this system's HTTP client; use a host name"
+                : "not a URL this system's HTTP client can fetch"
+            finish(id, .failure(.unsupportedURL(reason)))
         default: finish(id, .failure(.transport(error.localizedDescription)))
         }
     }

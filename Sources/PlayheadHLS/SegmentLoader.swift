@@ -16,6 +16,8 @@ public enum SegmentLoadError: Error, Sendable, Hashable, CustomStringConvertible
     case cancelled
     /// The connection failed (refused, reset, DNS...), with the system's description.
     case transport(String)
+    /// The system's HTTP client refuses the URL itself, for the reason given: asking again cannot help.
+    case unsupportedURL(String)
     /// The server redirected more than this many times (a redirect loop).
     case tooManyRedirects(Int)
     /// A byte range was asked for and the server answered with the whole resource (200, not 206), of this many
@@ -29,7 +31,7 @@ public enum SegmentLoadError: Error, Sendable, Hashable, CustomStringConvertible
         case .timedOut(let seconds): "no data for \(seconds) s"
         case .tooLarge(let limit): "larger than \(limit) bytes"
         case .cancelled: "cancelled"
-        case .transport(let text): text
+        case .transport(let text), .unsupportedURL(let text): text
         case .tooManyRedirects(let count): "more than \(count) redirects (a redirect loop)"
         case .rangeIgnored(let whole):
             "the server ignores byte ranges: it sends the whole resource" + (whole.map { " (\($0) bytes)" } ?? "")

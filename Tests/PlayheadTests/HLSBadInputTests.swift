@@ -123,6 +123,24 @@ import Testing
         }
     }
 
+    /// A stream at an IPv6 address literal, asked for or redirected to, which this system's HTTP client refuses
+    /// (FoundationNetworking's bug): one line that says so, without retries (it was "NSURLErrorDomain error -1000"
+    /// after three retries of what cannot change).
+    @Test func anIPv6AddressHostIsOneClearLineWithoutRetries() async throws {
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let direct = URL(string: "http://[::1]:\(origin.url("").port ?? 80)/keys-4s/clear/index.m3u8")!
+        let redirected = origin.url("index.m3u8", ["redirect": "to:http://[::1]:9"])
+        for url in [direct, redirected] {
+            let item = try await failedItem(url)
+            let message = item.error?.description ?? ""
+            #expect(
+                message == "\(url.absoluteString): an IPv6 address as the host is not supported by this system's "
+                    + "HTTP client; use a host name", "\(message)")
+        }
+        // The redirect was asked for once, not again for each retry.
+        #expect(origin.requests.count == 1, "\(origin.requests)")
+    }
+
     @Test func aRedirectLoopIsAClearError() async throws {
         try HLSFixtures.badInputs()
         let origin = try TestOrigin(serving: try HLSFixtures.root())

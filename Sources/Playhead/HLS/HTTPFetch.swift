@@ -229,6 +229,8 @@ final class HTTPFetch: @unchecked Sendable {
             return PlaybackError(.network, source: url, reason: PlaybackError.reason(from: text))
         case .tooManyRedirects, .rangeIgnored:
             return PlaybackError(.network, source: url, reason: error.description)
+        case .unsupportedURL(let reason):
+            return PlaybackError(.unsupported, source: url, reason: reason)
         }
     }
 
