@@ -153,4 +153,32 @@ struct HLSOutageTests {
         let segmentsAfter = during.filter { $0.contains("/live-outage/seg") }
         #expect(segmentsAfter.count >= 3, "\(Array(during))")
     }
+
+    /// Live, the playlist answering 503 for 12 s, longer than the buffer (the play head starts three 2 s segments
+    /// from the edge) but shorter than the network time-out (15 s here): playback stalls, the reloads go on, and
+    /// the stream plays on once the origin is back (it ended 2.5 s after the buffer ran out: "could not be
+    /// reloaded").
+    @Test func aLiveStreamWaitsOutAnOriginOutageShorterThanTheNetworkTimeOut() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let asset = URLAsset(url: origin.url("live/ladder-long/v0/index.m3u8"), options: [.networkTimeout: 15.0])
+        let item = PlayerItem(asset: asset)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { player.currentTime().seconds > 1 }, "\(String(describing: item.error))")
+        try origin.fail(status: 503, forSeconds: 12, matching: "index.m3u8")
+        let down = player.currentTime().seconds
+        try await Task.sleep(for: .seconds(12 + 6))
+        let after = player.currentTime().seconds
+        player.close()
+        _ = sink.stopRecording()
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        // The outage outlasted the buffer: playback stood still for a while.
+        #expect(after - down < 17, "played \(after - down) s in the 18 s after the outage began: no stall")
+        #expect(after - down > 10, "played \(after - down) s in the 18 s after the outage began: it stopped")
+        let failures = item.errorLog.filter { $0.errorStatusCode == 503 }
+        #expect(failures.count > 4, "\(item.errorLog.map { ($0.uri, $0.errorComment) })")
+    }
 }
