@@ -68,6 +68,33 @@ import Testing
         #expect(abs(heard - 4) < 0.3, "heard \(heard) s of the 4 s that arrived")
     }
 
+    /// A web page served where a media file was asked for (an error or login page, 200, as a CDN may send) is
+    /// said to be one, by its first bytes, whatever its name and type: FFmpeg's words were "moov atom not found"
+    /// for an `.mp4`, "invalid argument" for an `.mp3`.
+    @Test func aWebPageInPlaceOfMediaIsSaidToBeOne() async throws {
+        let folder = Paths.scratch("web-page")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let page =
+            "<!DOCTYPE html>\n<html><head><title>Service unavailable</title></head><body>Try later</body></html>\n"
+        for name in ["song.mp3", "film.mp4"] {
+            try page.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let origin = try TestOrigin(serving: folder)
+        for (name, type) in [("song.mp3", "text/html"), ("film.mp4", "video/mp4")] {
+            let player = Player()
+            player.audioOutputChoice = .null(untimed: false)
+            let url = origin.url(name, ["type": type])
+            let item = PlayerItem(url: url)
+            player.replaceCurrentItem(with: item)
+            player.play()
+            #expect(await eventually(timeout: 10) { item.status == .failed }, "\(name) did not fail")
+            player.close()
+            #expect(
+                item.error?.description == "\(url.absoluteString): an HTML page, not media",
+                "\(String(describing: item.error))")
+        }
+    }
+
     @Test func anOriginDownForSecondsMidBodyIsRiddenOut() async throws {
         // 8 s of audio sent at 1.25 x its rate, the connection cut after 60 kB (about 3.7 s of sound, 3 s in), and
         // every request answered 503 from 1 s in for 5 s: the player stalls on what it has, asks again until the

@@ -18,7 +18,7 @@ enum MediaOpener {
     ) throws(PlaybackError) -> MediaInput {
         if let problem = LocalFileCheck.problem(with: location) { throw problem }
         let sniffed = sniff(location, timeout: timeout, stopping: stopping)
-        if let final = sniffed.timedOut ?? sniffed.refused { throw final }
+        if let final = sniffed.timedOut ?? sniffed.refused ?? sniffed.webPage { throw final }
         if let list = sniffed.list, !inList {
             return try openList(list, from: location, timeout: timeout, caps: caps, hls: hls, stopping: stopping)
         }
@@ -97,6 +97,10 @@ enum MediaOpener {
         /// The entries of a remote list of streams (a radio station's `.pls`, an M3U without HLS tags), when
         /// `location` is one.
         var list: [URL]?
+        /// The server answered with a web page (an error, login or station page) where media was asked for: the
+        /// item's error at once, in those words (FFmpeg's would name a demuxer's complaint: "moov atom not found",
+        /// "invalid argument").
+        var webPage: PlaybackError?
     }
 
     /// Whether `location` is HLS (see `hlsURL`), and how the request that looked failed, if it did.
@@ -121,6 +125,11 @@ enum MediaOpener {
             }
             if let entries = remoteList(r, of: url, probe: probe) { return Sniffed(list: entries) }
             if let type = r.contentType?.lowercased(), type.contains("mpegurl") { return Sniffed(playlist: url) }
+            // By its first bytes only: a file FFmpeg plays may come labelled `text/html` (an Ogg or FLAC file on a
+            // misconfigured server), which the HLS client's judgement of segments would take for a page.
+            if ContentSniffer.kind(of: r.body) == .html {
+                return Sniffed(webPage: PlaybackError(.parsing, source: location, reason: "an HTML page, not media"))
+            }
             head = r.body
         } else {
             // Sniffing a FIFO or standard input would eat the bytes FFmpeg needs: only regular files are peeked at.
