@@ -170,9 +170,11 @@ extension NowPlayingSession {
     }
 
     /// The URL to show for an asset at `url`: a file opened by its bytes (`ByteNamedFiles`: a name that is not
-    /// UTF-8, played as `/proc/self/fd/N`) by its own name's, the bytes percent-encoded.
+    /// UTF-8, played as `/proc/self/fd/N`) by its own name's, the bytes percent-encoded; a URL without the user
+    /// name and password it may hold (every program on the session bus reads it).
     static func publishedURL(_ url: URL) -> URL {
-        guard url.isFileURL, ByteNamedFiles.isByteNamed(url.path) else { return url }
+        if !url.isFileURL { return URL(string: URLPasswords.removed(from: url.absoluteString)) ?? url }
+        guard ByteNamedFiles.isByteNamed(url.path) else { return url }
         return ByteNamedFiles.fileURL(of: url.path) ?? url
     }
 

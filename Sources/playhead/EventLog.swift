@@ -80,6 +80,10 @@ final class EventLog {
         for key in ["input", "message"] {
             if let text = object[key] as? String { object[key] = ByteNamedFiles.named(text) }
         }
+        // A URL's password is no log's business (logs are kept and shared in bug reports).
+        for (key, value) in object {
+            if let text = value as? String { object[key] = URLPasswords.masked(text) }
+        }
         guard !failed, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             return
         }

@@ -90,7 +90,7 @@ final class ResumeStore {
     /// `file:` URL of a file opened by its bytes (its `/proc/self/fd/N` names another file next time), the URL as
     /// written otherwise.
     static func key(for location: String) -> String {
-        if location.contains("://") { return location }
+        if location.contains("://") { return URLPasswords.removed(from: location) }
         let path = PlaylistFile.resolvingParentSteps(location)
         if ByteNamedFiles.isByteNamed(path), let url = ByteNamedFiles.fileURL(of: path) { return url.absoluteString }
         return URL(fileURLWithPath: path).standardizedFileURL.path
@@ -131,9 +131,13 @@ final class ResumeStore {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
         else { return }
         do {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // What one has played is one's own business: the folder is the account's alone (the file, written
+            // to a new name and renamed, was readable by every account: 0644).
+            let folder = file.deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
             try data.write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         } catch {
             printError("\(file.path): cannot save the resume position: \(error.localizedDescription)")
         }

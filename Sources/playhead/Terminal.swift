@@ -1,4 +1,5 @@
 import Foundation
+import Playhead
 
 /// The controlling terminal: raw mode for single keys, a key reader thread, and the status line.
 /// Raw mode is used only when both stdin and stdout are terminals; it is always restored at exit.
@@ -144,9 +145,11 @@ func clockString(_ seconds: Double) -> String {
 
 /// `text` with the characters a terminal acts on shown as `?` (C0 controls, DEL and C1 controls: the escape
 /// sequences that clear the screen, retitle the window or set the clipboard), a tab as a space; with
-/// `keepingLines`, line breaks stay. For what anyone can write (file names, tags, subtitles, errors that quote them)
-/// before it reaches the terminal. Pure; any thread.
+/// `keepingLines`, line breaks stay; a URL's password as `***` (`URLPasswords`: a screen is seen and pasted). For
+/// what anyone can write (file names, tags, subtitles, errors that quote them) before it reaches the terminal. Pure;
+/// any thread.
 func terminalSafe(_ text: String, keepingLines: Bool = false) -> String {
+    let text = URLPasswords.masked(text)
     func acts(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 || (0x7F...0x9F).contains(s.value) }
     guard text.unicodeScalars.contains(where: acts) else { return text }
     var out = String.UnicodeScalarView()
