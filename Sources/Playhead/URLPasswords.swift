@@ -7,6 +7,9 @@ public enum URLPasswords {
     /// lines and logs, which quote URLs anywhere in them.
     public static func masked(_ text: String) -> String {
         guard text.contains("@"), text.contains("://") else { return text }
+        // `scheme://user:password@`: the scheme and user, then the password (no `/`, `@` or space in either). A
+        // `Regex` is not `Sendable`: one per call (only texts that quote such a URL get here).
+        let pattern = /([A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\/@\s:]*):[^\/@\s]*@/
         return text.replacing(pattern) { match in "\(match.output.1):***@" }
     }
 
@@ -19,7 +22,4 @@ public enum URLPasswords {
         (parts.user, parts.password) = (nil, nil)
         return parts.string ?? location
     }
-
-    /// `scheme://user:password@`: the scheme and user, then the password (no `/`, `@` or space in either).
-    nonisolated(unsafe) private static let pattern = /([A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\/@\s:]*):[^\/@\s]*@/
 }
