@@ -146,6 +146,11 @@ import Testing
             #expect(
                 waitFor { AudioAnalysis.audibleSeconds(Array(sink.samplesSoFar.suffix(4_800))) > 0.05 },
                 "round \(round): silent after the call")
+            // And it stays: nothing mutes or corks it again.
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(
+                waitFor { AudioAnalysis.audibleSeconds(Array(sink.samplesSoFar.suffix(24_000))) > 0.4 },
+                "round \(round): the sound went again after the call")
             guard !session.isInterrupted else { return }
         }
     }
@@ -218,9 +223,15 @@ import Testing
         #expect(abs(laterAfter - before) < before * 0.1, "the later stream is at \(laterAfter) after deactivation")
     }
 
+    /// Whether `condition` held at some moment within `timeout` seconds. (It was asked again after holding, and a
+    /// condition on the latest recorded sound can hold and then not, a recorded chunk later: the sound came back
+    /// after a call, then a moment of silence followed it, and the test said it never came back.)
     private func waitFor(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline && !condition() { Thread.sleep(forTimeInterval: 0.02) }
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         return condition()
     }
 
