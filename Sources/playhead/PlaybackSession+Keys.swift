@@ -21,11 +21,7 @@ extension PlaybackSession {
                 StatusLine.render(player: player, item: item, bar: $0, chapter: chapter)
             }
         }
-        // A window opening is about to show them: the first cue is not flashed on the terminal meanwhile.
-        var windowShowsThem = false
-        if case .open = windowState { windowShowsThem = true }
-        if case .opening = windowState { windowShowsThem = true }
-        let subtitles = windowShowsThem ? "" : Self.short(terminalSubtitles.current, columns)
+        let subtitles = windowShowsSubtitles(of: item) ? "" : Self.short(terminalSubtitles.current, columns)
         terminal.status(TerminalWidth.truncate(line, to: columns), below: subtitles)
     }
 

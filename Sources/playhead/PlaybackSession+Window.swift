@@ -6,10 +6,7 @@ import Playhead
 extension PlaybackSession {
     /// Opens the window for the current item when it has pictures and none is open or being opened.
     func openWindowIfWanted() {
-        guard windowState == .none, !options.noVideo, options.video.output != .null,
-            let item = player.currentItem, item.tracks.contains(where: { $0.mediaType == .video })
-        else { return }
-        if options.video.output == .auto, !PlayerWindow.displayIsNamed { return }
+        guard windowState == .none, let item = player.currentItem, wantsWindow(for: item) else { return }
         windowState = .opening
         fittedPicture = item.presentationSize
         let title = windowTitle()
@@ -48,6 +45,25 @@ extension PlaybackSession {
                 windowState = .failed
                 printError("\(error.description) (playing without pictures)")
             }
+        }
+    }
+
+    /// Whether `item` gets a window when none is open: it has pictures, and the options and the display allow one.
+    private func wantsWindow(for item: PlayerItem) -> Bool {
+        guard !options.noVideo, options.video.output != .null, item.tracks.contains(where: { $0.mediaType == .video })
+        else { return false }
+        return options.video.output != .auto || PlayerWindow.displayIsNamed
+    }
+
+    /// Whether the window shows `item`'s subtitles, or is about to, so that the terminal leaves them out: while it
+    /// is open or opening, and, before it is asked for, while `item` is not yet known here to have no pictures (its
+    /// tracks and the event that opens the window come after its first cue can, on a loaded machine) and when it
+    /// has pictures and will ask for it.
+    func windowShowsSubtitles(of item: PlayerItem) -> Bool {
+        switch windowState {
+        case .open, .opening: return true
+        case .failed, .closed: return false
+        case .none: return item.status == .unknown || wantsWindow(for: item)
         }
     }
 
