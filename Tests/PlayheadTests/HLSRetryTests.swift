@@ -88,6 +88,40 @@ import Testing
         #expect(origin.requests.filter { $0.contains("/keys/clear/seg") }.count == 6, "\(origin.requests)")
     }
 
+    /// The first segment of the variant playback starts on answers 404: the other variant's copy plays, from the
+    /// start, and the stream ends whole with the failover in the error log (until 2026-12-07 the item failed: a
+    /// failure before anything played was taken for the stream's, though the other variant had the segment).
+    /// When no variant has it, the item fails with one error naming each copy tried.
+    @Test func aFirstSegmentMissingFromTheStartVariantIsTakenFromTheOther() async throws {
+        try FaultFixtures.playlist("fault-first-404", segments: [0], query: "status=404")
+        let path = try FaultFixtures.ladder(
+            "ladder-first-404", first: "fault-first-404.m3u8", second: "clear/index.m3u8")
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), logQueries: true)
+        let (player, item) = try await playFast(origin.url(path))
+        let requests = origin.requests.filter { $0.contains("/seg0") }.map { $0.split(separator: " ")[1] }
+        #expect(
+            requests.first == "/keys/clear/seg00.ts?status=404", "did not start on the failing variant: \(requests)")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(abs(player.currentTime().seconds - 6) < 0.2, "ended at \(player.currentTime().seconds) s")
+        #expect(requests.filter { $0 == "/keys/clear/seg00.ts" }.count == 1, "\(requests)")
+        #expect(
+            item.errorLog.contains {
+                $0.uri.hasSuffix("/seg00.ts?status=404") && $0.errorStatusCode == 404
+                    && $0.failoverTarget == origin.url("keys/clear/index.m3u8").absoluteString
+            }, "\(item.errorLog.map { ($0.uri, $0.errorComment) })")
+
+        try FaultFixtures.playlist("fault-first-410", segments: [0], query: "status=410")
+        let none = try FaultFixtures.ladder(
+            "ladder-first-gone", first: "fault-first-404.m3u8", second: "fault-first-410.m3u8")
+        let failed = PlayerItem(asset: URLAsset(url: origin.url(none), options: [.networkTimeout: 1]))
+        player.replaceCurrentItem(with: failed)
+        player.play()
+        #expect(await eventually(timeout: 20) { failed.status == .failed }, "did not fail")
+        let reason = failed.error?.reason ?? ""
+        #expect(reason.hasPrefix("1 segment could not be loaded; tried "), "\(reason)")
+        #expect(reason.contains("(HTTP 404 ") && reason.contains("(HTTP 410 "), "\(reason)")
+    }
+
     /// A variant whose segments fail from the third on (500 every time): after its retries the other variant's
     /// copy of the same segment plays, and the stream ends whole. The failing variant is the higher one: the player
     /// starts on the lower, measures the origin (this machine: fast) and is on the higher from the second segment

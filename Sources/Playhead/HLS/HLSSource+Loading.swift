@@ -196,9 +196,10 @@ extension HLSSource {
                 try download(
                     url, range: range, duration: duration, watch: watch, decryption: decryption, failFast: hasBackup))
         } catch {
-            // Before the first segment has played and with no copy to move to, nothing says the stream is any
-            // good: the error is the item's.
-            let itemError = !fetchedAny && !hasBackup
+            // Before the first segment has played, with no copy to move to, a failure of the host (a 5xx, no
+            // connection) says nothing of the stream can be had: the error is the item's at once. A segment the
+            // host does not have (a 4xx) is its variant's: another variant is tried, as later in the stream.
+            let itemError = !fetchedAny && !hasBackup && !HLSAdaptiveState.isResourceError(error)
             if error.source != url.absoluteString || isCancelled || seekPending() || itemError { throw error }
             failure = error
         }
@@ -209,7 +210,8 @@ extension HLSSource {
             reportFailover(error, to: rung)
             return .again
         }
-        if !fetchedAny { throw error }
+        // No variant left to try before anything played: the item fails, naming every copy of the segment tried.
+        if !fetchedAny { throw Self.skippedError(failedForGood, segments: 1) }
         try skipSegment(after: error)
         return .again
     }

@@ -81,7 +81,7 @@ extension HLSAdaptiveState {
     /// Penalizes `rung` after its segment failed for good; when the failure was the host's (not a 4xx), every
     /// variant on the same host goes too, as long as some variant elsewhere is left.
     func penalizeAfterFailure(of rung: Int, error: PlaybackError) {
-        let hostWide = !(400..<500).contains(Int(error.code ?? 0))
+        let hostWide = !Self.isResourceError(error)
         let host = Self.host(variants[rung].url)
         let sameHost = variants.indices.filter { Self.host(variants[$0].url) == host }
         let elsewhere = variants.indices.contains { !sameHost.contains($0) && isAvailable($0) }
@@ -90,6 +90,10 @@ extension HLSAdaptiveState {
         }
         refreshRungs()
     }
+
+    /// Whether `error` is the resource's (a 4xx: not there, not allowed), not its host's (a 5xx, no connection, a
+    /// time-out): another variant on the same host may still be had.
+    static func isResourceError(_ error: PlaybackError) -> Bool { (400..<500).contains(Int(error.code ?? 0)) }
 
     static func host(_ url: URL?) -> String {
         "\(url?.scheme ?? "")://\(url?.host ?? ""):\(url?.port ?? 0)"
