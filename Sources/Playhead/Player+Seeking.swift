@@ -8,7 +8,11 @@ extension Player {
     /// says false, `requiresLinearPlayback` is true); a forward seek that would jump over such an ad, or into it,
     /// lands exactly at the ad's start instead (the completion says true: read where with `currentTime()`), and
     /// playback goes on through the ad. An ad counts as played once the play head has been at or past its end;
-    /// seeking back over a played ad, or over any ad that does not require linear playback, is free. Main actor.
+    /// seeking back over a played ad, or over any ad that does not require linear playback, is free.
+    ///
+    /// A seek ahead to a time already read into the forward buffer is carried out there: nothing is read or
+    /// downloaded again, and an input that cannot seek (a pipe, a server without byte ranges) seeks that far too;
+    /// beyond the buffer, such an input refuses the seek (the completion says false, nothing changes). Main actor.
     public func seek(to time: MediaTime) {
         startSeek(to: time, exact: false, handler: nil)
     }

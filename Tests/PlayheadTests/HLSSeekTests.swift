@@ -12,6 +12,9 @@ import Testing
         let player = Player()
         player.audioOutputChoice = .null(untimed: false)
         let item = PlayerItem(url: try HLSFixtures.url(master))
+        // 1 s ahead (the first segment): the target is past what is buffered, so the seek goes to the source (one
+        // within it is carried out in the buffer, fetching nothing: SeekWithinBufferTests).
+        item.preferredForwardBufferDuration = 1
         item.add(capture)
         player.replaceCurrentItem(with: item)
         #expect(await eventually { item.status == .readyToPlay })
@@ -21,7 +24,8 @@ import Testing
         let done = await player.seek(
             to: MediaTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         #expect(done)
-        let after = try HLSFixtures.requests(since: before)
+        // The segments asked for (a variant's playlist may come first: the player may move up as it seeks).
+        let after = try HLSFixtures.requests(since: before).filter { !$0.hasSuffix(".m3u8") }
         // Segments are 2 s: 5 s lies in the third, seg02.ts (of the variant the player is on: on this fast origin,
         // the top one by then).
         #expect(
@@ -50,11 +54,12 @@ extension HLSSeekTests {
         let player = Player()
         player.audioOutputChoice = .null(untimed: false)
         let item = PlayerItem(url: try HLSFixtures.url(path))
+        // Read 1 s ahead: each target is before or past what is buffered, so each seek goes to the source.
+        item.preferredForwardBufferDuration = 1
         item.add(capture)
         player.replaceCurrentItem(with: item)
         player.play()
         #expect(await eventually { player.timeControlStatus == .playing })
-        // Everything is buffered by then: each seek fetches only what it needs.
         try await Task.sleep(for: .milliseconds(1500))
         let (opens, decoders) = (PlaybackCounters.mediaOpens, PlaybackCounters.decoderCreations)
         let loadsInsideFFmpeg = PlaybackCounters.segmentLoadsInsideFFmpeg

@@ -3,10 +3,11 @@ import Playhead
 import PlayheadTestSupport
 import Testing
 
-/// A seek in an input that cannot seek (a pipe; likewise HTTP without ranges) is refused, like `AVPlayer`'s: the
-/// completion says false and nothing changes. (The engine used to flush what it had buffered, move its clock to the
-/// target, and only then learn that the input could not seek: the position jumped there and back, and the sound
-/// skipped what had been buffered, all of a short file.) An item's start position is reached by reading on to it.
+/// A seek in an input that cannot seek (a pipe; likewise HTTP without ranges) beyond what is buffered is refused,
+/// like `AVPlayer`'s: the completion says false and nothing changes. (The engine used to flush what it had buffered,
+/// move its clock to the target, and only then learn that the input could not seek: the position jumped there and
+/// back, and the sound skipped what had been buffered, all of a short file.) A seek ahead within what is buffered is
+/// carried out there, as mpv's cache does. An item's start position is reached by reading on to it.
 @MainActor @Suite(.serialized) struct UnseekableInputTests {
     /// A named pipe in a scratch folder, and the process writing `file` into it (to terminate when done).
     func pipe(_ file: URL) throws -> (URL, Process) {
@@ -19,8 +20,9 @@ import Testing
         return (fifo, writer)
     }
 
-    @Test func aSeekInAPipeIsRefusedAndPlaybackGoesOn() async throws {
-        let (fifo, writer) = try pipe(try Fixtures.tone(seconds: 4, ext: "wav"))
+    /// 10 s into a 12 s tone, from about 1 s: past the 5 s a file buffers ahead.
+    @Test func aSeekInAPipeBeyondWhatIsBufferedIsRefusedAndPlaybackGoesOn() async throws {
+        let (fifo, writer) = try pipe(try Fixtures.tone(seconds: 12, ext: "wav"))
         defer { if writer.isRunning { writer.terminate() } }
         let sink = try TestSink()
         let player = Player.onSink(sink)
@@ -29,14 +31,41 @@ import Testing
         player.play()
         #expect(await eventually { player.currentTime().seconds > 1 })
         let finished = await player.seek(
-            to: MediaTime(seconds: 3.5, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+            to: MediaTime(seconds: 10, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
         #expect(!finished, "a seek in a pipe said it finished")
         let after = player.currentTime().seconds
         #expect(after > 0.9 && after < 2, "after the refused seek the position is \(after) s")
-        #expect(await eventually(timeout: 10) { ended.value }, "the item did not end")
+        #expect(await eventually(timeout: 20) { ended.value }, "the item did not end")
         player.close()
         let heard = AudioAnalysis.audibleSeconds(sink.stopRecording())
-        #expect(abs(heard - 4) < 0.3, "\(heard) s of the 4 s tone heard")
+        #expect(abs(heard - 12) < 0.3, "\(heard) s of the 12 s tone heard")
+    }
+
+    /// 2.5 s ahead in an 8 s tone, from about 1 s: within what is buffered, so the seek is carried out there (it was
+    /// refused): it finishes at its target and the 2.5 s skipped are not heard.
+    @Test func aSeekInAPipeWithinWhatIsBufferedIsCarriedOut() async throws {
+        let (fifo, writer) = try pipe(try Fixtures.tone(seconds: 8, ext: "wav"))
+        defer { if writer.isRunning { writer.terminate() } }
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let ended = endedFlag(player)
+        player.replaceCurrentItem(with: PlayerItem(url: fifo))
+        player.play()
+        #expect(
+            await eventually {
+                player.currentTime().seconds > 1
+                    && player.currentItem?.loadedTimeRanges.first.map { $0.end.seconds > 4.5 } == true
+            })
+        let target = ((player.currentTime().seconds + 2.5) * 1000).rounded() / 1000
+        let finished = await player.seek(
+            to: MediaTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(finished, "a seek within what is buffered said it did not finish")
+        let after = player.currentTime().seconds
+        #expect(after >= target && after < target + 0.5, "after the seek to \(target) s the position is \(after) s")
+        #expect(await eventually(timeout: 20) { ended.value }, "the item did not end")
+        player.close()
+        let heard = AudioAnalysis.audibleSeconds(sink.stopRecording())
+        #expect(abs(heard - 5.5) < 0.3, "\(heard) s of the 8 s tone heard, 2.5 s skipped")
     }
 
     @Test func anItemStartsAtItsStartPositionInAPipeByReadingOn() async throws {

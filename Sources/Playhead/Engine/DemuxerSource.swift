@@ -210,5 +210,8 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
 
     func interrupt() { input.interrupt() }
 
+    /// A file's or a URL's read does not wait for long: nothing to end.
+    func interruptWaits() {}
+
     func cancel() { input.cancel() }
 }

@@ -30,6 +30,10 @@ extension PlaybackEngine {
         /// The time of the first packet of the played video track read in this generation: a sound that starts
         /// later starts there, after silence (as mpv's `--initial-audio-sync` does).
         var firstVideoSeconds: Double?
+        /// A seek interrupted the source's read since the last seek in the source: the read may have lost the
+        /// packet it was reading, so no seek is carried out in the buffer (`SeekWithinBuffer`) until one in the
+        /// source has been.
+        var readInterrupted = false
         var stopping = false
         /// The demux thread sleeps until the decoders make room in the queues (`noteTaken` wakes it).
         var demuxWaitsForRoom = false

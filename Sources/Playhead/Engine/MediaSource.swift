@@ -147,6 +147,9 @@ protocol MediaSource: AnyObject, Sendable {
     func waitForMore(idle: Double, cancelled: () -> Bool) -> Bool
     /// Ends a blocking read, a download or a wait for a reload at once, so a command is taken (any thread).
     func interrupt()
+    /// Ends a wait for a reload (a download ends on its own when it sees the seek) but not a read under way: for a
+    /// seek the engine carries out in its buffer, with the read going on after it (any thread).
+    func interruptWaits()
     /// Ends all reading for good: the engine stops (any thread).
     func cancel()
     /// Every cue of text track `track` when they are known from its open (a subtitle file read whole by Playhead's

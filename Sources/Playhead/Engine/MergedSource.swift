@@ -191,6 +191,10 @@ final class MergedSource: MediaSource, @unchecked Sendable {
         for part in parts { part.interrupt() }
     }
 
+    func interruptWaits() {
+        for part in parts { part.interruptWaits() }
+    }
+
     func cancel() {
         for part in parts { part.cancel() }
     }

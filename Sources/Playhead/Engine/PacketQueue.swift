@@ -24,6 +24,8 @@ final class PacketQueue: @unchecked Sendable {
     private var items: [Tagged] = []
     private var head = 0
     private var aborted = false
+    /// While set, `take` waits as on an empty queue (`hold`): the items stay put while a seek looks at them.
+    private var held = false
     private var waitingConsumer = false
     /// Bytes of packets held.
     private(set) var bytes = 0
@@ -125,7 +127,7 @@ final class PacketQueue: @unchecked Sendable {
     func take() -> Tagged? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !aborted {
+        while (head == items.count || held) && !aborted {
             waitingConsumer = true
             condition.wait()
         }
@@ -154,6 +156,60 @@ final class PacketQueue: @unchecked Sendable {
         lastSeconds = nil
         endQueued = false
         condition.unlock()
+    }
+
+    /// Keeps the consumer from taking anything until `release`, so that what waits can be looked at and changed as
+    /// one (a seek within what is buffered). The consumer finishes with an item it took before. Demux thread.
+    func hold() {
+        condition.lock()
+        held = true
+        condition.unlock()
+    }
+
+    /// Lets the consumer take again after `hold`. Demux thread.
+    func release() {
+        condition.lock()
+        held = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Where a seek to `seconds` can start in what waits: the last packet at or before it (the last keyframe with
+    /// `keyframes`), when packets at or after `reaching` follow and no audio switch waits; nil otherwise. Meant
+    /// while the queue is held, so the answer stays true until `keep(from:generation:)`.
+    func start(at seconds: Double, reaching: Double, keyframes: Bool) -> (index: Int, seconds: Double)? {
+        condition.lock()
+        defer { condition.unlock() }
+        var start: (index: Int, seconds: Double)?
+        var reached = false
+        for i in head..<items.count {
+            switch items[i].item {
+            case .switchAudio: return nil
+            case .endOfStream: reached = true
+            case .packet(let p, let s):
+                guard let s else { continue }
+                if s <= seconds && (!keyframes || p.isKeyframe) { start = (i, s) }
+                if s >= reaching { reached = true }
+            }
+        }
+        return reached ? start : nil
+    }
+
+    /// Drops what waits before index `start` (from `start(at:reaching:keyframes:)`) and puts what remains in
+    /// `generation`: the consumer decodes it as the seek's. Demux thread, while held.
+    func keep(from start: Int, generation: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        for i in head..<min(start, items.count) {
+            if case .packet(let p, _) = items[i].item { bytes -= p.size }
+        }
+        items.removeSubrange(0..<min(start, items.count))
+        head = 0
+        firstSeconds = nil
+        for i in items.indices {
+            items[i].generation = generation
+            if firstSeconds == nil, case .packet(_, let s?) = items[i].item { firstSeconds = s }
+        }
     }
 
     /// Wakes the consumer for good: `take` returns nil from now on.

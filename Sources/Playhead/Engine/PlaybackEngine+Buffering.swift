@@ -44,10 +44,15 @@ extension PlaybackEngine {
     /// Carries out a seek on the source in place: a file seeks to the keyframe before the target; an HLS source
     /// restarts at the segment that holds the target (fetched first), so nothing is opened or probed again and the
     /// decoders are kept. `readingOn`: the source is not asked to seek, it is read on from where it is to the target
-    /// (an unseekable input's start position; the decoders drop what comes before the target).
-    func performSeek(_ seek: SeekRequest, source: any MediaSource, readingOn: Bool = false) {
-        audioQueue.flush()
-        videoQueue.flush()
+    /// (an unseekable input's start position; the decoders drop what comes before the target). `withinBuffer`:
+    /// the packet queues hold the seek's packets already (`SeekWithinBuffer`), and the source reads on.
+    func performSeek(
+        _ seek: SeekRequest, source: any MediaSource, readingOn: Bool = false, withinBuffer: Bool = false
+    ) {
+        if !withinBuffer {
+            audioQueue.flush()
+            videoQueue.flush()
+        }
         frameQueue.flush()
         clock.reset(to: seek.seconds)
         control.withLock { $0.gainChanges.removeAll() }
@@ -60,7 +65,7 @@ extension PlaybackEngine {
             // sit in the segment before, in MPEG-TS packets of up to a few tenths of a second), and reading from the
             // target's segment alone started the sound (and the time) that much late.
             let from = seek.exact ? max(0, seek.seconds - Self.exactSeekLead) : seek.seconds
-            if !readingOn { try source.seek(to: from) }
+            if !readingOn && !withinBuffer { try source.seek(to: from) }
         } catch {
             if isStopping { return }
             // Unseekable inputs keep playing from where they are. A newer seek may have superseded this one

@@ -39,6 +39,11 @@ extension PlaybackEngine {
         // refused, and the read goes on undisturbed.
         seekInterrupt.withLock {
             guard let source, source.isSeekable, control.withLock({ $0.pendingSeek?.id == id }) else { return }
+            // Nor for a seek the buffer holds: it is carried out there, and the read goes on (only a wait ends).
+            if seemsWithinBuffer(SeekRequest(id: id, seconds: seconds, exact: exact)) {
+                return source.interruptWaits()
+            }
+            control.withLock { $0.readInterrupted = true }
             source.interrupt()
         }
         wake()

@@ -111,7 +111,11 @@ extension PlaybackEngine {
             let token = wakeToken()
             if !source.deliverPendingJump() { releaseJumpWait() }
             var readsOn = false
+            var within: SeekWithinBuffer?
             if control.withLock({ $0.pendingSeek != nil }) {
+                within = holdForSeekWithinBuffer(state)
+            }
+            if within == nil, control.withLock({ $0.pendingSeek != nil }) {
                 // An input that cannot seek (a pipe, HTTP without ranges) refuses the seek before anything changes:
                 // what is buffered stays, the clock stays, and it plays on. Only the item's start position, asked
                 // before anything was read, is reached by reading on to it (what comes before is decoded and
@@ -128,6 +132,8 @@ extension PlaybackEngine {
             }
             let (stopping, seek) = seekInterrupt.withLock {
                 control.withLock { c -> (Bool, SeekRequest?) in
+                    // A newer seek came since the queues were looked at: it is looked at first.
+                    if let w = within, c.pendingSeek?.id != w.id { return (c.stopping, nil) }
                     let s = c.pendingSeek
                     if s != nil {
                         c.pendingSeek = nil
@@ -138,13 +144,26 @@ extension PlaybackEngine {
                         c.audioEnded = false
                         c.videoEnded = false
                         c.endedPosted = false
-                        c.endFailure = nil
+                        // A read that failed further on still ends what the queues hold; a seek in the source reads
+                        // again whatever an interrupted read lost.
+                        if within == nil {
+                            c.endFailure = nil
+                            c.readInterrupted = false
+                        }
                     }
                     return (c.stopping, s)
                 }
             }
+            if let w = within {
+                guard !stopping, seek != nil else {
+                    release(w)
+                    if stopping { return }
+                    continue
+                }
+                takeSeekWithinBuffer(w, generation: control.withLock { $0.generation })
+            }
             if stopping { return }
-            if seek != nil { state.alternates = AlternateAudio() }
+            if seek != nil && within == nil { state.alternates = AlternateAudio() }
             takeSwitches(source, &state)
             if let seek {
                 // Now that the generation has changed, wake the audio thread if it waits on the output, so it
@@ -155,10 +174,16 @@ extension PlaybackEngine {
                 // Its pictures, ended before the seek, may be shown again.
                 presentersChanged()
                 control.withLock { $0.cutShort = true }
-                performSeek(seek, source: source, readingOn: readsOn)
-                state.atEnd = false
-                state.pastEnd.removeAll()
-                state.videoStartNoted = false
+                performSeek(seek, source: source, readingOn: readsOn, withinBuffer: within != nil)
+                if within == nil {
+                    state.atEnd = false
+                    state.pastEnd.removeAll()
+                    state.videoStartNoted = false
+                } else if bufferedSeconds(state.media) >= min(EngineConfiguration.resumeThreshold, forward) {
+                    // A seek within the queues leaves the source reading on from where it was (or at its end):
+                    // what they hold may be enough to play on, with nothing read to say so.
+                    setBuffering(false)
+                }
                 continue
             }
             if state.atEnd {

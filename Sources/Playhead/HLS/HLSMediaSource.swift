@@ -235,6 +235,8 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
         hls.wakeup.signal()
     }
 
+    override func interruptWaits() { hls.wakeup.signal() }
+
     static func switchEvent(_ v: Variant) -> EngineEvent {
         .variantSwitch(
             VariantChoice(

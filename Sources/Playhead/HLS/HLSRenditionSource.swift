@@ -105,6 +105,8 @@ final class HLSRenditionSource: HLSRenditionPart, MediaSource, @unchecked Sendab
 
     func interrupt() { opened.current?.source.interrupt() }
 
+    func interruptWaits() { opened.current?.source.interruptWaits() }
+
     func cancel() {
         cancelled.withLock { $0 = true }
         opened.current?.source.cancel()

@@ -190,6 +190,8 @@ final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendabl
     /// A wait for a live reload ends at once; downloads end when they see the seek (`seekPending`).
     func interrupt() { client.current?.wakeup.signal() }
 
+    func interruptWaits() { interrupt() }
+
     func cancel() {
         cancelled.withLock { $0 = true }
         client.current?.interrupt()
