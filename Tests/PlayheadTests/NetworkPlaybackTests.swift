@@ -95,6 +95,37 @@ import Testing
         }
     }
 
+    /// An MP4 with its index at its end (no `+faststart`), from a server that does not serve byte ranges, cannot be
+    /// played as it downloads: that is said, not FFmpeg's "input/output error". With ranges it plays.
+    @Test func anMP4WithItsIndexAtTheEndFromAServerWithoutRangesIsSaidToBeOne() async throws {
+        let film = try Fixtures.make(
+            "index-at-end.mp4",
+            [
+                "-f", "lavfi", "-i", "sine=f=440:d=4", "-f", "lavfi", "-i", "testsrc=s=160x120:d=4", "-c:a", "aac",
+                "-c:v", "mpeg4",
+            ])
+        let origin = try TestOrigin(serving: film.deletingLastPathComponent())
+        for ranges in [false, true] {
+            let player = Player()
+            player.audioOutputChoice = .null(untimed: true)
+            let url = origin.url(film.lastPathComponent, ranges ? [:] : ["ranges": "no"])
+            let item = PlayerItem(url: url)
+            player.replaceCurrentItem(with: item)
+            player.play()
+            #expect(await eventually(timeout: 10) { item.status == .failed || player.currentTime().seconds > 1 })
+            player.close()
+            if ranges {
+                #expect(item.error == nil, "\(String(describing: item.error))")
+            } else {
+                #expect(
+                    item.error?.description
+                        == "\(url.absoluteString): this MP4 has its index at its end and the server does not serve "
+                        + "byte ranges, so it cannot be played as it downloads (download it first, or serve it with "
+                        + "byte ranges)", "\(String(describing: item.error))")
+            }
+        }
+    }
+
     @Test func anOriginDownForSecondsMidBodyIsRiddenOut() async throws {
         // 8 s of audio sent at 1.25 x its rate, the connection cut after 60 kB (about 3.7 s of sound, 3 s in), and
         // every request answered 503 from 1 s in for 5 s: the player stalls on what it has, asks again until the

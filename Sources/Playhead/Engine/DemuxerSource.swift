@@ -166,7 +166,7 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
                     input.resume()
                     return .interrupted
                 }
-                throw PlaybackError(reading: input.name, error: error)
+                throw readError(error)
             }
             guard let packet else { return nil }
             // Streams added after the open have no track (and no decoder): skipped.
@@ -176,6 +176,20 @@ class DemuxerSource: MediaSource, @unchecked Sendable {
             gaveSample.store(true, ordering: .relaxed)
             return .sample(MediaSample(track: track.id, packet: packet, seconds: seconds))
         }
+    }
+
+    /// The item's error for a read that failed. An MP4 with its index (`moov`) after its media, from a server that
+    /// does not serve byte ranges, fails its first read: the index is found by reading through the media, which
+    /// cannot then be read again (FFmpeg says only "input/output error"; `ffmpeg` and `ffplay` fail the same way).
+    private func readError(_ error: FFmpegError) -> PlaybackError {
+        let scheme = URL(string: input.name)?.scheme?.lowercased() ?? ""
+        guard error.code == FFmpegError.ioError, !input.isSeekable, !gaveSample.load(ordering: .relaxed),
+            input.formatName.hasPrefix("mov"), scheme == "http" || scheme == "https"
+        else { return PlaybackError(reading: input.name, error: error) }
+        return PlaybackError(
+            .unsupported, source: input.name,
+            reason: "this MP4 has its index at its end and the server does not serve byte ranges, so it cannot be "
+                + "played as it downloads (download it first, or serve it with byte ranges)")
     }
 
     /// A subtitle file beside the item (`SubtitleFiles`) never fails the item's seek: its cues known whole, it is
