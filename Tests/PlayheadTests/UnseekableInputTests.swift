@@ -20,31 +20,13 @@ import Testing
         return (fifo, writer)
     }
 
-    /// 10 s into a 12 s tone, from about 1 s: past the 5 s a file buffers ahead.
-    @Test func aSeekInAPipeBeyondWhatIsBufferedIsRefusedAndPlaybackGoesOn() async throws {
-        let (fifo, writer) = try pipe(try Fixtures.tone(seconds: 12, ext: "wav"))
-        defer { if writer.isRunning { writer.terminate() } }
-        let sink = try TestSink()
-        let player = Player.onSink(sink)
-        let ended = endedFlag(player)
-        player.replaceCurrentItem(with: PlayerItem(url: fifo))
-        player.play()
-        #expect(await eventually { player.currentTime().seconds > 1 })
-        let finished = await player.seek(
-            to: MediaTime(seconds: 10, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
-        #expect(!finished, "a seek in a pipe said it finished")
-        let after = player.currentTime().seconds
-        #expect(after > 0.9 && after < 2, "after the refused seek the position is \(after) s")
-        #expect(await eventually(timeout: 20) { ended.value }, "the item did not end")
-        player.close()
-        let heard = AudioAnalysis.audibleSeconds(sink.stopRecording())
-        #expect(abs(heard - 12) < 0.3, "\(heard) s of the 12 s tone heard")
-    }
-
-    /// 2.5 s ahead in an 8 s tone, from about 1 s: within what is buffered, so the seek is carried out there (it was
-    /// refused): it finishes at its target and the 2.5 s skipped are not heard.
-    @Test func aSeekInAPipeWithinWhatIsBufferedIsCarriedOut() async throws {
-        let (fifo, writer) = try pipe(try Fixtures.tone(seconds: 8, ext: "wav"))
+    /// Plays a `seconds` tone through a pipe and, once more than 1 s has played and `buffered` seconds are read, seeks
+    /// exactly to `aim(position)` (rounded to the millisecond); then plays to the end. What the seek said, its target,
+    /// the position after it, and the seconds heard.
+    func seekInAPipe(toneSeconds: Double, buffered: Double, aim: (Double) -> Double) async throws -> (
+        finished: Bool, target: Double, after: Double, heard: Double
+    ) {
+        let (fifo, writer) = try pipe(try Fixtures.tone(seconds: toneSeconds, ext: "wav"))
         defer { if writer.isRunning { writer.terminate() } }
         let sink = try TestSink()
         let player = Player.onSink(sink)
@@ -54,18 +36,34 @@ import Testing
         #expect(
             await eventually {
                 player.currentTime().seconds > 1
-                    && player.currentItem?.loadedTimeRanges.first.map { $0.end.seconds > 4.5 } == true
+                    && player.currentItem?.loadedTimeRanges.first.map { $0.end.seconds >= buffered } == true
             })
-        let target = ((player.currentTime().seconds + 2.5) * 1000).rounded() / 1000
+        let target = (aim(player.currentTime().seconds) * 1000).rounded() / 1000
         let finished = await player.seek(
             to: MediaTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
-        #expect(finished, "a seek within what is buffered said it did not finish")
         let after = player.currentTime().seconds
-        #expect(after >= target && after < target + 0.5, "after the seek to \(target) s the position is \(after) s")
         #expect(await eventually(timeout: 20) { ended.value }, "the item did not end")
         player.close()
-        let heard = AudioAnalysis.audibleSeconds(sink.stopRecording())
-        #expect(abs(heard - 5.5) < 0.3, "\(heard) s of the 8 s tone heard, 2.5 s skipped")
+        return (finished, target, after, AudioAnalysis.audibleSeconds(sink.stopRecording()))
+    }
+
+    /// 10 s into a 12 s tone, from about 1 s: past the 5 s a file buffers ahead.
+    @Test func aSeekInAPipeBeyondWhatIsBufferedIsRefusedAndPlaybackGoesOn() async throws {
+        let r = try await seekInAPipe(toneSeconds: 12, buffered: 0) { _ in 10 }
+        #expect(!r.finished, "a seek in a pipe said it finished")
+        #expect(r.after > 0.9 && r.after < 2, "after the refused seek the position is \(r.after) s")
+        #expect(abs(r.heard - 12) < 0.3, "\(r.heard) s of the 12 s tone heard")
+    }
+
+    /// 2.5 s ahead in an 8 s tone, from about 1 s: within what is buffered, so the seek is carried out there (it was
+    /// refused): it finishes at its target and the 2.5 s skipped are not heard.
+    @Test func aSeekInAPipeWithinWhatIsBufferedIsCarriedOut() async throws {
+        let r = try await seekInAPipe(toneSeconds: 8, buffered: 4.5) { $0 + 2.5 }
+        #expect(r.finished, "a seek within what is buffered said it did not finish")
+        #expect(
+            r.after >= r.target && r.after < r.target + 0.5,
+            "after the seek to \(r.target) s the position is \(r.after) s")
+        #expect(abs(r.heard - 5.5) < 0.3, "\(r.heard) s of the 8 s tone heard, 2.5 s skipped")
     }
 
     @Test func anItemStartsAtItsStartPositionInAPipeByReadingOn() async throws {
