@@ -33,7 +33,7 @@ extension PlaybackEngine {
         return within
     }
 
-    /// Whether a seek to `seconds` will likely be carried out in the queues (they may move on before the demux
+    /// Whether `seek` will likely be carried out in the queues (they may move on before the demux
     /// thread looks): the caller's thread, as the seek is asked for. Such a seek does not interrupt the read under
     /// way, which can lose the packet it was reading (FFmpeg's MP4 demuxer counts it read), a loss a seek in the
     /// source makes up for and one within the buffer would not.
