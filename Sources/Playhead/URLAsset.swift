@@ -81,8 +81,15 @@ public final class URLAsset: Sendable {
     /// The seconds a network wait may take for this asset (its `networkTimeout` option).
     var networkTimeout: Double { Self.networkTimeout(in: options) }
 
-    /// A path for file URLs, the absolute string otherwise: what FFmpeg and error messages use.
-    static func location(of url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }
+    /// A path for file URLs, the absolute string otherwise: what FFmpeg and error messages use. Its scheme in
+    /// lowercase: schemes are case-insensitive (RFC 3986), and everything below knows them in lowercase (FFmpeg's
+    /// protocols too: `HTTP://` was "protocol not found", and `Http://` a missing local file).
+    static func location(of url: URL) -> String {
+        if url.isFileURL { return url.path }
+        let text = url.absoluteString
+        guard let scheme = url.scheme, scheme != scheme.lowercased(), text.hasPrefix(scheme + ":") else { return text }
+        return scheme.lowercased() + text.dropFirst(scheme.count)
+    }
 
     /// Loads one or several properties at once, like `AVAsset.load(_:)`; throws a `PlaybackError` naming the URL
     /// when the resource cannot be read.

@@ -23,6 +23,30 @@ import Testing
         #expect(abs(AudioAnalysis.frequency(samples) - 440) < 4.4)
     }
 
+    /// A scheme in capitals names the same URL (RFC 3986): a file and an HLS stream play (the file was FFmpeg's
+    /// "protocol not found", the stream a local file not found).
+    @Test func aSchemeInCapitalsIsTheSameURL() async throws {
+        let tone = try Fixtures.tone(seconds: 2)
+        let origin = try TestOrigin(serving: tone.deletingLastPathComponent())
+        let hls = try TestOrigin(serving: try HLSFixtures.root())
+        _ = try KeyFixtures.make()
+        for (url, scheme) in [
+            (origin.url(tone.lastPathComponent), "HTTP"), (hls.url("keys/clear/index.m3u8"), "Http"),
+        ] {
+            let player = Player()
+            player.audioOutputChoice = .null(untimed: true)
+            let shouted = try #require(URL(string: scheme + url.absoluteString.dropFirst(4)))
+            let item = PlayerItem(url: shouted)
+            player.replaceCurrentItem(with: item)
+            player.play()
+            #expect(
+                await eventually(timeout: 10) { player.currentTime().seconds > 1 || item.status == .failed },
+                "\(shouted)")
+            #expect(item.error == nil, "\(shouted): \(String(describing: item.error))")
+            player.close()
+        }
+    }
+
     @Test func aConnectionCutMidBodyIsPickedUpWhereItBrokeOff() async throws {
         // 8 s of audio (about 130 kB) from an origin that closes every connection after 30 kB: the player asks for
         // the rest from where it stopped (a Range request) each time, and the whole sound is heard once, in order.
