@@ -154,13 +154,10 @@ extension PlaybackEngine {
                     return (c.stopping, s)
                 }
             }
-            if let w = within {
-                guard !stopping, seek != nil else {
-                    release(w)
-                    if stopping { return }
-                    continue
-                }
-                takeSeekWithinBuffer(w, generation: control.withLock { $0.generation })
+            if let w = within, stopping || seek == nil {
+                release(w)
+                if stopping { return }
+                continue
             }
             if stopping { return }
             if seek != nil && within == nil { state.alternates = AlternateAudio() }
@@ -175,14 +172,19 @@ extension PlaybackEngine {
                 presentersChanged()
                 control.withLock { $0.cutShort = true }
                 performSeek(seek, source: source, readingOn: readsOn, withinBuffer: within != nil)
-                if within == nil {
+                if let w = within {
+                    // Only now, with the pictures and the clock of before the seek gone, may the decoders take the
+                    // seek's packets (let go before, the pictures they made went with the frame queue's flush).
+                    takeSeekWithinBuffer(w, generation: control.withLock { $0.generation })
+                    // The source reads on from where it was (or stays at its end): what the queues hold may be
+                    // enough to play on, with nothing read to say so.
+                    if bufferedSeconds(state.media) >= min(EngineConfiguration.resumeThreshold, forward) {
+                        setBuffering(false)
+                    }
+                } else {
                     state.atEnd = false
                     state.pastEnd.removeAll()
                     state.videoStartNoted = false
-                } else if bufferedSeconds(state.media) >= min(EngineConfiguration.resumeThreshold, forward) {
-                    // A seek within the queues leaves the source reading on from where it was (or at its end):
-                    // what they hold may be enough to play on, with nothing read to say so.
-                    setBuffering(false)
                 }
                 continue
             }

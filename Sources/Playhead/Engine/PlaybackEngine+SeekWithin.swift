@@ -68,7 +68,7 @@ extension PlaybackEngine {
     }
 
     /// Carries out `within` in its held queues, in the seek's `generation`, and lets the decoders take again.
-    /// Demux thread, after the generation changed.
+    /// Demux thread, after the generation changed and `performSeek` emptied the frame queue and moved the clock.
     func takeSeekWithinBuffer(_ within: SeekWithinBuffer, generation: Int) {
         for (queue, index) in within.starts { queue.keep(from: index, generation: generation) }
         control.withLock { $0.firstVideoSeconds = within.videoStart }
