@@ -165,6 +165,27 @@ extension HLSFixtures {
             to: dir.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
         return "gap/index.m3u8"
     }
+
+    /// The flash-and-beep clip with its sound in an audio rendition (`flashBeepStreams`' `master.m3u8`) whose
+    /// video playlist lacks its second segment (the flashes at 2 and 3 s; the sound is whole): marked `EXT-X-GAP`
+    /// in `flash-beep/gap.m3u8`, asked for with the test origin's `status=404` (every time) in `lost.m3u8`.
+    /// Returns the multivariant playlist's path on the server.
+    public static func flashBeepWithVideoGap(marked: Bool) throws -> String {
+        _ = try flashBeepStreams()
+        let dir = try root().appendingPathComponent("flash-beep")
+        let name = marked ? "gap" : "lost"
+        let video = try String(contentsOf: dir.appendingPathComponent("video/index.m3u8"), encoding: .utf8)
+        let lines = video.split(separator: "\n").flatMap { line -> [String] in
+            guard line == "seg01.ts" else { return [String(line)] }
+            return marked ? ["#EXT-X-GAP", "seg01.ts"] : ["seg01.ts?status=404"]
+        }
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: dir.appendingPathComponent("video/\(name).m3u8"), atomically: true, encoding: .utf8)
+        let master = try String(contentsOf: dir.appendingPathComponent("master.m3u8"), encoding: .utf8)
+        try master.replacingOccurrences(of: "video/index.m3u8", with: "video/\(name).m3u8").write(
+            to: dir.appendingPathComponent("\(name).m3u8"), atomically: true, encoding: .utf8)
+        return "flash-beep/\(name).m3u8"
+    }
 }
 
 extension HLSFixtures {

@@ -121,6 +121,14 @@ struct HLSRenditionTests {
     /// at item time 0.5 (an exact start drops what comes before): a beep's item time is its place in the file
     /// plus 0.5.
     func beepsMinusFlashes(_ path: String) async throws -> [Double] {
+        let (beeps, flashes) = try await beepsAndFlashes(try HLSFixtures.url(path))
+        #expect(beeps.count == 5 && flashes.count == 5, "\(path): beeps at \(beeps), flashes at \(flashes)")
+        return zip(beeps, flashes).map { $0 - $1 }
+    }
+
+    /// The item times of the beeps and of the flashes of the flash-and-beep stream at `url`, played untimed from
+    /// 0.5 s into a WAV file with every picture captured (`beepsMinusFlashes`).
+    func beepsAndFlashes(_ url: URL) async throws -> (beeps: [Double], flashes: [Double]) {
         let start = 0.5
         let wav = Paths.scratch("flash-beep").appendingPathComponent("\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: wav) }
@@ -128,7 +136,7 @@ struct HLSRenditionTests {
         player.untimed = true
         player.audioOutputChoice = .wav(path: wav.path)
         let capture = CaptureVideoOutput { frame in frame.luma(x: 160, y: 120) > 128 ? 1 : 0 }
-        let item = PlayerItem(url: try HLSFixtures.url(path))
+        let item = PlayerItem(url: url)
         item.add(capture)
         item.seek(to: MediaTime(seconds: start, preferredTimescale: 1000))
         let ended = endedFlag(player)
@@ -144,8 +152,7 @@ struct HLSRenditionTests {
             wasBright = bright
         }
         let beeps = AudioAnalysis.onsets(AudioAnalysis.wavSamples(wav), threshold: 0.2, minGap: 0.5).map { $0 + start }
-        #expect(beeps.count == 5 && flashes.count == 5, "\(path): beeps at \(beeps), flashes at \(flashes)")
-        return zip(beeps, flashes).map { $0 - $1 }
+        return (beeps, flashes)
     }
 
     /// A/V sync with an audio rendition whose segments are not the video's (4 s against 2 s, another encode): on
@@ -160,6 +167,27 @@ struct HLSRenditionTests {
         for (one, two) in zip(reference, separate) {
             #expect(abs(one - two) < 0.040, "beep minus flash: \(reference) in one variant, \(separate) apart")
         }
+    }
+
+    /// A video segment missing from its playlist (`EXT-X-GAP`) or from every variant (404 each time): its time
+    /// stays on the timeline, so the pictures after it keep to the rendition's sound. Every beep is heard (the
+    /// sound is whole), the flashes of the missing seconds are not seen, and those after the hole come with their
+    /// beeps (before, the hole was cut out of the pictures' timeline only: the flashes of 4 and 5 s came at 2 and
+    /// 3 s, with the beeps of those seconds, and the pictures ended 2 s before the sound).
+    @Test(arguments: [true, false])
+    func aVideoSegmentMissingKeepsThePicturesAfterItWithTheSound(marked: Bool) async throws {
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let (beeps, flashes) = try await beepsAndFlashes(
+            origin.url(try HLSFixtures.flashBeepWithVideoGap(marked: marked)))
+        #expect(beeps.count == 5, "beeps at \(beeps)")
+        #expect(flashes.count == 3, "flashes at \(flashes)")
+        let expected = [1.0, 4, 5]
+        #expect(
+            zip(flashes, expected).allSatisfy { abs($0 - $1) < 0.05 }, "flashes at \(flashes), expected \(expected)")
+        for flash in flashes {
+            #expect(beeps.contains { abs($0 - flash) < 0.05 }, "the flash at \(flash) has no beep: \(beeps)")
+        }
+        #expect(!origin.requests.contains { $0.contains("video/seg01") } == marked, "\(origin.requests)")
     }
 
     @Test func aLiveStreamWithAnAudioRenditionPlaysWithBothPlaylistsReloading() async throws {

@@ -17,12 +17,14 @@ import Testing
         var frames: [CaptureVideoOutput.Capture] { capture.frames }
     }
 
-    /// Plays `url` to its end, without an error; `probe` reads a value of each picture.
-    func play(url: URL, probe: @escaping @Sendable (VideoFrame) -> Int) async throws -> Run {
+    /// Plays `url` to its end, without an error; `probe` reads a value of each picture; `peakBitRate` is the
+    /// item's `preferredPeakBitRate`.
+    func play(url: URL, peakBitRate: Double = 0, probe: @escaping @Sendable (VideoFrame) -> Int) async throws -> Run {
         let sink = try TestSink()
         let player = Player.onSink(sink)
         let capture = CaptureVideoOutput(probe: probe)
         let item = PlayerItem(url: url)
+        item.preferredPeakBitRate = peakBitRate
         item.add(capture)
         let stalls = Locked(0)
         let dropped = Locked([Double]())
@@ -49,8 +51,10 @@ import Testing
     }
 
     /// Plays `path` on the test nginx to its end, without a stall or an error.
-    func play(_ path: String, probe: @escaping @Sendable (VideoFrame) -> Int = { _ in 0 }) async throws -> Run {
-        let run = try await play(url: try HLSFixtures.url(path), probe: probe)
+    func play(
+        _ path: String, peakBitRate: Double = 0, probe: @escaping @Sendable (VideoFrame) -> Int = { _ in 0 }
+    ) async throws -> Run {
+        let run = try await play(url: try HLSFixtures.url(path), peakBitRate: peakBitRate, probe: probe)
         #expect(run.stalls == 0, "stalled")
         return run
     }
@@ -130,18 +134,57 @@ import Testing
         #expect(await eventually { player.currentTime().seconds > 7.5 }, "\(player.currentTime().seconds)")
     }
 
-    @Test func aGapIsSkippedWithoutAStall() async throws {
+    /// An `EXT-X-GAP` segment is not fetched and keeps its time, as in the playlist (and in Safari): 2 s of
+    /// silence over the last picture, no stall, the item 8 s long and played to 8 s.
+    @Test func aGapIsNotFetchedAndKeepsItsTime() async throws {
         let path = try HLSFixtures.gapStream()
         let before = try HLSFixtures.requestCount()
         let run = try await play(path)
-        // The gap is cut out: 6 s of the 8.
-        #expect(abs(run.item.duration.seconds - 6) < 0.1, "\(run.item.duration)")
-        expectContinuous(run.frames, dropped: run.dropped, to: 6)
+        #expect(abs(run.item.duration.seconds - 8) < 0.1, "\(run.item.duration)")
+        // The pictures run to 2 s, none is shown for the gap, and they go on from 4 s to the end.
+        let early = run.frames.filter { $0.time.seconds < 3 }
+        let late = run.frames.filter { $0.time.seconds >= 3 }
+        #expect(!run.frames.contains { $0.time.seconds > 2.05 && $0.time.seconds < 3.95 }, "a picture in the gap")
+        expectContinuous(early, dropped: run.dropped.filter { $0 < 3 }, to: 2)
+        #expect(abs((late.first?.time.seconds ?? 0) - 4) < 0.05, "after the gap: \(late.first?.time.seconds ?? -1)")
         #expect(
-            abs(AudioAnalysis.audibleSeconds(run.samples) - 6) < 0.3, "\(AudioAnalysis.audibleSeconds(run.samples))")
-        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, "a gap of \(AudioAnalysis.longestGap(run.samples)) s")
+            abs((late.last?.time.seconds ?? 0) - 7.96) < 0.1, "the last picture at \(late.last?.time.seconds ?? -1)")
+        #expect(late.count > 4 * 25 - 10, "\(late.count) pictures after the gap")
+        // The sound: 6 s heard, the gap's 2 s silent between them.
+        let heard = AudioAnalysis.audibleSeconds(run.samples)
+        #expect(abs(heard - 6) < 0.3, "\(heard) s heard")
+        let gap = AudioAnalysis.longestGap(run.samples)
+        #expect(abs(gap - 2) < 0.1, "a silence of \(gap) s")
         let requests = try HLSFixtures.requests(since: before)
         #expect(!requests.contains("/ladder-ts/v0/seg01.ts"), "the gap was fetched: \(requests)")
+    }
+
+    /// A seek into the gap lands there: the position goes on from the target through the rest of the gap in
+    /// silence, and the pictures and the sound come back at its end.
+    @Test func aSeekIntoAGapPlaysOnFromItsEnd() async throws {
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let capture = CaptureVideoOutput()
+        let item = PlayerItem(url: try HLSFixtures.url(try HLSFixtures.gapStream()))
+        item.add(capture)
+        player.replaceCurrentItem(with: item)
+        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually { !capture.frames.isEmpty })
+        #expect(await player.seek(to: MediaTime(value: 3, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(abs(player.currentTime().seconds - 3) < 0.01, "\(player.currentTime().seconds)")
+        capture.reset()
+        let heardBefore = sink.samplesSoFar.count
+        player.play()
+        #expect(await eventually(timeout: 20) { player.currentTime().seconds > 6 }, "\(player.currentTime().seconds)")
+        let first = capture.frames.first?.time.seconds ?? -1
+        #expect(abs(first - 4) < 0.05, "the first picture after the seek at \(first)")
+        let heard = Array(sink.samplesSoFar.dropFirst(heardBefore))
+        let onset = AudioAnalysis.soundSpan(heard).map { Double($0.lowerBound) / 48_000 } ?? -1
+        // The second of the gap after the target passes in silence before the sound.
+        #expect(onset > 0.8, "sound \(onset) s after play")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        player.close()
+        _ = sink.stopRecording()
     }
 
     @Test func anFMP4StreamSwitchesVariantWithItsNewInitSection() async throws {

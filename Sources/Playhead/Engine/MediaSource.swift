@@ -171,7 +171,7 @@ protocol MediaSource: AnyObject, Sendable {
     /// The audio rendition group (`GROUP-ID`) of the HLS variant being loaded: a sound rendition of another group
     /// gives way to its equivalent in this one (`MediaTrack.equivalent`). Nil for a source without groups.
     var currentAudioGroup: String? { get }
-    /// Whether the source places every sample on the item's timeline itself (HLS: its playlist does, gaps cut out),
+    /// Whether the source places every sample on the item's timeline itself (HLS: its playlist does, gaps included),
     /// so a hole in a track's time stamps is media missing, however long; in a file it may be a jump in them. Any
     /// thread.
     var placesSamples: Bool { get }

@@ -110,7 +110,7 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
 
     private static func isCancellation(_ error: PlaybackError) -> Bool { error.reason.hasSuffix("cancelled") }
 
-    /// The playlist places every segment on the item's timeline (discontinuities mapped, gaps cut out).
+    /// The playlist places every segment on the item's timeline (discontinuities mapped, gaps kept as time).
     override var placesSamples: Bool { true }
 
     /// The `AUDIO` group of the variant being loaded (demux thread).

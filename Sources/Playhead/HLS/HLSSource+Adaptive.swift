@@ -183,7 +183,7 @@ extension HLSSource {
                     found = i
                     break
                 }
-                t += s.playedDuration
+                t += s.duration
             }
             index = found
             start = windowStart

@@ -227,13 +227,13 @@ extension HLSSource {
         let count = other.firstListedMediaSequence - first
         let target = Double(playlist.targetDuration ?? 6)
         if count <= 0 { return windowStart + Double(count) * target }
-        let shared = playlist.segments.prefix(count).reduce(0) { $0 + $1.playedDuration }
+        let shared = playlist.segments.prefix(count).reduce(0) { $0 + $1.duration }
         return windowStart + shared + Double(max(count - playlist.segments.count, 0)) * target
     }
 
     /// Seconds from the playlist's first segment to the start of segment `index`.
     func segmentStart(_ index: Int, in playlist: MediaPlaylist) -> Double {
-        playlist.segments.prefix(index).reduce(0) { $0 + $1.playedDuration }
+        playlist.segments.prefix(index).reduce(0) { $0 + $1.duration }
     }
 
     /// The latest item time a seek may target: the window's end for VOD and events that ended, `HOLD-BACK` from
@@ -250,13 +250,13 @@ extension HLSSource {
         var anchors: [DateAnchor] = []
         var t = windowStart
         for segment in playlist.segments {
-            if let date = segment.programDateTime, !segment.gap {
+            if let date = segment.programDateTime {
                 let expected = anchors.last.map { $0.date.addingTimeInterval(t - $0.seconds) }
                 if expected.map({ abs($0.timeIntervalSince(date)) > 0.001 }) ?? true {
                     anchors.append(DateAnchor(seconds: t, date: date))
                 }
             }
-            t += segment.playedDuration
+            t += segment.duration
         }
         if !anchors.isEmpty { report(.dates(anchors)) }
     }
@@ -269,7 +269,7 @@ extension HLSSource {
         let target = min(max(seconds, windowStart), seekableEnd)
         var start = windowStart
         var index = 0
-        for (i, segment) in playlist.segments.enumerated() where !segment.gap {
+        for (i, segment) in playlist.segments.enumerated() {
             index = i
             if target < start + segment.duration { break }
             start += segment.duration

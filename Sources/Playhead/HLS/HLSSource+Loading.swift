@@ -32,8 +32,11 @@ extension HLSSource {
                 }
                 // After an abandoned download the same segment comes from the lower variant chosen for it.
                 if next < playlist.segments.count && abandonTarget == nil { adapt() }
-                // Gaps are cut out of the timeline: skipped without a fetch and without time passing.
-                while next < playlist.segments.count && playlist.segments[next].gap { next += 1 }
+                // A gap is not fetched; its time passes (the next segment's time stamps begin after it).
+                while next < playlist.segments.count && playlist.segments[next].gap {
+                    nextStart += playlist.segments[next].duration
+                    next += 1
+                }
                 if next < playlist.segments.count { break }
                 if live == nil {
                     try failIfSkippedAtEnd()

@@ -93,8 +93,7 @@ extension HLSSource {
                 }
                 data.append(try fetchPart(part))
                 let sequence = playlist.segments.last?.discontinuitySequence ?? playlist.discontinuitySequence
-                let domain = HLSTimeline.Domain(discontinuity: sequence, gaps: 0)
-                deliver(data, fetchedInit: lastMapFetched, domain: domain, itemStart: nextStart)
+                deliver(data, fetchedInit: lastMapFetched, domain: sequence, itemStart: nextStart)
                 partCursor += 1
                 partsTime += part.duration
                 nextStart += part.duration
@@ -143,7 +142,7 @@ extension HLSSource {
 
     /// Hands `data` (parts, after an init section when one was fetched for them, or when every part carries it)
     /// to FFmpeg, marked as starting at item time `itemStart` in `domain`, and reports it (demux thread).
-    private func deliver(_ data: Data, fetchedInit: Bool, domain: HLSTimeline.Domain, itemStart: Double) {
+    private func deliver(_ data: Data, fetchedInit: Bool, domain: Int, itemStart: Double) {
         let bytes = withInit(data, fetchedInit: fetchedInit)
         marks.append(SegmentMark(start: produced, domain: domain, itemStart: itemStart))
         if marks.count > 16 { marks.removeFirst(marks.count - 16) }

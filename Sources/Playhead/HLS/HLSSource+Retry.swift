@@ -83,8 +83,8 @@ extension HLSSource {
         report(.recovered(PlaybackError(error.category, source: error.source, reason: reason, code: error.code)))
     }
 
-    /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is (cut
-    /// out of the timeline). Throws once `skippableInARow` segments in a row were skipped, with one error listing
+    /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is
+    /// (its time passes in silence over the last picture). Throws once `skippableInARow` segments in a row were skipped, with one error listing
     /// what was tried (`givingUp`). The skip is logged once a later segment loads (`survivedSkips`); a stream that
     /// ends after skipped segments fails with them (`failIfSkippedAtEnd`): it did not play whole.
     func skipSegment(after error: PlaybackError) throws(PlaybackError) {

@@ -4,40 +4,27 @@ import PlayheadFFmpeg
 import PlayheadHLS
 
 /// Where the time stamps of an HLS stream restart, and by how much each stretch is shifted so the item's timeline
-/// stays continuous: a stretch (domain) is a discontinuity sequence number plus the `EXT-X-GAP` segments skipped
-/// within it (a gap is cut out of the timeline, not waited through). Shared by a source and the sources restarted
-/// from it for seeks; used on the demux thread only.
+/// stays continuous: a stretch (domain) is a discontinuity sequence number. An `EXT-X-GAP` segment, or one skipped
+/// because no variant had it, keeps its time on the timeline, as in the playlist (the renditions, the subtitles and
+/// the dates stay with it): nothing is fetched for it, and the time passes in silence over the last picture.
+/// Shared by a source and the sources restarted from it for seeks; used on the demux thread only.
 final class HLSTimeline: @unchecked Sendable {
-    struct Domain: Hashable {
-        var discontinuity: Int
-        var gaps: Int
-    }
-
-    /// Seconds added to the time stamps of each domain seen so far.
-    var offsets: [Domain: Double] = [:]
+    /// Seconds added to the time stamps of each discontinuity domain seen so far.
+    var offsets: [Int: Double] = [:]
     /// The time stamp (seconds) that is item time 0, once the input is open.
     var base: Double?
 }
 
-/// Where a loaded segment's bytes begin in the bytes handed to FFmpeg, its domain and its item time.
+/// Where a loaded segment's bytes begin in the bytes handed to FFmpeg, its discontinuity domain and its item time.
 struct SegmentMark {
     var start: Int64
-    var domain: HLSTimeline.Domain
+    var domain: Int
     var itemStart: Double
 }
 
-extension MediaSegment {
-    /// Seconds the segment takes on the item's timeline: a gap takes none.
-    var playedDuration: Double { gap ? 0 : duration }
-}
-
 extension HLSSource: TimestampAdjustingSource {
-    /// The domain of `playlist`'s segment `index`.
-    func domain(of index: Int) -> HLSTimeline.Domain {
-        let sequence = playlist.segments[index].discontinuitySequence
-        let gaps = playlist.segments[..<index].filter { $0.gap && $0.discontinuitySequence == sequence }.count
-        return HLSTimeline.Domain(discontinuity: sequence, gaps: gaps)
-    }
+    /// The discontinuity domain of `playlist`'s segment `index`.
+    func domain(of index: Int) -> Int { playlist.segments[index].discontinuitySequence }
 
     /// Records that the next bytes handed out are segment `index`, starting at item time `itemStart`.
     func mark(segment index: Int, itemStart: Double, bytes: Int) {

@@ -225,7 +225,7 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
 
     /// The total duration of a VOD playlist; nil while it is live or an event (no `EXT-X-ENDLIST`).
     var duration: Double? {
-        playlist.hasEndList && live == nil ? playlist.segments.reduce(0) { $0 + $1.playedDuration } : nil
+        playlist.hasEndList && live == nil ? playlist.segments.reduce(0) { $0 + $1.duration } : nil
     }
 
     func report(_ notice: HLSNotice) {

@@ -107,7 +107,7 @@ final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendabl
             guard loaded else { return .end }
             let mark = hls.marks.last
             let start = mark?.itemStart ?? hls.nextStart
-            guard let cues = cues(in: hls.buffer, discontinuity: mark?.domain.discontinuity) else { continue }
+            guard let cues = cues(in: hls.buffer, discontinuity: mark?.domain) else { continue }
             return .cues(CueBatch(track: Self.trackID, cues: cues, seconds: start))
         }
     }
@@ -152,8 +152,7 @@ final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendabl
     /// The shift the variant's timeline gave the time stamps of discontinuity `sequence` (0 before one is seen).
     private func domainOffset(_ sequence: Int?) -> Double {
         guard let sequence else { return 0 }
-        let offsets = main.timeline.offsets.filter { $0.key.discontinuity == sequence }
-        return offsets.min { $0.key.gaps < $1.key.gaps }?.value ?? 0
+        return main.timeline.offsets[sequence] ?? 0
     }
 
     /// An error-log entry about the rendition: `error`, and what follows from it; with a key `once`, only the
