@@ -115,7 +115,7 @@ import Testing
     }
 
     /// A playlist from the network may not read the user's files: a segment named by a `file:` URL is not read
-    /// (skipped as a segment that cannot be had), as FFmpeg's HLS demuxer refuses it.
+    /// (skipped as a segment that cannot be had: its 2 s pass in silence), as FFmpeg's HLS demuxer refuses it.
     @Test func aPlaylistFromTheNetworkCannotReadLocalFiles() throws {
         _ = try HLSFixtures.tsLadder()
         let ladder = try HLSFixtures.root().appendingPathComponent("ladder-ts/v0")
@@ -143,8 +143,13 @@ import Testing
                 "--ao=wav:\(wav.path)", "--vo=null", "--no-mpris", origin.url("bad/local-file.m3u8").absoluteString,
             ], timeout: 30)
         #expect(r.status == 0, "exit \(r.status); stderr: \(r.stderr)")
-        let seconds = Double(try GaplessFixtures.samples(of: wav).count) / Double(GaplessFixtures.sampleRate)
-        #expect(abs(seconds - 4) < 0.3, "heard \(seconds) s: the local segment was read (6 s)")
+        let samples = try GaplessFixtures.samples(of: wav)
+        let seconds = Double(samples.count) / Double(GaplessFixtures.sampleRate)
+        #expect(abs(seconds - 6) < 0.3, "\(seconds) s written")
+        let heard = audibleSeconds(samples, from: 0)
+        #expect(abs(heard - 4) < 0.3, "heard \(heard) s: the local segment was read (6 s)")
+        let middle = audibleSeconds(samples, from: 2.2, to: 3.8)
+        #expect(middle == 0, "\(middle) s heard where the local segment would play")
     }
 
     /// The item's first playlist is tried again as a failed segment is (`--hls-retries`): an origin that answers
