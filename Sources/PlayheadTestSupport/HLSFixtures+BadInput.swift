@@ -166,6 +166,29 @@ extension HLSFixtures {
         return "gap/index.m3u8"
     }
 
+    /// `gap-ladder/master.m3u8`: the 8 s TS ladder's two lowest variants, the lower (360p, 400 Hz) with its second
+    /// segment marked `EXT-X-GAP`, the other (540p, 500 Hz) whole.
+    public static func gapLadder() throws -> String {
+        _ = try tsLadder()
+        let dir = try root().appendingPathComponent("gap-ladder")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:8", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for n in 0..<4 {
+            if n == 1 { lines.append("#EXT-X-GAP") }
+            lines += ["#EXTINF:2.000000,", "../ladder-ts/v0/seg0\(n).ts"]
+        }
+        lines.append("#EXT-X-ENDLIST")
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: dir.appendingPathComponent("v0.m3u8"), atomically: true, encoding: .utf8)
+        let master = try String(contentsOf: root().appendingPathComponent("ladder-ts/master.m3u8"), encoding: .utf8)
+            .split(separator: "\n").prefix(7).map { line in
+                line == "v0/index.m3u8" ? "v0.m3u8" : line.hasSuffix(".m3u8") ? "../ladder-ts/\(line)" : String(line)
+            }
+        try (master.joined(separator: "\n") + "\n").write(
+            to: dir.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        return "gap-ladder/master.m3u8"
+    }
+
     /// The flash-and-beep clip with its sound in an audio rendition (`flashBeepStreams`' `master.m3u8`) whose
     /// video playlist lacks its second segment (the flashes at 2 and 3 s; the sound is whole): marked `EXT-X-GAP`
     /// in `flash-beep/gap.m3u8`, asked for with the test origin's `status=404` (every time) in `lost.m3u8`.

@@ -159,6 +159,28 @@ import Testing
         #expect(!requests.contains("/ladder-ts/v0/seg01.ts"), "the gap was fetched: \(requests)")
     }
 
+    /// A gap in the variant playing is taken from another variant that has it (RFC 8216bis), even one above the
+    /// item's peak bit rate (a segment of it rather than a hole): the pictures and the sound go on without a
+    /// break, the gap's seconds in the other variant's (540p, 500 Hz), and the gap itself is not fetched.
+    @Test func aGapIsTakenFromAnotherVariantThatHasIt() async throws {
+        let path = try HLSFixtures.gapLadder()
+        let before = try HLSFixtures.requestCount()
+        // Capped to the 360p variant, which has the gap.
+        let run = try await play(path, peakBitRate: 600_000, probe: { $0.height })
+        #expect(abs(run.item.duration.seconds - 8) < 0.1, "\(run.item.duration)")
+        expectContinuous(run.frames, dropped: run.dropped, to: 8)
+        let heights = run.frames.map { ($0.time.seconds, $0.value) }
+        #expect(heights.filter { $0.0 >= 2.1 && $0.0 < 3.9 }.allSatisfy { $0.1 == 540 }, "\(heights)")
+        #expect(heights.filter { $0.0 < 1.9 || $0.0 >= 4.1 }.allSatisfy { $0.1 == 360 }, "\(heights)")
+        #expect(AudioAnalysis.longestGap(run.samples) < 0.05, gapMessage(run.samples))
+        let heard = AudioAnalysis.audibleSeconds(run.samples)
+        #expect(abs(heard - 8) < 0.3, "\(heard) s heard")
+        let requests = try HLSFixtures.requests(since: before)
+        #expect(requests.contains("/ladder-ts/v1/seg01.ts"), "\(requests)")
+        #expect(!requests.contains("/ladder-ts/v0/seg01.ts"), "the gap was fetched: \(requests)")
+        #expect(!requests.contains("/ladder-ts/v1/seg02.ts"), "stayed on 540p: \(requests)")
+    }
+
     /// A seek into the gap lands there: the position goes on from the target through the rest of the gap in
     /// silence, and the pictures and the sound come back at its end.
     @Test func aSeekIntoAGapPlaysOnFromItsEnd() async throws {

@@ -155,40 +155,52 @@ extension HLSSource {
     /// Demux thread.
     @discardableResult
     func switchVariant(to target: Int) -> Bool {
-        guard let state = adaptive, let url = state.variants[target].url else { return false }
+        guard let media = variantPlaylist(target) else { return false }
+        return switchVariant(to: target, playlist: media)
+    }
+
+    /// Variant `target`'s media playlist, for a switch at segment `next`: the one kept for it (VOD), else loaded
+    /// (with low-latency HLS, a blocking request for the same segment and part) and kept; nil, and the variant in
+    /// the penalty box, when it cannot be had. Demux thread.
+    func variantPlaylist(_ target: Int) -> MediaPlaylist? {
+        guard let state = adaptive, let url = state.variants[target].url else { return nil }
         let sequence = playlist.firstListedMediaSequence + next
-        let lowLatency = live?.lowLatency == true
         // A playlist kept from while the stream was live is an old window: loaded again once it has ended.
         let cached = live == nil ? state.playlists[target].flatMap { $0.isLive ? nil : $0 } : nil
-        let request = lowLatency ? Self.blockingURL(url, sequence: sequence, part: partCursor) : url
+        let request = live?.lowLatency == true ? Self.blockingURL(url, sequence: sequence, part: partCursor) : url
         guard var media = cached ?? (try? Self.mediaPlaylist(request, fetch)) else {
             // Its playlist cannot be had: the policy chooses among the others for a while.
             penalize(target)
-            return false
+            return nil
         }
         media.url = url
         state.playlists[target] = media
-        let index: Int?
-        let start: Double
+        return media
+    }
+
+    /// The index in `media` (another variant's playlist) of the segment that plays where segment `next` of this
+    /// one does: by media sequence number while live (with low-latency HLS also the segment still being made,
+    /// one past the last listed), by time for VOD; nil when `media` does not list it.
+    func segmentIndex(matchingNextIn media: MediaPlaylist) -> Int? {
         if live != nil {
-            let i = sequence - media.firstListedMediaSequence
-            let beingMade = lowLatency && Self.isLowLatency(media) && i == media.segments.count
-            index = media.segments.indices.contains(i) || beingMade ? i : nil
-            start = itemTime(ofFirstSegmentOf: media)
-        } else {
-            var t = windowStart
-            var found: Int?
-            for (i, s) in media.segments.enumerated() {
-                if abs(t - nextStart) < 0.05 {
-                    found = i
-                    break
-                }
-                t += s.duration
-            }
-            index = found
-            start = windowStart
+            let i = playlist.firstListedMediaSequence + next - media.firstListedMediaSequence
+            let beingMade = live?.lowLatency == true && Self.isLowLatency(media) && i == media.segments.count
+            return media.segments.indices.contains(i) || beingMade ? i : nil
         }
-        guard let index else { return false }
+        var t = windowStart
+        for (i, s) in media.segments.enumerated() {
+            if abs(t - nextStart) < 0.05 { return i }
+            t += s.duration
+        }
+        return nil
+    }
+
+    /// Switches to variant `target`, whose playlist `media` is (`variantPlaylist`), at segment `next`.
+    func switchVariant(to target: Int, playlist media: MediaPlaylist) -> Bool {
+        guard let state = adaptive, let url = state.variants[target].url else { return false }
+        let lowLatency = live?.lowLatency == true
+        guard let index = segmentIndex(matchingNextIn: media) else { return false }
+        let start = live != nil ? itemTime(ofFirstSegmentOf: media) : windowStart
         if lowLatency { live?.lowLatency = Self.isLowLatency(media) }
         windowStart = start
         switchTo(media, url: url, variant: state.variants[target], next: index)

@@ -32,7 +32,9 @@ extension HLSSource {
                 }
                 // After an abandoned download the same segment comes from the lower variant chosen for it.
                 if next < playlist.segments.count && abandonTarget == nil { adapt() }
-                // A gap is not fetched; its time passes (the next segment's time stamps begin after it).
+                // A gap is taken from another variant that has it; else it is not fetched and its time passes (the
+                // next segment's time stamps begin after it).
+                takeGapFromAnotherVariant()
                 while next < playlist.segments.count && playlist.segments[next].gap {
                     nextStart += playlist.segments[next].duration
                     next += 1

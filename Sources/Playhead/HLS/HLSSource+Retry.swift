@@ -83,6 +83,31 @@ extension HLSSource {
         report(.recovered(PlaybackError(error.category, source: error.source, reason: reason, code: error.code)))
     }
 
+    /// Segment `next` is an `EXT-X-GAP` in the variant playing: the nearest variant by bit rate that has it takes
+    /// over from there, as RFC 8216bis asks (a client should play the segment from another variant; the policy
+    /// chooses again at the next one). Each other variant's playlist is looked at (loaded when none is kept), those
+    /// in the penalty box last, those that cannot be decoded here never. False when none has it: the gap is played
+    /// through. Demux thread.
+    @discardableResult
+    func takeGapFromAnotherVariant() -> Bool {
+        guard let state = adaptive, let current = state.current, live?.lowLatency != true,
+            playlist.segments.indices.contains(next), playlist.segments[next].gap
+        else { return false }
+        let bandwidth = state.policy.rungs[current].peakBitRate
+        let others = state.variants.indices.filter { $0 != current && state.supported[$0] }.sorted { a, b in
+            let (x, y) = (state.policy.rungs[a], state.policy.rungs[b])
+            if x.isSupported != y.isSupported { return x.isSupported }
+            return abs(x.peakBitRate - bandwidth) < abs(y.peakBitRate - bandwidth)
+        }
+        for rung in others {
+            guard let media = variantPlaylist(rung), let index = segmentIndex(matchingNextIn: media),
+                media.segments.indices.contains(index), !media.segments[index].gap
+            else { continue }
+            if switchVariant(to: rung, playlist: media) { return true }
+        }
+        return false
+    }
+
     /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is
     /// (its time passes in silence over the last picture). Throws once `skippableInARow` segments in a row were skipped, with one error listing
     /// what was tried (`givingUp`). The skip is logged once a later segment loads (`survivedSkips`); a stream that
