@@ -72,6 +72,7 @@ extension Player {
             emit(PlayerEvent(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate), timestamp: timestamp))
         case .hls(let notice): handleHLS(notice, item: item, timestamp: timestamp)
         case .metadataChanged(let metadata, let seconds): scheduleTimedMetadata(metadata, at: seconds, item: item)
+        case .durationChanged(let seconds): item.durationGrew(to: seconds)
         }
         updateTimeControlStatus()
     }

@@ -103,6 +103,7 @@ extension Player {
         case .hls(.recovered(let error)): item.logError(error)
         case .hls(.dates(let anchors)): item.addDateAnchors(anchors)
         case .hls(.abandoned): item.accessLogUpdate { $0.downloadOverdue += 1 }
+        case .durationChanged(let seconds): item.durationGrew(to: seconds)
         default: break
         }
     }

@@ -176,6 +176,19 @@ public final class PlayerItem {
         }
     }
 
+    /// The media turned out longer than its declared duration (`EngineEvent.durationChanged`): the duration, and
+    /// the seekable range that ended there, grow to `seconds`. Main actor.
+    func durationGrew(to seconds: Double) {
+        let old = duration
+        guard old.isNumeric, seconds > old.seconds else { return }
+        duration = MediaTime(seconds: seconds, preferredTimescale: 1000)
+        if seekableTimeRanges.count == 1, let range = seekableTimeRanges.first, range.start == .zero,
+            abs(range.end.seconds - old.seconds) < 0.001
+        {
+            seekableTimeRanges = [TimeRange(start: .zero, duration: duration)]
+        }
+    }
+
     /// Adds a video output that receives the item's pictures. Attached while the item plays or is paused, it
     /// shows the current picture at once and follows the clock, with no seek, reopen or new decoder.
     public func add(_ output: any VideoOutput) {

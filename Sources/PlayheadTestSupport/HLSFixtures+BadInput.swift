@@ -166,6 +166,24 @@ extension HLSFixtures {
         return "gap/index.m3u8"
     }
 
+    /// `understated-4s/short.m3u8`: a 4 s stream (520 Hz, 2 s MPEG-TS segments) whose `EXTINF`s say a fifth of
+    /// what its segments hold (the playlist declares 0.8 s).
+    public static func understatedStream() throws -> String {
+        let path = try stream("understated-4s", tone: 520, seconds: 4, ["-hls_segment_type", "mpegts"])
+        let source = try root().appendingPathComponent(path)
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let short = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("#EXTINF:"), let d = Double(line.dropFirst(8).prefix { $0 != "," }) else {
+                return line.hasPrefix("#EXT-X-TARGETDURATION:") ? "#EXT-X-TARGETDURATION:1" : String(line)
+            }
+            return "#EXTINF:\(d / 5),"
+        }.joined(separator: "\n")
+        try short.write(
+            to: source.deletingLastPathComponent().appendingPathComponent("short.m3u8"), atomically: true,
+            encoding: .utf8)
+        return "understated-4s/short.m3u8"
+    }
+
     /// `gap-ladder/master.m3u8`: the 8 s TS ladder's two lowest variants, the lower (360p, 400 Hz) with its second
     /// segment marked `EXT-X-GAP`, the other (540p, 500 Hz) whole.
     public static func gapLadder() throws -> String {

@@ -104,19 +104,8 @@ extension EndOfPlaybackTests {
     /// A VOD playlist whose `EXTINF`s say a fifth of what its segments hold: the media plays to its real end (as
     /// mpv plays it) and the command exits, instead of standing at the declared end forever.
     @Test func aPlaylistThatUnderstatesItsSegmentsPlaysTheMedia() throws {
-        let path = try HLSFixtures.stream("understated-4s", tone: 520, seconds: 4, ["-hls_segment_type", "mpegts"])
-        let source = try HLSFixtures.root().appendingPathComponent(path)
-        let text = try String(contentsOf: source, encoding: .utf8)
-        let short = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            guard line.hasPrefix("#EXTINF:"), let d = Double(line.dropFirst(8).prefix { $0 != "," }) else {
-                return line.hasPrefix("#EXT-X-TARGETDURATION:") ? "#EXT-X-TARGETDURATION:1" : String(line)
-            }
-            return "#EXTINF:\(d / 5),"
-        }.joined(separator: "\n")
-        let shortURL = source.deletingLastPathComponent().appendingPathComponent("short.m3u8")
-        try short.write(to: shortURL, atomically: true, encoding: .utf8)
-        let (r, heard) = try playAndListen(
-            [try HLSFixtures.url("understated-4s/short.m3u8").absoluteString], timeout: 25)
+        let path = try HLSFixtures.understatedStream()
+        let (r, heard) = try playAndListen([try HLSFixtures.url(path).absoluteString], timeout: 25)
         #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
         #expect(abs(heard - 4) < 0.3, "heard \(heard) s of the 4 s of media")
     }

@@ -34,6 +34,10 @@ enum EngineEvent: Sendable {
     /// The stream's tags changed at item time `at` (an internet radio's song title); heard when playback gets
     /// there.
     case metadataChanged(MediaMetadata, at: Double?)
+    /// The media was read past the duration its container or playlist declared (an estimate from the bit rate, a
+    /// playlist whose `EXTINF`s understate): the item is at least this long (seconds), or exactly so once read to
+    /// its end (`PlaybackEngine+Duration.swift`).
+    case durationChanged(Double)
 }
 
 /// What an opened source holds, as the player needs it, and the tracks chosen to play. A value type, safe on any

@@ -185,6 +185,7 @@ extension PlaybackEngine {
                     state.atEnd = false
                     state.pastEnd.removeAll()
                     state.videoStartNoted = false
+                    state.reach.last = nil
                 }
                 continue
             }
@@ -237,6 +238,7 @@ extension PlaybackEngine {
                     continue
                 }
                 state.atEnd = true
+                if !readFailed { noteReadToEnd(&state.reach) }
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
                 setBuffering(false)
             case .cues(let batch):

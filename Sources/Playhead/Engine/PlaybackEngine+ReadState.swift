@@ -34,11 +34,14 @@ extension PlaybackEngine {
         var catchingUp: [TrackKind: (track: Int, until: Double)] = [:]
         /// A sample has been read: the input is no longer at its start.
         var readAny = false
+        /// How far the played tracks' samples have been read, against the duration declared (`noteRead`).
+        var reach: ReadReach
 
         init(media: MediaInfo, source: any MediaSource) {
             self.media = media
             textReader = media.text.map { TextCueReader($0.stream) }
             knownCues = media.text.flatMap { source.knownCues(of: $0.id) }
+            reach = ReadReach(declared: media.duration)
         }
     }
 
@@ -169,6 +172,7 @@ extension PlaybackEngine {
             }
             return
         }
+        if let t = sample.seconds { noteRead(t, &state.reach) }
         if !state.videoStartNoted, queue === videoQueue, let t = sample.seconds {
             state.videoStartNoted = true
             control.withLock { $0.firstVideoSeconds = t }
