@@ -149,8 +149,11 @@ public final class MediaInput: @unchecked Sendable {
         }
         var format: UnsafePointer<AVInputFormat>? = nil
         if let f = options.formatName { format = av_find_input_format(f) }
-        // The whole open, probing included, is bounded by the deadline.
-        interruptFlag.setDeadline(MonotonicClock.now() + options.timeout * 2)
+        // The whole open, probing included, is bounded by the deadline when FFmpeg does the reading. A byte source
+        // bounds its own waits (HLS: each request's time-out, its retries and failovers); a deadline here cut the
+        // probe short while it retried a first segment, and the stream's start time went unread (its time stamps
+        // then stood 1.4 s off the item's timeline).
+        if ioContext == nil { interruptFlag.setDeadline(MonotonicClock.now() + options.timeout * 2) }
         defer { interruptFlag.setDeadline(nil) }
         var c: UnsafeMutablePointer<AVFormatContext>? = ctx
         ph_capture_errors_begin()
