@@ -88,6 +88,23 @@ import Testing
         #expect(origin.requests.filter { $0.contains("/keys/clear/seg") }.count == 6, "\(origin.requests)")
     }
 
+    /// A segment no variant has (404 on both, every time): each copy is tried, then it is skipped once and its
+    /// second passes; the rest plays and the item ends at 6 s without an error (taken for a gap that another
+    /// variant might have, its copies were asked again until the stream was given up).
+    @Test func aSegmentMissingFromEveryVariantIsSkippedOnce() async throws {
+        for name in ["fault-lost-a", "fault-lost-b"] {
+            try FaultFixtures.playlist(name, segments: [2], query: "status=404")
+        }
+        let path = try FaultFixtures.ladder("ladder-lost", first: "fault-lost-a.m3u8", second: "fault-lost-b.m3u8")
+        let origin = try TestOrigin(serving: try HLSFixtures.root(), logQueries: true)
+        let (player, item) = try await playFast(origin.url(path))
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(abs(player.currentTime().seconds - 6) < 0.2, "ended at \(player.currentTime().seconds) s")
+        let asked = origin.requests.filter { $0.contains("/seg02.ts") }
+        #expect(asked.count <= 8, "\(asked)")
+        #expect(origin.requests.filter { $0.contains("/seg05.ts") }.count == 1, "\(origin.requests)")
+    }
+
     /// The first segment of the variant playback starts on answers 404: the other variant's copy plays, from the
     /// start, and the stream ends whole with the failover in the error log (until 2026-12-07 the item failed: a
     /// failure before anything played was taken for the stream's, though the other variant had the segment).

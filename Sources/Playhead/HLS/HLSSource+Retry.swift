@@ -85,19 +85,19 @@ extension HLSSource {
 
     /// Segment `next` is an `EXT-X-GAP` in the variant playing: the nearest variant by bit rate that has it takes
     /// over from there, as RFC 8216bis asks (a client should play the segment from another variant; the policy
-    /// chooses again at the next one). Each other variant's playlist is looked at (loaded when none is kept), those
-    /// in the penalty box last, those that cannot be decoded here never. False when none has it: the gap is played
-    /// through. Demux thread.
+    /// chooses again at the next one). Each other variant the policy may choose (not in the penalty box: one whose
+    /// copy just failed would be asked again and again) has its playlist looked at, loaded when none is kept. Not
+    /// for a segment skipped because no variant could give it (`lostSequence`). False when none has it: the gap is
+    /// played through. Demux thread.
     @discardableResult
     func takeGapFromAnotherVariant() -> Bool {
         guard let state = adaptive, let current = state.current, live?.lowLatency != true,
-            playlist.segments.indices.contains(next), playlist.segments[next].gap
+            playlist.segments.indices.contains(next), playlist.segments[next].gap,
+            lostSequence != playlist.firstListedMediaSequence + next
         else { return false }
         let bandwidth = state.policy.rungs[current].peakBitRate
-        let others = state.variants.indices.filter { $0 != current && state.supported[$0] }.sorted { a, b in
-            let (x, y) = (state.policy.rungs[a], state.policy.rungs[b])
-            if x.isSupported != y.isSupported { return x.isSupported }
-            return abs(x.peakBitRate - bandwidth) < abs(y.peakBitRate - bandwidth)
+        let others = state.variants.indices.filter { $0 != current && state.policy.rungs[$0].isSupported }.sorted {
+            abs(state.policy.rungs[$0].peakBitRate - bandwidth) < abs(state.policy.rungs[$1].peakBitRate - bandwidth)
         }
         for rung in others {
             guard let media = variantPlaylist(rung), let index = segmentIndex(matchingNextIn: media),
@@ -109,13 +109,15 @@ extension HLSSource {
     }
 
     /// Segment `next` could not be had from any variant after its retries: it is skipped as an `EXT-X-GAP` is
-    /// (its time passes in silence over the last picture). Throws once `skippableInARow` segments in a row were skipped, with one error listing
-    /// what was tried (`givingUp`). The skip is logged once a later segment loads (`survivedSkips`); a stream that
-    /// ends after skipped segments fails with them (`failIfSkippedAtEnd`): it did not play whole.
+    /// (its time passes in silence over the last picture). Throws once `skippableInARow` segments in a row were
+    /// skipped, with one error listing what was tried (`givingUp`). The skip is logged once a later segment loads
+    /// (`survivedSkips`); a stream that ends after skipped segments fails with them (`failIfSkippedAtEnd`): it did
+    /// not play whole.
     func skipSegment(after error: PlaybackError) throws(PlaybackError) {
         skipped.append(error)
         if skipped.count >= Self.skippableInARow { throw givingUp() }
         playlist.segments[next].gap = true
+        lostSequence = playlist.firstListedMediaSequence + next
         if let state = adaptive, let current = state.current { state.playlists[current] = playlist }
     }
 

@@ -126,6 +126,9 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     let retryPolicy: RetryPolicy
     /// The segments skipped in a row since the last one loaded (`skipSegment`).
     var skipped: [PlaybackError] = []
+    /// The media sequence number of the last segment skipped because no variant could give it: a gap now in its
+    /// playlist, but not one another variant's copy is asked for again (`takeGapFromAnotherVariant`).
+    var lostSequence: Int?
     /// Every request that failed for good (after its retries) since the last segment loaded, on any variant: what
     /// the item's error lists when the stream is given up (`givingUp`).
     var failedForGood: [PlaybackError] = []
