@@ -15,7 +15,8 @@ public enum Run {
     }
 
     /// Runs `executable` with `arguments` (in `directory` when given), waiting at most `timeout` seconds (then
-    /// killing it).
+    /// killing it and every process it started: a shell's pipeline left running kept the output pipes open, and the
+    /// test waited for them for good).
     @discardableResult
     public static func command(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60,
@@ -45,12 +46,38 @@ public enum Run {
         }
         let deadline = Date().addingTimeInterval(timeout)
         while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if p.isRunning { kill(p) }
+        if p.isRunning {
+            for child in descendants(of: p.processIdentifier) { Foundation.kill(child, SIGKILL) }
+            kill(p)
+        }
         p.waitUntilExit()
         group.wait()
         return Result(
             status: p.terminationStatus, stdout: String(decoding: outData.get(0), as: UTF8.self),
             stderr: String(decoding: outData.get(1), as: UTF8.self), seconds: Date().timeIntervalSince(start))
+    }
+
+    /// The processes `pid` started, and theirs, read from `/proc` (parent ids), deepest first.
+    static func descendants(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var parents: [Int32: Int32] = [:]
+        for name in entries {
+            guard let child = Int32(name),
+                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // "pid (comm) state ppid ...": the name may hold spaces and parentheses, so read after the last ")".
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { parents[child] = parent }
+        }
+        var found: [Int32] = []
+        var frontier = [pid]
+        while let next = frontier.popLast() {
+            let children = parents.filter { $0.value == next }.map(\.key)
+            found += children
+            frontier += children
+        }
+        return found.reversed()
     }
 
     /// Ends a helper process with SIGKILL and reaps it. (Children of the test runner inherit its threads' blocked
