@@ -14,7 +14,7 @@ programs=(
   dbus-daemon:dbus dbus-send:dbus dbus-monitor:dbus busctl:systemd playerctl:playerctl
   nginx:nginx-light python3:python3
   Xvfb:xvfb xwininfo:x11-utils xprop:x11-utils xmessage:x11-utils xdotool:xdotool openbox:openbox wmctrl:wmctrl weston:weston
-  openssl:openssl bash:bash sh:dash env:coreutils seq:coreutils mktemp:coreutils mkfifo:coreutils xargs:findutils
+  openssl:openssl bash:bash sh:dash env:coreutils seq:coreutils sleep:coreutils mktemp:coreutils mkfifo:coreutils xargs:findutils
   script:bsdutils
 )
 if [ "${PLAYHEAD_WITH_PEERS:-0}" = 1 ]; then
