@@ -11,6 +11,8 @@ struct AudioSessionLink {
     var applying = false
     /// `Player.resumesAfterInterruption`.
     var resumesAfterInterruption = true
+    /// `Player.pausesWhenOutputDeviceGoesAway`.
+    var pausesWhenOutputDeviceGoesAway = true
 }
 
 extension Player {
@@ -24,7 +26,9 @@ extension Player {
     /// Stops following the audio session (the app's `resumesAfterInterruption` choice is kept). Main actor.
     func detachAudioSession() {
         if let token = audioSessionLink.token { AudioSession.shared.removeObserver(token) }
-        audioSessionLink = AudioSessionLink(resumesAfterInterruption: audioSessionLink.resumesAfterInterruption)
+        audioSessionLink = AudioSessionLink(
+            resumesAfterInterruption: audioSessionLink.resumesAfterInterruption,
+            pausesWhenOutputDeviceGoesAway: audioSessionLink.pausesWhenOutputDeviceGoesAway)
         resources.setAudioSessionObserver(nil)
         isInterruptedByAudioSession = false
     }
@@ -37,6 +41,16 @@ extension Player {
     public var resumesAfterInterruption: Bool {
         get { audioSessionLink.resumesAfterInterruption }
         set { audioSessionLink.resumesAfterInterruption = newValue }
+    }
+
+    /// Whether the player pauses when the device it plays on goes away (`.oldDeviceUnavailable`: headphones
+    /// unplugged, the sink removed), as Apple's guidelines ask, so the sound does not go on through the speakers
+    /// unasked. True by default. Set false where nobody could resume a pause (a program with no controls, no
+    /// terminal and no remote commands, where the pause would never end): the sound then plays on on the device
+    /// the server moved the stream to. Main actor.
+    public var pausesWhenOutputDeviceGoesAway: Bool {
+        get { audioSessionLink.pausesWhenOutputDeviceGoesAway }
+        set { audioSessionLink.pausesWhenOutputDeviceGoesAway = newValue }
     }
 
     /// Built outside the main actor: the session calls it on its own queue, and it hops to the main actor.
@@ -92,8 +106,9 @@ extension Player {
     }
 
     /// Reacts as a careful iOS app does: pause when an interruption begins; when it ends with `.shouldResume`,
-    /// resume only if `resumesAfterInterruption`, the player was playing and nobody changed the rate meanwhile; pause when the device
-    /// playing goes away (and stay paused on the device the stream moved to). Main actor.
+    /// resume only if `resumesAfterInterruption`, the player was playing and nobody changed the rate meanwhile; pause
+    /// when the device playing goes away (and stay paused on the device the stream moved to) unless
+    /// `pausesWhenOutputDeviceGoesAway` is false. Main actor.
     func handleAudioSession(_ event: AudioSession.Event) {
         switch event {
         case .interruption(.began, _):
@@ -110,8 +125,8 @@ extension Player {
             audioSessionLink.resumeRate = nil
         case .routeChange(.oldDeviceUnavailable, _):
             // The process's route changed (a stream's device went away): a player heard nowhere has nothing to
-            // pause for.
-            guard soundGoesToServer else { break }
+            // pause for, and one told not to pause plays on where the stream went.
+            guard soundGoesToServer, pausesWhenOutputDeviceGoesAway else { break }
             audioSessionLink.resumeRate = nil
             applySessionRate(0)
         case .mediaServicesWereLost:

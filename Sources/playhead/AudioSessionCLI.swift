@@ -116,7 +116,11 @@ final class AudioSessionCLI {
             entry["reason"] = "\(reason)"
             entry["device"] = AudioSession.shared.currentRoute.outputs.first?.uid ?? ""
             if reason == .oldDeviceUnavailable {
-                notice = "the audio device went away: paused (play resumes on \(entry["device"] ?? "the default"))"
+                let device = entry["device"] ?? "the default"
+                notice =
+                    player.pausesWhenOutputDeviceGoesAway
+                    ? "the audio device went away: paused (play resumes on \(device))"
+                    : "the audio device went away: playing on \(device) (no terminal, window or MPRIS to resume a pause)"
             }
         case .mediaServicesWereLost:
             entry["event"] = "media-services-lost"

@@ -1,8 +1,22 @@
 import Foundation
 import Playhead
 
-/// Keys and the status line. Main actor.
+/// Keys, the other controls and the status line. Main actor.
 extension PlaybackSession {
+    /// Whether anything can resume a pause: the terminal's keys, the window's, or MPRIS (playerctl, the desktop).
+    var hasControls: Bool {
+        if Terminal.isInteractive || nowPlaying != nil { return true }
+        if case .open = windowState { return true }
+        return false
+    }
+
+    /// A control came or went: with none, the player does not pause when its audio device goes away (a pause
+    /// nothing can end would hang the command: `cat song.mp3 | playhead --no-mpris -`); it plays on on the device
+    /// the server moved its sound to, as mpv does.
+    func followControls() {
+        player.pausesWhenOutputDeviceGoesAway = hasControls
+    }
+
     /// Called every 50 ms: redraws the status line, and the subtitles under it, each within one line of the
     /// terminal (a wrapped line would leave the cursor off the status line, and each redraw would add a line).
     func tick() {

@@ -33,7 +33,9 @@ final class PlaybackSession {
     /// Error-log entries of each item already looked at for HLS failovers (`noticeFailovers`).
     var failoversLookedAt: [ObjectIdentifier: Int] = [:]
     /// The video window, once opened.
-    var windowState = WindowState.none
+    var windowState = WindowState.none {
+        didSet { followControls() }
+    }
     /// The picture size the window was last sized for (opened at, or fitted to by `fitWindowToPicture`).
     var fittedPicture: Size?
     /// The current item's chapters, once loaded (`loadChapters`).
@@ -49,7 +51,9 @@ final class PlaybackSession {
     /// The subtitles shown under the status line while no window shows them.
     let terminalSubtitles = TerminalSubtitles()
     /// The MPRIS presence, when a session bus answered.
-    var nowPlaying: NowPlayingSession?
+    var nowPlaying: NowPlayingSession? {
+        didSet { followControls() }
+    }
     /// Wakes the event loop: an event, or nil to end (quit, end of the queue).
     private var wake: AsyncStream<PlayerEvent?>.Continuation?
 

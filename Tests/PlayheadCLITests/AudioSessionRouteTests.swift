@@ -50,6 +50,30 @@ import Testing
         #expect(rates == [1, 0, 1], "one pause for the removed sink, none for the new one: \(rates)")
     }
 
+    /// With no terminal, no window and no MPRIS nothing could end the pause: `cat song.mp3 | playhead --no-mpris -`
+    /// stood paused for good (a test of it hung on a clean machine with this fingerprint: the stream corked, the
+    /// program waiting). It plays on where the server moved the stream, and says so.
+    @Test func removingThePlayingSinkWithNothingToResumeFromPlaysOn() throws {
+        let tone = try Fixtures.tone(seconds: 4)
+        let playing = try TestSink()
+        let remaining = try TestSink()
+        try Run.command("pactl", ["set-default-sink", remaining.name])
+        defer { _ = try? Run.command("pactl", ["set-default-sink", "test_sink"]) }
+        let p = try PlayheadProcess([
+            "--ao=pulse", "--vo=null", "--no-mpris", "--audio-device=\(playing.name)", tone.path,
+        ])
+        #expect(waitUntil(timeout: 10) { AudioAnalysis.audibleSeconds(playing.samplesSoFar) >= 1 }, "no sound")
+        try Run.command("pactl", ["unload-module", playing.module])
+        let heardBefore = AudioAnalysis.audibleSeconds(playing.stopRecording())
+        #expect(p.waitFor("route-change"), "events: \(p.names)")
+        #expect(p.waitForExit(timeout: 15) == 0, "still running (paused for good?): \(p.stderr)")
+        #expect(p.stderr.contains("audio device went away: playing on \(remaining.name)"), "\(p.stderr)")
+        let heardAfter = AudioAnalysis.audibleSeconds(remaining.stopRecording())
+        #expect(abs(heardBefore + heardAfter - 4) < 0.3, "heard \(heardBefore) + \(heardAfter) s of a 4 s tone")
+        let rates = p.events.compactMap { $0["event"] as? String == "rate-changed" ? $0["rate"] as? Double : nil }
+        #expect(rates == [1], "no pause: \(rates)")
+    }
+
     @Test func audioDeviceHelpListsTheSinksAndAnUnknownDeviceFails() throws {
         let sink = try TestSink()
         let help = try Run.command(Paths.playheadBinary(), ["--audio-device=help"], timeout: 10)
