@@ -32,7 +32,9 @@ clock): each segment is listed as it completes, and while it is being "made", as
 0.5 s (a part is available once its time has passed). TS parts are cut at the first PES start from each quarter of the segment's bytes; fMP4 parts
 at movie fragment boundaries, found by walking the MP4 box headers (each part holds one moof + mdat with the
 boxes before it), and INDEPENDENT=YES is set where the fragment's first sample of every track is a sync sample.
-?_HLS_msn=M&_HLS_part=P blocks until that part exists (RFC 8216bis blocking reload). /llhls/DIR/FILE serves
+?_HLS_msn=M&_HLS_part=P blocks until that part exists (RFC 8216bis blocking reload). ?gap_parts=K,...
+lists those parts (numbered from 0 over the whole stream, four per segment) with GAP=YES, ?lost_parts=K,... lists
+them as usual; the URIs of both answer 404 (with "gap=1" or "lost=1" in their query). /llhls/DIR/FILE serves
 DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master.m3u8 serves DIR/master.m3u8 as it is:
 its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency playlists of its variants.
 /live/... serves the same as a plain live stream (RFC 8216: no parts, no blocking reload, no server control): a
@@ -245,7 +247,7 @@ class LowLatency:
         while not self.available(n, part) and time.monotonic() < deadline and n < len(self.names):
             time.sleep(0.02)
 
-    def playlist(self):
+    def playlist(self, gap_parts=(), lost_parts=()):
         e = self.elapsed()
         complete = min(int(e // self.SEGMENT), len(self.names))
         first = max(0, complete - self.WINDOW)
@@ -265,9 +267,14 @@ class LowLatency:
             out.append(self.map)
 
         def part_lines(n, count):
-            for offset, length, independent in self.parts(n)[:count]:
-                out.append('#EXT-X-PART:DURATION=0.5,URI="%s",BYTERANGE="%d@%d"%s' % (
-                    self.names[n], length, offset, ",INDEPENDENT=YES" if independent else ""))
+            for k, (offset, length, independent) in enumerate(self.parts(n)[:count]):
+                number = n * self.PARTS + k
+                # A lost part's URI answers 404; a gap's too, and it says GAP=YES (a client must not ask for it).
+                uri = self.names[n] + ("?gap=1&status=404" if number in gap_parts else
+                                       "?lost=1&status=404" if number in lost_parts else "")
+                out.append('#EXT-X-PART:DURATION=0.5,URI="%s",BYTERANGE="%d@%d"%s%s' % (
+                    uri, length, offset, ",INDEPENDENT=YES" if independent else "",
+                    ",GAP=YES" if number in gap_parts else ""))
 
         for n in range(first, complete):
             if n >= complete - 2:
@@ -312,7 +319,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if "_HLS_msn" in q:
                 part = int(q["_HLS_part"]) if "_HLS_part" in q else None
                 stream.wait(int(q["_HLS_msn"]), part)
-            body = stream.playlist()
+            numbers = lambda key: {int(x) for x in q.get(key, "").split(",") if x.strip().isdigit()}
+            body = stream.playlist(numbers("gap_parts"), numbers("lost_parts"))
             self.send_response(200)
             self.send_header("Content-Type", "application/vnd.apple.mpegurl")
             self.send_header("Content-Length", str(len(body)))

@@ -7,14 +7,16 @@ import Testing
 /// MPRIS `CanSeek` is false (the desktop offered seeks that did nothing).
 @Suite(.serialized) struct UnseekableStartCommandTests {
     /// Plays 2 s of the position chirp (200 + 2t Hz) from 200 s over `input` to a test sink; the frequency of the
-    /// sound heard and the run.
+    /// sound heard and the run, whose stderr ends with the player's `--log-json` events (what a hang did).
     func playFrom200(_ input: String, stdin: URL? = nil) throws -> (hertz: Double, seconds: Double, run: Run.Result) {
         let sink = try TestSink()
+        let log = Paths.scratch("unseekable").appendingPathComponent("events.jsonl")
         let command =
             "'\(try Paths.playheadBinary())' --ao=pulse --vo=null --no-mpris --audio-device='\(sink.name)' "
-            + "--start=200 --length=2 '\(input)'"
-        let r = try Run.command("bash", ["-c", stdin.map { "cat '\($0.path)' | " + command } ?? command], timeout: 60)
+            + "--log-json='\(log.path)' --start=200 --length=2 '\(input)'"
+        var r = try Run.command("bash", ["-c", stdin.map { "cat '\($0.path)' | " + command } ?? command], timeout: 60)
         let samples = sink.stopRecording()
+        if r.status != 0 { r.stderr += "\nevents:\n" + ((try? String(contentsOf: log, encoding: .utf8)) ?? "none") }
         return (AudioAnalysis.frequency(samples), AudioAnalysis.soundSeconds(samples), r)
     }
 

@@ -115,6 +115,60 @@ import Testing
         #expect(AudioAnalysis.longestGap(samples) < 0.05, gapMessage(samples))
     }
 
+    /// Part 9 (4.5-5 s) is listed with `GAP=YES` and part 14 (7-7.5 s) is lost by the origin (404): the gap is
+    /// never asked for, the lost part is skipped after its request, and both keep their time as half a second of
+    /// silence each, 2.5 s apart, while the stream plays on close to its edge. (The lost part failed the item; the
+    /// gap was asked for.)
+    @Test func aGapPartIsNotFetchedAndALostPartIsSkippedKeepingTheirTime() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        let item = PlayerItem(
+            url: origin.url("llhls/ladder-long/v0/index.m3u8", ["gap_parts": "9", "lost_parts": "14"]))
+        let started = Date()
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        // Until 9 s of the stream have been heard (the lost part's time and a second after it).
+        #expect(
+            await eventually(timeout: 20) { player.currentTime().seconds > 9 || item.status == .failed },
+            "at \(player.currentTime().seconds) s")
+        let latency = Date().timeIntervalSince(started) - player.currentTime().seconds
+        let samples = sink.stopRecording()
+        let requests = origin.requests
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(latency < 4.5, "\(latency) s behind the edge")
+        #expect(!requests.contains { $0.contains("gap=1") }, "the gap part was asked for: \(requests)")
+        #expect(requests.contains { $0.contains("lost=1") }, "the lost part was never asked for: \(requests)")
+        #expect(
+            item.errorLog.contains { $0.uri.contains("lost=1") && $0.errorStatusCode == 404 },
+            "\(item.errorLog.map { ($0.uri, $0.errorStatusCode) })")
+        // Two silences of about half a second (TS parts are cut at PES starts, so not exactly), 2.5 s apart.
+        let onsets = AudioAnalysis.onsets(samples, minGap: 0.3)
+        #expect(onsets.count == 3, "sound starting at \(onsets) s")
+        if onsets.count == 3 { #expect(abs(onsets[2] - onsets[1] - 2.5) < 0.2, "sound starting at \(onsets) s") }
+        let gaps = silences(samples, atLeast: 0.3)
+        #expect(gaps.count == 2 && gaps.allSatisfy { $0 > 0.3 && $0 < 0.8 }, "silences of \(gaps) s")
+    }
+
+    /// The lengths (seconds) of the runs of silence of at least `seconds` inside the loud span of `samples`.
+    func silences(_ samples: [Float], atLeast seconds: Double) -> [Double] {
+        guard let span = AudioAnalysis.soundSpan(samples) else { return [] }
+        var result: [Double] = []
+        var quiet = 0
+        for i in span {
+            if abs(samples[i]) > 0.01 {
+                if Double(quiet) / 48_000 >= seconds { result.append(Double(quiet) / 48_000) }
+                quiet = 0
+            } else {
+                quiet += 1
+            }
+        }
+        return result
+    }
+
     @Test func playsFragmentedMP4PartsAfterTheirInitSection() async throws {
         _ = try HLSFixtures.tsLadder("ladder-ll-fmp4", seconds: 48, fmp4: true, fragmentSeconds: 0.5)
         let origin = try TestOrigin(serving: try HLSFixtures.root())

@@ -141,11 +141,14 @@ extension HLSSource {
     /// `failFast`: a copy elsewhere is tried instead); an HTML
     /// page in place of media is an error. With a `decryption`, the body is decrypted as it arrives (AES-128 CBC),
     /// and a body that does not decrypt to media is "wrong key or IV". Nil when `watch` gave the download up.
+    /// `retryWithin`: the waits before retries add up to at most that many seconds (a low-latency part, due to
+    /// play within a second or two, is not waited for longer than it lasts).
     func download(
         _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?,
-        decryption: HLSDecryption? = nil, failFast: Bool = false
+        decryption: HLSDecryption? = nil, failFast: Bool = false, retryWithin: Double? = nil
     ) throws(PlaybackError) -> HTTPFetch.Response? {
         var attempt = 0
+        var budget = retryWithin ?? .infinity
         while true {
             do throws(PlaybackError) {
                 // A download that trickles forever is bounded too: never more than the idle time-out plus four
@@ -170,10 +173,12 @@ extension HLSSource {
                 if let decryption, let decrypter { response.body = try decryption.finish(decrypter, response, url) }
                 return response
             } catch {
-                if failFast || !shouldRetry(after: attempt) { throw error }
+                if failFast || budget <= 0 || !shouldRetry(after: attempt) { throw error }
                 attempt += 1
                 report(.recovered(error))
-                waitBeforeRetry(retryDelay(attempt))
+                let wait = min(retryDelay(attempt), budget)
+                budget -= wait
+                waitBeforeRetry(wait)
             }
         }
     }

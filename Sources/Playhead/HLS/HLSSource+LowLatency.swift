@@ -59,14 +59,21 @@ extension HLSSource {
                 let start = nextStart - partsTime
                 partCursor = 0
                 partsTime = 0
-                if !rest.isEmpty {
-                    var data = Data()
-                    for part in rest { data.append(try fetchPart(part)) }
-                    deliver(data, fetchedInit: false, domain: domain(of: next), itemStart: nextStart)
+                // Parts marked or lost as gaps give no bytes; the item time of the first that does is its mark's.
+                var data = Data()
+                var dataStart: Double?
+                var partStart = nextStart
+                for part in rest {
+                    if let bytes = try fetchPart(part) {
+                        dataStart = dataStart ?? partStart
+                        data.append(bytes)
+                    }
+                    partStart += part.duration
                 }
+                if let dataStart { deliver(data, fetchedInit: false, domain: domain(of: next), itemStart: dataStart) }
                 next += 1
                 nextStart = start + segment.duration
-                if !rest.isEmpty { return .delivered }
+                if dataStart != nil { return .delivered }
                 continue
             }
             guard let live, live.lowLatency else { return .wholeSegment }
@@ -83,7 +90,8 @@ extension HLSSource {
                 let part = parts[partCursor]
                 var data = Data()
                 var lastMapFetched = false
-                if partCursor == 0, let map = playlist.trailingMap, !Self.isSame(map, lastMap) {
+                // The init section goes before the first part fetched of its segment (the first part may be a gap).
+                if !part.gap, let map = playlist.trailingMap, !Self.isSame(map, lastMap) {
                     if lastMap != nil {
                         partBreak = true
                         return .partBreak
@@ -91,12 +99,17 @@ extension HLSSource {
                     data = try fetchMap(map)
                     lastMapFetched = true
                 }
-                data.append(try fetchPart(part))
-                let sequence = playlist.segments.last?.discontinuitySequence ?? playlist.discontinuitySequence
-                deliver(data, fetchedInit: lastMapFetched, domain: sequence, itemStart: nextStart)
+                let bytes = try fetchPart(part)
+                data.append(bytes ?? Data())
+                let itemStart = nextStart
                 partCursor += 1
                 partsTime += part.duration
                 nextStart += part.duration
+                // A gap's time passes with nothing handed out (an init section fetched for it goes out alone: the
+                // next part's fragments follow it).
+                guard !data.isEmpty else { continue }
+                let sequence = playlist.segments.last?.discontinuitySequence ?? playlist.discontinuitySequence
+                deliver(data, fetchedInit: lastMapFetched, domain: sequence, itemStart: itemStart)
                 return .delivered
             }
             try blockingReload(sequence: playlist.firstListedMediaSequence + next, part: partCursor)
@@ -123,14 +136,28 @@ extension HLSSource {
             .unsupported, source: url.absoluteString, reason: "encrypted low-latency parts are not supported")
     }
 
-    /// Downloads one part and notes its throughput for the policy (demux thread).
-    private func fetchPart(_ part: PartialSegment) throws(PlaybackError) -> Data {
+    /// Downloads one part and notes its throughput for the policy; nil for a part marked `GAP=YES` (never asked
+    /// for) and for one that could not be had after its retries once the stream plays (skipped as a lost segment
+    /// is: its time passes in silence; `skipPart`). Demux thread.
+    private func fetchPart(_ part: PartialSegment) throws(PlaybackError) -> Data? {
+        if part.gap { return nil }
         guard let url = part.url else {
             throw PlaybackError(.parsing, source: playlistURL.absoluteString, reason: "a part has no URI")
         }
         if !fetchedAny { (openedAt, readFrom) = (nextStart, nextStart) }
         try refuseEncryptedParts(url)
-        let response = try download(url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil)
+        let response: HTTPFetch.Response?
+        do {
+            response = try download(
+                url, range: part.byteRange.map(Self.closed), duration: part.duration, watch: nil,
+                retryWithin: part.duration)
+        } catch {
+            // Before anything played, a part that cannot be had fails the item (a stream that cannot start).
+            if !fetchedAny || error.source != url.absoluteString || isCancelled || seekPending() { throw error }
+            try skipPart(after: error)
+            return nil
+        }
+        if response != nil { survivedSkips() }
         fetchedAny = true
         adaptive?.drainSamples(finished: response != nil)
         partSeconds += response?.seconds ?? 0

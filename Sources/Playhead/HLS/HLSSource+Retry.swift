@@ -121,6 +121,18 @@ extension HLSSource {
         if let state = adaptive, let current = state.current { state.playlists[current] = playlist }
     }
 
+    /// A part of a low-latency stream could not be had after its retries: it is skipped (its time passes in
+    /// silence), as a lost segment is; throws once a segment's worth of parts `skippableInARow` times over was
+    /// skipped in a row. Demux thread.
+    func skipPart(after error: PlaybackError) throws(PlaybackError) {
+        skipped.append(error)
+        failedForGood.append(error)
+        let partTarget = playlist.partInformation?.partTarget ?? 0
+        let segment = Double(playlist.targetDuration ?? 0)
+        let perSegment = partTarget > 0 ? max(1, Int((segment / partTarget).rounded())) : 1
+        if skipped.count >= Self.skippableInARow * perSegment { throw givingUp() }
+    }
+
     /// A segment loaded after skipped ones: each skip goes to the error log.
     func survivedSkips() {
         for e in skipped {
