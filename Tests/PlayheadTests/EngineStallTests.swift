@@ -1,3 +1,4 @@
+import Foundation
 import PlayheadCore
 import PlayheadFFmpeg
 import Testing
@@ -49,5 +50,57 @@ import Testing
         engine.control.withLock { $0.activeSeek = PlaybackEngine.SeekRequest(id: 1, seconds: 5, exact: false) }
         engine.noteStarving(engine.audioQueue)
         #expect(events.current == ["ready"])
+    }
+
+    /// A stall decided on the audio thread while the demux thread ends it: whichever thread applies the cork last,
+    /// the clock (and the output) end as the engine's state says, playing. (Each thread applied the value it had
+    /// decided: when the audio thread's cork came after the demux thread's uncork, the clock stood still and the
+    /// output stayed corked for good while the engine played, as on a clean machine whose `cat file | playhead -`
+    /// never ended.) Run many times over, the two threads let go together, beside threads that keep the
+    /// processors busy so that either is held back at random points, as on the loaded machine where it happened.
+    @Test func aStallEndedWhileItsCorkIsAppliedLeavesThePlayerPlaying() throws {
+        let (engine, _) = playingEngine()
+        let rounds = 20000
+        let stop = Locked(false)
+        var threads: [Thread] = []
+        for _ in 0..<2 {
+            threads.append(Thread { while !stop.withLock({ $0 }) {} })
+        }
+        // The audio thread finds its queue empty; the demux thread ends the stall as soon as it is decided.
+        let (goStarve, goResume, done) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
+        threads.append(
+            Thread {
+                for _ in 0..<rounds {
+                    goStarve.wait()
+                    engine.noteStarving(engine.audioQueue)
+                    done.signal()
+                }
+            })
+        threads.append(
+            Thread {
+                for _ in 0..<rounds {
+                    goResume.wait()
+                    while !engine.control.withLock({ $0.buffering }) {}
+                    engine.setBuffering(false)
+                    done.signal()
+                }
+            })
+        for t in threads { t.start() }
+        defer { stop.withLock { $0 = true } }
+        var stuck = 0
+        for _ in 0..<rounds {
+            goStarve.signal()
+            goResume.signal()
+            done.wait()
+            done.wait()
+            let corked = engine.control.withLock { $0.corked }
+            if corked == engine.clock.isSystemRunning { stuck += 1 }
+            // Back to playing for the next round, whatever happened.
+            engine.setBuffering(false)
+            engine.setRate(1)
+        }
+        #expect(stuck == 0, "\(stuck) of \(rounds) stalls left the clock standing while the engine played")
     }
 }

@@ -95,6 +95,9 @@ final class MediaClock: @unchecked Sendable {
     /// Caps the reported position at the media's declared duration.
     func setDeclaredEnd(_ seconds: Double) { state.withLock { $0.declaredEnd = seconds } }
 
+    /// Whether the system clock runs (`setSystemRunning`). Any thread.
+    var isSystemRunning: Bool { state.withLock { $0.systemStartedAt != nil } }
+
     /// Starts or stops the system clock (used only without audio) at `rate`.
     func setSystemRunning(_ running: Bool, rate: Double) {
         state.withLock { s in

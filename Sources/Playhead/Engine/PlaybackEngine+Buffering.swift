@@ -71,15 +71,14 @@ extension PlaybackEngine {
             // Unseekable inputs keep playing from where they are. A newer seek may have superseded this one
             // meanwhile (its interrupt is what ended this one): that reported this one's end.
             let position = clock.seconds
-            let corked = control.withLock { c -> Bool in
+            control.withLock { c in
                 if c.activeSeek?.id == seek.id {
                     c.activeSeek = nil
                     if seek.id >= 0 { sink(.seekDone(id: seek.id, position: position, finished: false)) }
                 }
                 c.jumpWaiting = false
-                return c.corked
             }
-            applyCork(corked)
+            applyCork()
             return
         }
         control.withLock {
@@ -87,14 +86,14 @@ extension PlaybackEngine {
             $0.seekBuffering = true
             $0.jumpWaiting = false
         }
-        applyCork(true)
+        applyCork()
     }
 
     /// Demux thread, when the source holds no pending jump: if the item plays and no seek came of one, the jump the
     /// output was kept corked for is gone (its source was closed: a rendition switched away), and the output plays
     /// on from where it is rather than stay corked.
     func releaseJumpWait() {
-        if let corked = control.withLock({ $0.releaseJumpWait() }) { applyCork(corked) }
+        if control.withLock({ $0.releaseJumpWait() }) != nil { applyCork() }
     }
 
     /// What the source may ask of this engine and how it reports (demux thread, before the first read).

@@ -25,7 +25,7 @@ extension PlaybackEngine {
     /// Lets a preloaded engine present from now on, applying its cork state to the output it now owns. Called by
     /// the renderer at a hand-off and by the player when it promotes the engine. Any thread.
     func activate() {
-        if let corked = control.withLock({ $0.activate() }) { applyCork(corked) }
+        if control.withLock({ $0.activate() }) != nil { applyCork() }
         wake()
         presentersChanged()
     }
@@ -34,13 +34,12 @@ extension PlaybackEngine {
     /// it again and, its own sound being written already, ends (unless a seek is pending: the player asks it
     /// first, and the renderer's thread then carries it out in this period's turn). Any thread.
     func outputReturned() {
-        let (corked, wasWaiting) = control.withLock { c -> (Bool, Bool) in
+        let wasWaiting = control.withLock { c -> Bool in
             defer { c.boundary = nil }
             // A boundary of an earlier generation is stale: a seek came since, and its sound is what plays now.
-            let waiting = c.boundary.map { $0.generation == c.generation && c.pendingSeek == nil } ?? false
-            return (c.corked, waiting)
+            return c.boundary.map { $0.generation == c.generation && c.pendingSeek == nil } ?? false
         }
-        applyCork(corked)
+        applyCork()
         if wasWaiting {
             control.withLock { $0.audioEnded = true }
             checkEnded()

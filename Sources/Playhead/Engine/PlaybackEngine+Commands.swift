@@ -12,11 +12,8 @@ extension PlaybackEngine {
 
     /// Plays at `rate` (media seconds per second); 0 pauses.
     func setRate(_ rate: Double) {
-        let corked = control.withLock { c -> Bool in
-            c.rate = rate
-            return c.corked
-        }
-        applyCork(corked)
+        control.withLock { $0.rate = rate }
+        applyCork()
         // A drain in progress must notice the pause.
         if rate == 0, ownsOutput { config.audioOutput?.interruptWrite() }
         wake()

@@ -23,11 +23,19 @@ extension PlaybackEngine {
         if let seek, seek.id >= 0 { sink(.seekDone(id: seek.id, position: position, finished: true)) }
     }
 
-    func applyCork(_ corked: Bool) {
-        guard control.withLock({ $0.active }) else { return }
-        if config.decodeAudio, info?.audioStream != nil, ownsOutput { config.audio?.setCorked(corked) }
-        let rate = control.withLock { $0.rate }
-        clock.setSystemRunning(!corked, rate: rate == 0 ? 1 : rate)
+    /// Corks or uncorks the output and stops or runs the clock as the engine's state says now (paused, buffering,
+    /// about to jump), unless the period is inactive. Whoever changes that state calls this after, outside the
+    /// control lock; the state is read and applied under `corkLock`, so the last to apply applies the latest. (Each
+    /// applied the value it had decided: a stall's cork decided on the audio thread, which a busy machine then held
+    /// back, landed after the demux thread's uncork, and the stream stayed corked for good with the engine playing:
+    /// the writer waiting for room, nothing heard, the command never ending.) Any engine thread or the loop's.
+    func applyCork() {
+        corkLock.withLock {
+            let (active, corked, rate) = control.withLock { ($0.active, $0.corked, $0.rate) }
+            guard active else { return }
+            if config.decodeAudio, info?.audioStream != nil, ownsOutput { config.audio?.setCorked(corked) }
+            clock.setSystemRunning(!corked, rate: rate == 0 ? 1 : rate)
+        }
     }
 
     /// Marks the engine as buffering (a stall) or not, corking the output and reporting the change.
@@ -61,7 +69,7 @@ extension PlaybackEngine {
             return change
         }
         guard let change else { return }
-        applyCork(change.corked)
+        applyCork()
         wake()
         if change.firstReady { config.audio?.nextChanged(self) }
     }

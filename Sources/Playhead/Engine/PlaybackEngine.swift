@@ -51,6 +51,9 @@ final class PlaybackEngine: @unchecked Sendable {
     /// reader, interrupted mid-read, then says the file ended, so the item ended at the seek's target with the seek
     /// never done and `await seek` waiting for good.) Taken before `control`.
     let seekInterrupt = NSLock()
+    /// Held while the cork state is read and applied to the output and the clock (`applyCork`), so the last thread
+    /// to apply applies the latest state. Taken before `control`, never under it.
+    let corkLock = NSLock()
     let audioQueue = PacketQueue()
     /// The audio tracks other than the one playing whose recent packets the demux thread keeps (a switch to one
     /// of them is seamless).
