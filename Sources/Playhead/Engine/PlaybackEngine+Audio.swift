@@ -243,8 +243,11 @@ extension PlaybackEngine {
             waitForWake(since: token, seconds: playing ? 0.01 : nil)
         }
         guard !isStopping, control.withLock({ $0.generation }) == generation else { return }
-        let (running, rate) = control.withLock { ($0.rate != 0 && !$0.buffering, $0.rate) }
-        clock.audioDidFinish(at: clock.mediaSeconds, running: running, rate: rate == 0 ? 1 : rate)
+        // Read and applied under the cork lock, as a cork is: a pause between the two must not leave it running.
+        corkLock.withLock {
+            let (running, rate) = control.withLock { ($0.rate != 0 && !$0.buffering, $0.rate) }
+            clock.audioDidFinish(at: clock.mediaSeconds, running: running, rate: rate == 0 ? 1 : rate)
+        }
         control.withLock { $0.audioEnded = true }
         checkEnded()
     }
