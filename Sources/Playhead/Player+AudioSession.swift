@@ -13,6 +13,8 @@ struct AudioSessionLink {
     var resumesAfterInterruption = true
     /// `Player.pausesWhenOutputDeviceGoesAway`.
     var pausesWhenOutputDeviceGoesAway = true
+    /// `Player.resumesAfterInterruptionWithoutAdvice`.
+    var resumesAfterInterruptionWithoutAdvice = false
 }
 
 extension Player {
@@ -28,7 +30,8 @@ extension Player {
         if let token = audioSessionLink.token { AudioSession.shared.removeObserver(token) }
         audioSessionLink = AudioSessionLink(
             resumesAfterInterruption: audioSessionLink.resumesAfterInterruption,
-            pausesWhenOutputDeviceGoesAway: audioSessionLink.pausesWhenOutputDeviceGoesAway)
+            pausesWhenOutputDeviceGoesAway: audioSessionLink.pausesWhenOutputDeviceGoesAway,
+            resumesAfterInterruptionWithoutAdvice: audioSessionLink.resumesAfterInterruptionWithoutAdvice)
         resources.setAudioSessionObserver(nil)
         isInterruptedByAudioSession = false
     }
@@ -36,8 +39,8 @@ extension Player {
     /// Whether the player resumes by itself when an interruption (a call) ends with `.shouldResume`, having been
     /// playing when it began, with nobody changing its rate meanwhile. True by default. AVPlayer leaves resumption
     /// to the app: set false to decide yourself from `AudioSession.interruptionNotification` (or `events()`); the
-    /// player then stays paused after every interruption. An interruption that ends without `.shouldResume` never
-    /// resumes it. Main actor.
+    /// player then stays paused after every interruption. An interruption that ends without `.shouldResume` does
+    /// not resume it unless `resumesAfterInterruptionWithoutAdvice`. Main actor.
     public var resumesAfterInterruption: Bool {
         get { audioSessionLink.resumesAfterInterruption }
         set { audioSessionLink.resumesAfterInterruption = newValue }
@@ -51,6 +54,16 @@ extension Player {
     public var pausesWhenOutputDeviceGoesAway: Bool {
         get { audioSessionLink.pausesWhenOutputDeviceGoesAway }
         set { audioSessionLink.pausesWhenOutputDeviceGoesAway = newValue }
+    }
+
+    /// Whether the player resumes when an interruption ends without `.shouldResume` too (the sound server went away
+    /// during the call, and the new one knows nothing of it), as it does with it: having been playing when it
+    /// began, with nobody changing its rate meanwhile, and `resumesAfterInterruption` true. False by default, as
+    /// Apple's rule asks. Set true where nobody could resume a pause (a program with no controls, no terminal and
+    /// no remote commands, where the pause would never end). Linux addition. Main actor.
+    public var resumesAfterInterruptionWithoutAdvice: Bool {
+        get { audioSessionLink.resumesAfterInterruptionWithoutAdvice }
+        set { audioSessionLink.resumesAfterInterruptionWithoutAdvice = newValue }
     }
 
     /// Built outside the main actor: the session calls it on its own queue, and it hops to the main actor.
@@ -105,8 +118,9 @@ extension Player {
         audioSessionLink.resumeRate = nil
     }
 
-    /// Reacts as a careful iOS app does: pause when an interruption begins; when it ends with `.shouldResume`,
-    /// resume only if `resumesAfterInterruption`, the player was playing and nobody changed the rate meanwhile; pause
+    /// Reacts as a careful iOS app does: pause when an interruption begins; when it ends with `.shouldResume` (or
+    /// without it, if `resumesAfterInterruptionWithoutAdvice`), resume only if `resumesAfterInterruption`, the
+    /// player was playing and nobody changed the rate meanwhile; pause
     /// when the device playing goes away (and stay paused on the device the stream moved to) unless
     /// `pausesWhenOutputDeviceGoesAway` is false. Main actor.
     func handleAudioSession(_ event: AudioSession.Event) {
@@ -119,7 +133,8 @@ extension Player {
             applySessionRate(0)
         case .interruption(.ended, let options):
             isInterruptedByAudioSession = false
-            if resumesAfterInterruption, options.contains(.shouldResume), let rate = audioSessionLink.resumeRate {
+            let advised = options.contains(.shouldResume) || resumesAfterInterruptionWithoutAdvice
+            if resumesAfterInterruption, advised, let rate = audioSessionLink.resumeRate {
                 applySessionRate(rate)
             }
             audioSessionLink.resumeRate = nil

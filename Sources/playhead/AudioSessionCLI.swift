@@ -110,7 +110,12 @@ final class AudioSessionCLI {
         case .interruption(.ended, let o):
             entry["event"] = "interruption-ended"
             entry["should-resume"] = o.contains(.shouldResume)
-            notice = "the interruption ended"
+            notice =
+                o.contains(.shouldResume)
+                ? "the interruption ended"
+                : player.resumesAfterInterruptionWithoutAdvice
+                    ? "the interruption ended: playing on (no terminal, window or MPRIS to resume a pause)"
+                    : "the interruption ended without advice to resume: paused (play to go on)"
         case .routeChange(let reason, _):
             entry["event"] = "route-change"
             entry["reason"] = "\(reason)"

@@ -10,11 +10,13 @@ extension PlaybackSession {
         return false
     }
 
-    /// A control came or went: with none, the player does not pause when its audio device goes away (a pause
-    /// nothing can end would hang the command: `cat song.mp3 | playhead --no-mpris -`); it plays on on the device
-    /// the server moved its sound to, as mpv does.
+    /// A control came or went: with none, the player does not pause for good for what the system did (a pause
+    /// nothing can end would hang the command: `cat song.mp3 | playhead --no-mpris -`): it plays on on the device
+    /// the server moved its sound to when its audio device goes away, as mpv does, and resumes when an interruption
+    /// ends even without advice to.
     func followControls() {
         player.pausesWhenOutputDeviceGoesAway = hasControls
+        player.resumesAfterInterruptionWithoutAdvice = !hasControls
     }
 
     /// Called every 50 ms: redraws the status line, and the subtitles under it, each within one line of the

@@ -101,6 +101,27 @@ import Testing
         #expect(player.timeControlStatus == .paused && player.rate == 0, "the call's end resumed it")
     }
 
+    /// The exception to rule 17 for a program nothing can resume: with `resumesAfterInterruptionWithoutAdvice` a call
+    /// that ends without `.shouldResume` resumes the player as one with it does.
+    @Test func aPlayerNothingCouldResumeResumesAfterACallEndedWithoutAdvice() async throws {
+        try AudioSession.shared.setCategory(.playback)
+        defer { try? AudioSession.shared.setCategory(.soloAmbient) }
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        player.resumesAfterInterruptionWithoutAdvice = true
+        player.replaceCurrentItem(with: PlayerItem(url: try Fixtures.tone(seconds: 20)))
+        player.play()
+        #expect(await eventually { player.timeControlStatus == .playing })
+        let phone = try call(on: sink.name)
+        defer { Run.kill(phone) }
+        #expect(await eventually { player.isInterruptedByAudioSession && player.timeControlStatus == .paused })
+        let pausedAt = player.currentTime().seconds
+        AudioSession.shared.endInterruption(shouldResume: false)
+        #expect(await eventually { player.timeControlStatus == .playing && player.rate == 1 })
+        #expect(await eventually { player.currentTime().seconds > pausedAt + 0.3 }, "the clock stands")
+    }
+
     /// Rule 17: with `resumesAfterInterruption` false the player stays paused even when the call ends with
     /// `.shouldResume`; the app resumes it (here at once, as an app that asks its user would later).
     @Test func anAppThatOptsOutOfResumingResumesItself() async throws {
