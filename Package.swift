@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "CSDL2"),
         // libass, loaded with dlopen when the first subtitle is drawn.
         .target(name: "CAss"),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // libpulse (libpulse-dev) without pkg-config: its flags (-D_REENTRANT, -pthread) only made SwiftPM warn; the
+        // module map links it.
+        .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Pure Swift.
