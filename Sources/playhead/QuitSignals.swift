@@ -3,7 +3,10 @@ import Foundation
 /// SIGINT and SIGTERM, caught from the first line of `main.swift` on, so that a signal sent while the player is
 /// still setting up (or inherited as ignored or blocked from the parent) still quits it cleanly: the resume
 /// position is saved, the terminal restored and the sound server stream closed. The handler only writes the
-/// signal number to a pipe; a reader thread hands it to the main actor. A second signal exits at once.
+/// signal number to a pipe; a reader thread hands it to the main actor. A second signal exits at once when the quit
+/// the first asked for has had a second (a stuck quit, a user pressing Ctrl-C again); one within that second is the
+/// same request sent twice (GNU `timeout` signals the player, then its process group), which a quick exit would
+/// answer without saving the position.
 enum QuitSignals {
     /// Installs the handlers and unblocks both signals. Call first thing in `main.swift`, on the main thread,
     /// before any other thread starts (threads inherit the signal mask).
@@ -67,14 +70,26 @@ nonisolated(unsafe) private var quitPipeRead: Int32 = -1
 nonisolated(unsafe) private var quitPipeWrite: Int32 = -1
 /// Signals caught so far (only the handler changes it, and signals are not nested: `sa_mask` holds both).
 nonisolated(unsafe) private var quitCount = 0
+/// When the first signal came: `CLOCK_MONOTONIC` seconds.
+nonisolated(unsafe) private var firstQuitTime = 0.0
+/// How long after the first signal another one counts as a new request (to exit at once), in seconds.
+private let repeatedSignalWindow = 1.0
 
-/// Records the signal in the pipe; the second one restores the terminal and exits at once. Only
-/// async-signal-safe calls.
+/// Records the signal in the pipe; a later one, a second or more after the first, restores the terminal and exits
+/// at once. Only async-signal-safe calls (`clock_gettime` is one).
 private let quitSignalHandler: @convention(c) (Int32) -> Void = { number in
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     quitCount += 1
-    if quitCount > 1 {
+    if quitCount == 1 {
+        firstQuitTime = seconds
+    } else if seconds - firstQuitTime >= repeatedSignalWindow {
         Terminal.restoreAtExit()
         _exit(128 + number)
+    } else {
+        // The same request again: the quit under way answers it.
+        return
     }
     var byte = UInt8(truncatingIfNeeded: number)
     _ = write(quitPipeWrite, &byte, 1)

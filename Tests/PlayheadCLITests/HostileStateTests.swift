@@ -74,6 +74,35 @@ import Testing
         }
     }
 
+    /// GNU `timeout` (a sleep timer: `timeout 30m playhead book.mp3`) sends SIGTERM to the player and then to its
+    /// process group: one request, two signals a few milliseconds apart. It quits as for one, saving the position
+    /// (the second signal made it exit at once, unsaved, with status 143).
+    @Test func aSignalSentTwiceAtOnceQuitsOnceAndSavesThePosition() throws {
+        let chirp = try GaplessFixtures.positionChirp()
+        for round in 1...4 {
+            let (env, json) = try stateHome(100, for: chirp)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try Paths.playheadBinary())
+            p.arguments = ["--ao=null", "--no-mpris", chirp.path]
+            p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try Run.start(p)
+            defer { Run.kill(p) }
+            Thread.sleep(forTimeInterval: 1)
+            kill(p.processIdentifier, SIGTERM)
+            usleep(2000)
+            kill(p.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(10)
+            while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            let status = p.isRunning ? -1 : p.terminationStatus
+            #expect(status == 0, "round \(round): exit \(status)")
+            let saved = try savedPosition(json, chirp)
+            #expect(saved.map { $0 > 100 && $0 < 105 } == true, "round \(round): saved \(String(describing: saved))")
+        }
+    }
+
     @Test(arguments: [0.02, 0.2, 1.0])
     func sigtermLeavesNoSinkInputBehind(_ delay: Double) throws {
         try PulseServer.require()
