@@ -74,8 +74,11 @@ final class AssetLoader: Sendable {
     /// ends or `stopping` says so). The loader's opened input when there is one to take, its error when its open
     /// failed; otherwise the engine opens
     /// the resource itself, and when no open is in flight it claims the open (`shared: true`): loads started
-    /// meanwhile wait for the engine's `share` instead of opening the resource a second time.
-    func claimInput(stopping: () -> Bool) -> Claim {
+    /// meanwhile wait for the engine's `share` instead of opening the resource a second time. An engine that may not
+    /// read the loader's input (`takesInput` false: an HLS input the loader opened chose its variant without the
+    /// player's caps) does not wait for the loader's open either, but still claims the open when none was started,
+    /// so that loads (chapters, tracks) take its result instead of opening the resource again without the caps.
+    func claimInput(takesInput: Bool = true, stopping: () -> Bool) -> Claim {
         let wait = DispatchSemaphore(value: 0)
         while true {
             let claim = state.withLock { s -> Claim? in
@@ -83,11 +86,13 @@ final class AssetLoader: Sendable {
                 case .failure(let error)?:
                     return .failed(error)
                 case .success?:
+                    guard takesInput else { return .open(shared: false) }
                     defer { s.input = nil }
                     // Taken by another player already: this one opens its own.
                     return s.input.map { .input($0) } ?? .open(shared: false)
                 case nil: break
                 }
+                if s.started, !takesInput { return .open(shared: false) }
                 if s.started {
                     s.blocked.append(wait)
                     return nil

@@ -132,6 +132,15 @@ import Testing
         #expect(remembered > 2_500_000 && remembered < 5_000_000, "remembered \(remembered) b/s of a 4 Mb/s origin")
         let second = try variants(["--length=2"], environment: state, master: master)
         #expect((second.first ?? 0) > 510_000, "the second run starts higher: \(second) (remembered \(remembered))")
+        // A cap holds from the first request on with an estimate remembered: the asset's loads (chapters) took the
+        // player's capped open, not one of their own that fetched the remembered estimate's variant.
+        let before = origin.requests.count
+        let capped = try variants(["--length=2", "--hls-bitrate=min"], environment: state, master: master)
+        #expect(capped == [510_000], "\(capped)")
+        let asked = origin.requests.dropFirst(before)
+        let above = asked.filter { $0.contains("/v1/") || $0.contains("/v2/") || $0.contains("/v3/") }
+        #expect(above.isEmpty && asked.contains { $0.contains("/v0/") }, "asked beyond the cap: \(Array(asked))")
+        #expect(asked.filter { $0.contains("master.m3u8") }.count == 1, "\(Array(asked))")
         // Nothing else is left in the state folder (a write the exit cut short left a temporary file each time).
         let left = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
         #expect(left.filter { $0 != ".hls-bandwidth.new" } == ["hls-bandwidth"], "\(left)")

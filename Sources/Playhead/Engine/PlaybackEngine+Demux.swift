@@ -9,10 +9,11 @@ extension PlaybackEngine {
     func runDemux() {
         let opened: MediaInput
         let caps = hlsCaps
-        // An HLS input the asset opened chose its variant without caps: not taken when there are any.
+        // An HLS input the asset opened chose its variant without caps: not taken when there are any (but the
+        // asset's loads still take this open's result when it comes first, not opening it again without them).
         let claim =
-            caps == AdaptiveBitratePolicy.Caps()
-            ? config.assetLoader?.claimInput { isStopping } ?? .open(shared: false) : .open(shared: false)
+            config.assetLoader?.claimInput(takesInput: caps == AdaptiveBitratePolicy.Caps()) { isStopping }
+            ?? .open(shared: false)
         if isStopping {
             // Stopped while waiting for the asset's open, or before opening: nothing to open.
             if case .open(shared: true) = claim { config.assetLoader?.share(nil) }
