@@ -61,6 +61,30 @@ public enum OutputFile {
         }
     }
 
+    /// Throws what opening `path` for writing later would fail with, where that can be told without opening it
+    /// (an open would create the file, or hand a FIFO's reader an end): a folder, a folder that does not exist or
+    /// cannot be written, a new file's name that is not UTF-8. An output opened only once playback starts (the WAV
+    /// export) is checked with it first, so that the command's usage error comes before anything plays.
+    public static func checkWritable(_ path: String) throws(OpenError) {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw OpenError(description: "\(path): Is a directory") }
+            if access(path, W_OK) != 0 { throw OpenError(description: "\(path): \(String(cString: strerror(errno)))") }
+            return
+        }
+        if path.contains("\u{FFFD}") {
+            throw OpenError(description: "\(path): a new file's name must be UTF-8 here (the name given is not)")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let parent = folder.isEmpty ? "." : folder
+        guard stat(parent, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw OpenError(description: "\(path): No such file or directory")
+        }
+        if access(parent, W_OK | X_OK) != 0 {
+            throw OpenError(description: "\(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Whether `a` and `b` name the same existing file (one device and inode: a link, another spelling).
     public static func isSameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat()

@@ -27,6 +27,8 @@ extension PlaybackSession {
             }
             do {
                 try OutputFile.checkExisting(o.path, kind: o.kind, isOurs: o.isOurs)
+                // The WAV export is opened when the first sound comes: what would fail it then is said now.
+                if o.flag == "--ao=wav:" { try OutputFile.checkWritable(o.path) }
             } catch {
                 return "\(o.flag) \(error.description)"
             }

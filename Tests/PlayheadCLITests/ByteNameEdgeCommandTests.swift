@@ -55,8 +55,9 @@ import Testing
         let dir = Paths.scratch("byte-output")
         let tone = try Fixtures.tone(seconds: 0.3, ext: "wav")
         let binary = try Paths.playheadBinary()
-        // The log is opened before anything plays (a usage error); the export as the sound starts (the item fails).
-        for (option, status) in [("--log-json=", Int32(2)), ("--ao=wav:", 1)] {
+        // Both are usage errors, said before anything plays (the export, opened as the sound starts, failed the
+        // item: exit 1).
+        for (option, status) in [("--log-json=", Int32(2)), ("--ao=wav:", 2)] {
             let r = try T.bash(
                 T.bytes("exec '\(binary)' --vo=null --no-mpris \(option)'\(dir.path)/o") + [0xE9]
                     + T.bytes(".out' '\(tone.path)'"), in: dir)

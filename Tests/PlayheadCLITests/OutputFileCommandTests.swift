@@ -38,6 +38,20 @@ import Testing
         #expect(abs(seconds - 1) < 0.05, "the second export holds \(seconds) s")
     }
 
+    /// A WAV export that cannot be written is a usage error naming the option, before anything plays, as a log
+    /// that cannot be is (it was the input's failure: exit 1, without the option's name).
+    @Test func aWAVExportThatCannotBeWrittenIsAUsageError() throws {
+        let dir = try folder("output-unwritable")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tone = try Fixtures.tone(seconds: 1, ext: "wav")
+        let missing = dir.appendingPathComponent("no-such-folder/out.wav").path
+        for (path, reason) in [(missing, "No such file or directory"), (dir.path, "Is a directory")] {
+            let r = try play(["--ao=wav:" + path, tone.path])
+            #expect(r.status == 2, "\(path): exit \(r.status); \(r.stderr)")
+            #expect(r.stderr == "playhead: --ao=wav: \(path): \(reason)\n", "\(r.stderr)")
+        }
+    }
+
     @Test func anInputIsNeverTheOutput() throws {
         let dir = try folder("output-input")
         defer { try? FileManager.default.removeItem(at: dir) }
