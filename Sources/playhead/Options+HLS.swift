@@ -38,7 +38,8 @@ struct HLSOptions {
             }
             maxResolution = size
         case "--network-timeout":
-            guard let value, let seconds = Double(value), seconds > 0, seconds <= Self.maximumNetworkTimeout else {
+            guard let value, let seconds = Options.decimal(value), seconds > 0, seconds <= Self.maximumNetworkTimeout
+            else {
                 throw Options.UsageError(
                     description:
                         "--network-timeout: expected seconds above 0 and at most \(Int(Self.maximumNetworkTimeout))")
@@ -71,7 +72,7 @@ struct HLSOptions {
                 scale = 1e6
                 digits = digits.dropLast()
             }
-            if let n = Double(digits), n > 0, (n * scale) <= 1e12 { return .cap(n * scale) }
+            if let n = Options.decimal(digits), n > 0, (n * scale) <= 1e12 { return .cap(n * scale) }
             fallthrough
         default:
             throw Options.UsageError(
@@ -81,7 +82,8 @@ struct HLSOptions {
 
     private static func size(_ text: String) -> Size? {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w <= 65_536,
+        guard parts.count == 2, let w = Options.decimal(parts[0]), let h = Options.decimal(parts[1]), w > 0, h > 0,
+            w <= 65_536,
             h <= 65_536
         else { return nil }
         return Size(width: w, height: h)

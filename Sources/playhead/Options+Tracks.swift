@@ -56,7 +56,7 @@ struct TrackOptions: Equatable {
             }
         case "--sub-delay":
             let v = try Options.need(name, value)
-            guard let d = Double(v), d.isFinite, abs(d) <= 3600 else {
+            guard let d = Options.decimal(v), d.isFinite, abs(d) <= 3600 else {
                 throw Options.UsageError(description: "--sub-delay: expected seconds from -3600 to 3600, got '\(v)'")
             }
             subtitleDelay = d

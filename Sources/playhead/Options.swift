@@ -71,7 +71,10 @@ struct Options {
                 }
             case "--start": o.start = try seconds(name, value)
             case "--end": o.end = try seconds(name, value)
-            case "--length": o.length = try seconds(name, value)
+            case "--length":
+                let length = try seconds(name, value)
+                guard length > 0 else { throw UsageError(description: "--length: must be more than 0") }
+                o.length = length
             case "--speed":
                 let s = try number(name, value)
                 guard s >= 0.25 && s <= 4 else { throw UsageError(description: "--speed: must be between 0.25 and 4") }
@@ -134,24 +137,41 @@ struct Options {
 
     private static func number(_ name: String, _ value: String?) throws(UsageError) -> Double {
         let v = try need(name, value)
-        guard let d = Double(v), d.isFinite else { throw UsageError(description: "\(name): '\(v)' is not a number") }
+        guard let d = decimal(v), d.isFinite else { throw UsageError(description: "\(name): '\(v)' is not a number") }
         return d
+    }
+
+    /// `text` as a decimal number (digits, a point, a sign, an exponent: `1.5`, `-3`, `2e6`); nil for anything
+    /// else, including what `Double(_:)` also reads (`0x1p3`, `inf`, `nan`). Pure.
+    static func decimal<S: StringProtocol>(_ text: S) -> Double? {
+        guard !text.isEmpty, text.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
+        return Double(text)
     }
 
     /// The largest time `--start`, `--end` and `--length` take (about 31 years): beyond it the engine's integer
     /// time stamps would overflow.
     static let maximumSeconds = 1e9
 
-    /// Seconds, as a number or `[[hh:]mm:]ss[.fff]`, from 0 to `maximumSeconds`.
+    /// Seconds, as a number or `[[hh:]mm:]ss[.fff]` (minutes and seconds after a colon under 60, hours and
+    /// minutes whole), from 0 to `maximumSeconds`.
     private static func seconds(_ name: String, _ value: String?) throws(UsageError) -> Double {
         let v = try need(name, value)
+        let parts = v.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 3 else { throw UsageError(description: "\(name): '\(v)' is not a time ([[hh:]mm:]ss)") }
         var total = 0.0
-        for part in v.split(separator: ":", omittingEmptySubsequences: false) {
-            guard let d = Double(part), d.isFinite else {
+        for (i, part) in parts.enumerated() {
+            guard let d = decimal(part), d.isFinite else {
                 throw UsageError(description: "\(name): '\(v)' is not a time")
             }
             guard d >= 0, !part.hasPrefix("-") else {
                 throw UsageError(description: "\(name): '\(v)' is negative: a time is from 0 on")
+            }
+            let whole = i == parts.count - 1 || d == d.rounded(.towardZero)
+            guard whole, i == 0 || d < 60 else {
+                throw UsageError(
+                    description:
+                        "\(name): '\(v)' is not a time ([[hh:]mm:]ss: hours and minutes whole, minutes and seconds "
+                        + "under 60)")
             }
             total = total * 60 + d
         }

@@ -20,6 +20,10 @@ import Testing
     @Test(arguments: [
         "--start=1e16", "--start=1e300", "--start=inf", "--end=1e16", "--length=1e19", "--start=99999999999:00:00",
         "--network-timeout=1e300", "--network-timeout=inf", "--hls-bitrate=1e308M", "--hls-max-resolution=1e300x1e300",
+        // Read as times or numbers by the parser's laxness (a QA pass): four fields, 60 minutes, a fraction of an
+        // hour, hexadecimal (`Double` reads it), and a length that plays nothing.
+        "--start=1:1:1:1", "--end=1:2:3:4", "--start=1:60", "--start=1.5:00", "--speed=0x1", "--volume=0x10",
+        "--sub-delay=0x3", "--length=0",
     ])
     func outOfRangeOptionIsAUsageError(_ option: String) throws {
         let tone = try Fixtures.tone(seconds: 1)
