@@ -247,10 +247,10 @@ import Testing
     @Test(arguments: ["wav", "flac", "mp3"])
     func nothingToPlayBetweenStartAndEndIsNotAnError(_ ext: String) throws {
         // Media that decodes nothing because of where it starts or stops is still media: no "not a media file".
-        // A start past the end is said as such, once; an end before the start is a usage error (exit status 2,
-        // HostileNumberTests.timesOutsideTheFileAreSaid). Both played nothing without a word before.
+        // A start past the end is said as such, once; an end before the start, or a length of 0, is a usage error
+        // (exit status 2, HostileNumberTests). Both played nothing without a word before.
         let tone = try Fixtures.tone(seconds: 1, ext: ext)
-        for range in [["--start=100"], ["--length=0"]] {
+        for range in [["--start=100"], ["--start=100", "--length=5"]] {
             let r = try play(range + [tone.path])
             #expect(r.status == 0, "\(ext) \(range): exit \(r.status); stderr: \(r.stderr)")
             #expect(
