@@ -225,7 +225,7 @@ struct Options {
           l          A-B loop: set A, then B (the part between plays again and again), then off
           9 / 0      volume down / up      m           mute
           #          next sound track (or HLS audio rendition)
-          j          next subtitle track (after the last: none)   v  subtitles shown / hidden (window)
+          j          next subtitle track (after the last: none)   v  subtitles shown / hidden
           s          save the picture as playhead-shotNNNN.png in the current folder
           i          Picture in Picture: a small window above the others, and back
           > / Enter  next entry            < / Backspace  previous (restarts the entry after 3 s)

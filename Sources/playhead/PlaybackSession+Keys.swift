@@ -37,7 +37,8 @@ extension PlaybackSession {
                 StatusLine.render(player: player, item: item, bar: $0, chapter: chapter)
             }
         }
-        let subtitles = windowShowsSubtitles(of: item) ? "" : Self.short(terminalSubtitles.current, columns)
+        let subtitles =
+            subtitlesHidden || windowShowsSubtitles(of: item) ? "" : Self.short(terminalSubtitles.current, columns)
         terminal.status(TerminalWidth.truncate(line, to: columns), below: subtitles)
     }
 
@@ -131,10 +132,12 @@ extension PlaybackSession {
     }
 
     /// Hides or shows the subtitles drawn in the window.
+    /// Hides the subtitles, or shows them again: in the window, and under the status line (key v).
     private func toggleSubtitles() {
-        guard case .open(let window) = windowState else { return }
-        window.playerLayer.showsSubtitles.toggle()
-        terminal.message("subtitles \(window.playerLayer.showsSubtitles ? "shown" : "hidden")")
+        subtitlesHidden.toggle()
+        if case .open(let window) = windowState { window.playerLayer.showsSubtitles = !subtitlesHidden }
+        terminal.message("subtitles \(subtitlesHidden ? "hidden" : "shown")")
+        tick()
     }
 
     /// Shows the subtitles of every item a tenth of a second earlier (`by` -0.1) or later, as mpv's z and x.

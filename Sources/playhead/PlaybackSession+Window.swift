@@ -26,6 +26,7 @@ extension PlaybackSession {
                     self?.withdrawWindowFromMPRIS()
                     printError("the display went away: playing on without pictures")
                 }
+                window.playerLayer.showsSubtitles = !subtitlesHidden
                 windowState = .open(window)
                 offerWindowOverMPRIS(window)
                 let pip = PictureInPictureController(playerWindow: window)

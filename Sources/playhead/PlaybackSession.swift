@@ -50,6 +50,8 @@ final class PlaybackSession {
     var subtitleDelay = 0.0
     /// The subtitles shown under the status line while no window shows them.
     let terminalSubtitles = TerminalSubtitles()
+    /// Whether the user hid the subtitles (key v): in the window, and under the status line.
+    var subtitlesHidden = false
     /// The MPRIS presence, when a session bus answered.
     var nowPlaying: NowPlayingSession? {
         didSet { followControls() }

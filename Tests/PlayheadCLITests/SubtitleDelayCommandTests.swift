@@ -25,6 +25,16 @@ import Testing
         #expect(keyed.stdout.contains("subtitle delay: +0.3 s"), "\(keyed.stdout.suffix(300))")
     }
 
+    /// The key v hides the subtitles under the status line too (it did nothing without a window), and shows them
+    /// again: hidden at 0.5 s, "One" (1-2 s) never shows; hidden and shown again before 1 s, it does.
+    @Test func vHidesTheSubtitlesInTheTerminal() throws {
+        let hidden = try terminal([], keys: [(0.5, "v")], seconds: 1.8)
+        #expect(hidden.stdout.contains("subtitles hidden"), "\(hidden.stdout.suffix(300))")
+        #expect(!hidden.stdout.contains("One"), "\(hidden.stdout.suffix(300))")
+        let shown = try terminal([], keys: [(0.3, "v"), (0.6, "v")], seconds: 1.8)
+        #expect(shown.stdout.contains("subtitles shown") && shown.stdout.contains("One"), "\(shown.stdout.suffix(300))")
+    }
+
     @Test(arguments: ["abc", "1e9", "nan", ""]) func aWrongDelayIsAUsageError(_ value: String) throws {
         let r = try Run.command(Paths.playheadBinary(), ["--sub-delay=\(value)", "x.mkv"], timeout: 10)
         #expect(r.status == 2 && r.stderr.contains("--sub-delay"), "\(r.status): \(r.stderr)")
