@@ -24,8 +24,9 @@ enum StatusLine {
             line += " \(Int(100 * min(1, now / duration)))%"
         }
         if let chapter { line += " \(chapter)" }
-        if !item.duration.isNumeric, let window = item.seekableTimeRanges.last {
-            // A live stream: how far behind the point it would start at.
+        if !item.duration.isNumeric, item.status == .readyToPlay, let window = item.seekableTimeRanges.last {
+            // A live stream: how far behind the point it would start at (not an on-demand playlist whose duration
+            // is not known yet: its window comes before its duration).
             line += " live -\(Int(max(0, window.end.seconds - now).rounded()))s"
         }
         if player.reasonForWaitingToPlay == .toMinimizeStalls { line += " buffering" }
