@@ -39,6 +39,7 @@ extension PictureInPictureController {
         floating.closeHandler = { [weak self] in self?.stop(restoring: false) }
         floating.pictureInPictureButtonHandler = { [weak self] in self?.stop(restoring: true) }
         floating.keyHandler = playerWindow.keyHandler
+        floating.fullscreenWhileFloating = { [weak self] in self?.stop(restoring: true, fullscreen: true) }
         // Resized from an edge, it keeps the picture's aspect ratio: the height follows the width.
         floating.addSizeObserver { [weak floating] w, h in
             guard let floating else { return }
@@ -66,8 +67,9 @@ extension PictureInPictureController {
 
     /// Ends Picture in Picture: the main window shows again where it was, with the player; with `restoring` the
     /// delegate restores the app's interface (waited for up to `restoreTimeout`), without it (the floating window
-    /// was closed) the player pauses.
-    func stop(restoring: Bool) {
+    /// was closed) the player pauses; with `fullscreen` (the key f or a double click in the floating window) the main
+    /// window comes back covering the screen.
+    func stop(restoring: Bool, fullscreen: Bool = false) {
         guard isPictureInPictureActive, !transitioning, let floating = pictureInPictureWindow else { return }
         transitioning = true
         delegate?.pictureInPictureControllerWillStopPictureInPicture(self)
@@ -84,6 +86,7 @@ extension PictureInPictureController {
                 self.playerWindow.move(x: p.x, y: p.y)
                 self.playerWindow.resize(width: p.width, height: p.height)
             }
+            if fullscreen { self.playerWindow.isFullscreen = true }
             self.pictureInPictureWindow = nil
             if restoring { await self.askToRestore() }
             self.isPictureInPictureActive = false

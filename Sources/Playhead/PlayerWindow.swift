@@ -75,6 +75,10 @@ public final class PlayerWindow {
     var isFloating = false {
         didSet { controls?.push() }
     }
+    /// What fullscreen (the key f, a double click) does in a Picture-in-Picture window: it does not cover the screen
+    /// itself (floating and on top, out of the desktop's fullscreen state); Picture in Picture ends into a
+    /// fullscreen main window.
+    var fullscreenWhileFloating: (() -> Void)?
     private var inputs: Task<Void, Never>?
     private var controls: PlayerControls?
 
@@ -199,7 +203,7 @@ public final class PlayerWindow {
             controls?.push()
         case .buttonDown(let x, let y, 1, let clicks):
             let onControls = controls?.press(at: CGPoint(x: x, y: y)) ?? false
-            if clicks == 2, !onControls { isFullscreen.toggle() }
+            if clicks == 2, !onControls { toggleFullscreen() }
         case .buttonUp(let x, let y, 1): controls?.release(at: CGPoint(x: x, y: y))
         case .mouseMoved(let x, let y): controls?.moved(to: CGPoint(x: x, y: y))
         case .mouseLeft: controls?.mouseLeft()
@@ -226,13 +230,22 @@ public final class PlayerWindow {
         case .right: seek(player, to: now + 5)
         case .up: seek(player, to: now + 60)
         case .down: seek(player, to: now - 60)
-        case .character("f"): isFullscreen.toggle()
+        case .character("f"): toggleFullscreen()
         case .escape: if controls?.closeMenu() != true, isFullscreen { isFullscreen = false }
         case .character("m"): player?.isMuted.toggle()
         case .character("9"): player.map { $0.volume = max(0, $0.volume - 0.05) }
         case .character("0"): player.map { $0.volume = min(1, $0.volume + 0.05) }
         case .character("q"), .character("Q"): requestClose()
         default: break
+        }
+    }
+
+    /// The key f and a double click: fullscreen on or off; in Picture in Picture, `fullscreenWhileFloating`.
+    private func toggleFullscreen() {
+        if isFloating {
+            fullscreenWhileFloating?()
+        } else {
+            isFullscreen.toggle()
         }
     }
 

@@ -49,6 +49,16 @@ import Testing
         #expect(try Self.waitUntil { try !Self.mapped(floating, on: x.display) }, "the floating window stayed")
         try WindowCommandTests.type(["i"], into: title, on: x.display)
         #expect(try Self.waitUntil { try Self.mapped(floating, on: x.display) }, "i did not float the player")
+        // f in the floating window: back to the main window, covering the screen (the floating window itself
+        // went fullscreen and on top, while MPRIS said it was not); f there leaves fullscreen, i floats it again.
+        try WindowCommandTests.type(["f"], into: floating, on: x.display)
+        #expect(try Self.waitUntil { try Self.mapped(title, on: x.display) }, "f did not bring the main window back")
+        #expect(try Self.waitUntil { try !Self.mapped(floating, on: x.display) }, "the floating window stayed")
+        let bus = try #require(try SessionBus.mprisName(of: p.processIdentifier), "no MPRIS name")
+        #expect(try WindowManagerCommandTests.waitForProperty("Fullscreen", of: bus, toBe: "b true") == "b true")
+        try WindowCommandTests.type(["f", "i"], into: title, on: x.display)
+        #expect(try WindowManagerCommandTests.waitForProperty("Fullscreen", of: bus, toBe: "b false") == "b false")
+        #expect(try Self.waitUntil { try Self.mapped(floating, on: x.display) }, "i did not float the player")
         // q in the floating window quits, as in the main one.
         try WindowCommandTests.type(["q"], into: floating, on: x.display)
         #expect(WindowCommandTests.waitForExit(p, seconds: 5), "q in Picture in Picture did not quit")
@@ -57,7 +67,7 @@ import Testing
         let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }.filter { $0["event"] as? String == "picture-in-picture" }
-        #expect(lines.map { $0["active"] as? Bool } == [true, false, true], "\(lines)")
+        #expect(lines.map { $0["active"] as? Bool } == [true, false, true, false, true], "\(lines)")
         #expect(Set(lines.map { $0["opens"] as? Int }).count == 1, "opens \(lines.map { $0["opens"] ?? "-" })")
         #expect(Set(lines.map { $0["decoders"] as? Int }).count == 1, "\(lines.map { $0["decoders"] ?? "-" })")
     }
