@@ -50,6 +50,10 @@ extension PlaybackEngine {
     /// How ready this engine is to follow its predecessor gaplessly.
     var handOffReadiness: HandOffReadiness {
         let primed = config.audio?.isPrimed(self) ?? false
+        // A period whose sound ends before its first packet (a web page saved as `.flac`: FFmpeg finds a FLAC
+        // stream of no channels) has nothing to follow with; handed the output, it wrote nothing, and the join's
+        // boundary, the output's last frame, was never heard: the queue stood still, the output open.
+        if audioQueue.reachedEnd && audioQueue.byteCount == 0 { return .unusable }
         return control.withLock { c in
             if c.failed || c.stopping || !config.decodeAudio { return .unusable }
             if let info, info.audioStream == nil { return .unusable }
