@@ -163,19 +163,27 @@ extension PlaybackSession {
             player.advanceToNextItem()
             return
         }
-        guard let c = current, let cursor, let next = cursor.nextEntry(after: c.slot) else { return }
+        guard let slot = playingSlot, let cursor, let next = cursor.nextEntry(after: slot) else { return }
         jump(to: next)
+    }
+
+    /// The entry the player plays now: its current item's. The session hears of a change of item later (`current`):
+    /// a key pressed again before then went on from the entry it had heard of, and made a new item of the same
+    /// next entry at each press (an HLS queue opened one stream ten times over for ten presses, each open left
+    /// running).
+    private var playingSlot: PlaylistCursor.Slot? {
+        player.currentItem.flatMap { slots[ObjectIdentifier($0)] } ?? current?.slot
     }
 
     /// The "previous" key: restarts the entry when more than 3 s in (as Media3 and most players do), else plays
     /// the entry before it.
     func playPreviousEntry() {
-        guard let c = current, let cursor else { return }
+        guard let slot = playingSlot, let cursor else { return }
         if player.currentTime().seconds > 3 {
             player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
             return
         }
-        guard let previous = cursor.previous(before: c.slot) else {
+        guard let previous = cursor.previous(before: slot) else {
             player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
             return
         }
