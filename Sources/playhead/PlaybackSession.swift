@@ -231,8 +231,12 @@ final class PlaybackSession {
         // change: follow it first (its error is its own, and the entry after it is queued), or the queue ended
         // there.
         if case .error = event.kind { currentItemChanged() }
+        // An item change is logged with the entry it changes to (it named the entry just left).
+        if case .currentItemChanged = event.kind { currentItemChanged() }
         if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.slot)) }
-        log?.write(event, input: current.map { location(of: $0.slot) } ?? "")
+        var ended = false
+        if case .currentItemChanged = event.kind { ended = player.currentItem == nil }
+        log?.write(event, input: ended ? "" : current.map { location(of: $0.slot) } ?? "")
         switch event.kind {
         case .opened:
             audioSession?.follow(player.currentItem)

@@ -72,6 +72,22 @@ import Testing
         #expect(stat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
     }
 
+    /// `item-changed` names the entry that plays from then on, and none at the end (it named the entry just left:
+    /// a QA pass could not tell from a log when an entry began).
+    @Test func itemChangedNamesTheEntryThatPlaysNext() throws {
+        let (a, b) = (try Fixtures.tone(seconds: 0.3, ext: "wav"), try Fixtures.tone(seconds: 0.3, frequency: 880))
+        let log = Paths.scratch("log-item-changed").appendingPathComponent("log.jsonl")
+        try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "--no-mpris", "--log-json=\(log.path)", a.path, b.path],
+            timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+        let changes = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["event"] as? String == "item-changed" }.compactMap { $0["input"] as? String }
+        #expect(changes == [a.path, b.path, ""], "\(changes)")
+    }
+
     @Test func aPathThatCannotBeOpenedIsAUsageError() throws {
         for path in ["/nonexistent-dir/e.jsonl", Paths.scratch("logjson").path] {
             let r = try play(path)
