@@ -9,6 +9,7 @@ extension NowPlayingSession {
             guard let self else { return }
             self.player.volume = Float(min(1, max(0, volume)))
             self.publish()
+            self.volumeChangeHandler?()
         }
         func add(
             _ command: RemoteCommand, _ handler: @escaping @MainActor (RemoteCommandEvent) -> RemoteCommandHandlerStatus

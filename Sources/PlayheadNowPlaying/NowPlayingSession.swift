@@ -30,6 +30,9 @@ public final class NowPlayingSession {
             if automaticallyPublishesNowPlayingInfo { startPublishing() } else { stopPublishing() }
         }
     }
+    /// Called on the main actor after the desktop set the player's volume (MPRIS `Volume`), which no player event
+    /// reports: an app that shows the volume redraws it here.
+    public var volumeChangeHandler: (@MainActor () -> Void)?
     /// Whether this session is the one the desktop sees.
     public var isActive: Bool { Self.active === self && nowPlayingInfoCenter.mprisBusName != nil }
 

@@ -19,10 +19,12 @@ extension PlaybackSession {
         player.resumesAfterInterruptionWithoutAdvice = !hasControls
     }
 
-    /// Called every 50 ms: redraws the status line, and the subtitles under it, each within one line of the
-    /// terminal (a wrapped line would leave the cursor off the status line, and each redraw would add a line).
-    func tick() {
-        guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return }
+    /// Called every 50 ms while playing (`run`'s ticker), and after events and keys: redraws the status line, and
+    /// the subtitles under it, each within one line of the terminal (a wrapped line would leave the cursor off the
+    /// status line, and each redraw would add a line). Returns what it drew (nil: nothing to draw).
+    @discardableResult
+    func tick() -> String? {
+        guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return nil }
         let columns = max(Terminal.columns - 1, 8)
         let chapter = chapterLabel
         var line = StatusLine.render(player: player, item: item, chapter: chapter)
@@ -39,7 +41,9 @@ extension PlaybackSession {
         }
         let subtitles =
             subtitlesHidden || windowShowsSubtitles(of: item) ? "" : Self.short(terminalSubtitles.current, columns)
-        terminal.status(TerminalWidth.truncate(line, to: columns), below: subtitles)
+        let shown = TerminalWidth.truncate(line, to: columns)
+        terminal.status(shown, below: subtitles)
+        return shown + "\n" + subtitles
     }
 
     /// The status line within `columns`: `head` (the entry's label and title), the playback status `status(bar)`
@@ -93,6 +97,7 @@ extension PlaybackSession {
         default: break
         }
         tick()
+        Terminal.requestRedraw()
     }
 
     /// Plays the item's next playable sound track (an HLS stream's next audio rendition), from where it is, and

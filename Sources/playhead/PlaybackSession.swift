@@ -157,16 +157,26 @@ final class PlaybackSession {
         }
         enqueue(first)
         player.play()
-        // The status line moves 20 times a second while playing; paused, it changes only with an event or a key
-        // (both redraw it), so it is redrawn once a second. Without a terminal there is nothing to draw.
+        // The status line moves 20 times a second while playing. Paused, it is drawn again after a second while
+        // what it shows still changes (a stream filling its buffer, a live edge moving on), and otherwise only when
+        // asked to (`Terminal.requestRedraw`: an event, a key, MPRIS's volume, a message, a resize): a paused
+        // player sleeps. Without a terminal there is nothing to draw.
         let ticker = Task { @MainActor [weak self] in
+            var requests = Terminal.redrawRequests.stream.makeAsyncIterator()
+            var shownPaused: String?
             while !Task.isCancelled, Terminal.isInteractive, self?.options.reallyQuiet == false {
-                let playing = self.map { session in
-                    session.tick()
-                    return session.player.timeControlStatus != .paused
+                guard let (line, playing) = self.map({ ($0.tick(), $0.player.timeControlStatus != .paused) }) else {
+                    return
                 }
-                guard let playing else { return }
-                try? await Task.sleep(for: playing ? .milliseconds(50) : .seconds(1))
+                if playing {
+                    shownPaused = nil
+                    try? await Task.sleep(for: .milliseconds(50))
+                } else if line != shownPaused {
+                    shownPaused = line
+                    try? await Task.sleep(for: .seconds(1))
+                } else if await requests.next() == nil {
+                    return
+                }
             }
         }
         defer { ticker.cancel() }
@@ -219,6 +229,12 @@ final class PlaybackSession {
             self?.playPreviousEntry()
             return .success
         }
+        // The volume the desktop sets shows on the status line, paused too (no player event says so).
+        session.volumeChangeHandler = { Terminal.requestRedraw() }
+        commands.changePlaybackRateCommand.addTarget { _ in
+            Terminal.requestRedraw()
+            return .success
+        }
         if await session.becomeActiveIfPossible() { return session }
         session.invalidate()
         if options.verbose { printError("no D-Bus session bus: Now Playing and media keys are off") }
@@ -265,6 +281,7 @@ final class PlaybackSession {
         default: break
         }
         tick()
+        Terminal.requestRedraw()
     }
 }
 
@@ -273,4 +290,5 @@ final class PlaybackSession {
 func printError(_ message: String) {
     let clear = Terminal.isInteractive && isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[J" : ""
     try? FileHandle.standardError.write(contentsOf: Data("\(clear)playhead: \(terminalSafe(message))\n".utf8))
+    if !clear.isEmpty { Terminal.requestRedraw() }
 }

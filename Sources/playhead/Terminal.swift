@@ -10,11 +10,16 @@ final class Terminal: @unchecked Sendable {
     }
 
     static let isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    /// Asks for the status line to be drawn again (`requestRedraw()`); read by the session's ticker, which draws it
+    /// only on these while paused and nothing changes (`PlaybackSession.run`). Newer requests replace older ones.
+    static let redrawRequests = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     private var saved = termios()
     private var raw = false
     private(set) var lineShown = false
     /// Waits for the job to be brought to the foreground (`fg` sends SIGCONT) to start reading keys.
     private var foregroundWatch: (any DispatchSourceSignal)?
+    /// Redraws the status line when the terminal is resized (SIGWINCH): its width decides what it shows.
+    private var resizeWatch: (any DispatchSourceSignal)?
 
     /// Whether this process's group owns the terminal: only then may it change the terminal's settings or read
     /// keys (a background job, `playhead FILE &`, is stopped by SIGTTOU or SIGTTIN when it tries, and stayed
@@ -40,6 +45,11 @@ final class Terminal: @unchecked Sendable {
             watch.resume()
             return
         }
+        signal(SIGWINCH, SIG_IGN)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        resize.setEventHandler { Self.requestRedraw() }
+        resize.resume()
+        resizeWatch = resize
         tcgetattr(STDIN_FILENO, &saved)
         var t = saved
         t.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -57,6 +67,10 @@ final class Terminal: @unchecked Sendable {
         thread.start()
     }
 
+    /// Asks for the status line to be drawn again soon: something it shows may have changed, or a message took its
+    /// place. Any thread.
+    nonisolated static func requestRedraw() { redrawRequests.continuation.yield() }
+
     /// Puts back the terminal settings of the start, from any thread, just before `_exit`.
     nonisolated static func restoreAtExit() {
         if terminalSaved, isForeground { tcsetattr(STDIN_FILENO, TCSANOW, &terminalAtStart) }
@@ -68,6 +82,8 @@ final class Terminal: @unchecked Sendable {
         lineShown = false
         foregroundWatch?.cancel()
         foregroundWatch = nil
+        resizeWatch?.cancel()
+        resizeWatch = nil
         if raw, Self.isForeground { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
         raw = false
     }
@@ -95,6 +111,7 @@ final class Terminal: @unchecked Sendable {
         let prefix = lineShown ? "\r\u{1B}[J" : ""
         try? FileHandle.standardOutput.write(contentsOf: Data("\(prefix)\(terminalSafe(text))\n".utf8))
         lineShown = false
+        Self.requestRedraw()
     }
 
     private static func readKeys(_ onKey: @escaping @MainActor @Sendable (Key) -> Void) {

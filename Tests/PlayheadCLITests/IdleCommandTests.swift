@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PlayheadTestSupport
 import Testing
 
@@ -32,5 +33,52 @@ import Testing
         let ticks = activity.reduce(0) { $0 + $1.ticks }
         #expect(wakeups <= 100, "\(wakeups) wakeups in 10 s paused: \(ThreadActivity.describe(activity, top: 30))")
         #expect(ticks <= 2, "\(ticks) CPU ticks in 10 s paused: \(ThreadActivity.describe(activity, top: 30))")
+    }
+
+    /// Paused in a terminal, the status line is drawn once what it shows stops changing, and then only when asked:
+    /// it was drawn again every second, and the player woke 11 times a second (2.4 without a terminal).
+    @Test func pausedInATerminalSleeps() throws {
+        let chirp = try GaplessFixtures.positionChirp()
+        let marker = Paths.scratch("paused-terminal").appendingPathComponent("events.json").path
+        let activity = Mutex<(pid: Int32?, changes: [ThreadActivity.Change])>((nil, []))
+        let sampled = DispatchSemaphore(value: 0)
+        let sampler = Thread {
+            defer { sampled.signal() }
+            // Paused at 2.5 s; watched from 5 s for 10 s (the key q comes at 17.5 s).
+            Thread.sleep(forTimeInterval: 5)
+            guard let pid = Self.process(named: "playhead", withArgument: "--log-json=\(marker)") else { return }
+            let before = ThreadActivity.sample(pid: pid)
+            Thread.sleep(forTimeInterval: 10)
+            let changes = ThreadActivity.difference(before, ThreadActivity.sample(pid: pid))
+            activity.withLock { $0 = (pid, changes) }
+        }
+        sampler.start()
+        let run = try Run.inTerminal(
+            [try Paths.playheadBinary(), "--ao=null", "--vo=null", "--no-mpris", "--log-json=\(marker)", chirp.path],
+            keys: [(2.5, " "), (15, "q")], tail: 3, timeout: 40)
+        sampled.wait()
+        #expect(run.status == 0, "\(run.stderr)")
+        let (pid, changes) = activity.withLock { $0 }
+        try #require(pid != nil, "no playhead process found while it played: \(run.stdout.suffix(300))")
+        #expect(!changes.isEmpty, "no threads read for pid \(pid ?? 0)")
+        let wakeups = changes.reduce(0) { $0 + $1.wakeups }
+        #expect(wakeups <= 50, "\(wakeups) wakeups in 10 s paused: \(ThreadActivity.describe(changes, top: 30))")
+        #expect(run.stdout.contains("⏸"), "never shown paused: \(run.stdout.suffix(300))")
+    }
+
+    /// The process whose program is `name` and one of whose arguments is `argument`.
+    static func process(named name: String, withArgument argument: String) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry),
+                let comm = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
+                comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { continue }
+            if cmdline.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == argument }) {
+                return pid
+            }
+        }
+        return nil
     }
 }
