@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import PlayheadTestSupport
+import Synchronization
 import Testing
 
 /// `playhead` paused from the desktop sleeps, as mpv does: its threads wake a few times a second at most (the
