@@ -129,6 +129,28 @@ struct AssetTests {
             #expect(error.category == .network)
         }
     }
+
+    /// A plain file's URL that redirects to itself forever: the loop is named (FFmpeg, which follows redirects as
+    /// far, says only "input/output error"), for the asset's load and the item alike.
+    @Test @MainActor func redirectLoopThroughTheAPI() async throws {
+        let origin = try TestOrigin(serving: Paths.fixtures)
+        let url = origin.url("tone.m4a", ["redirect": "loop"])
+        let expected = "\(url.absoluteString): more than 10 redirects (a redirect loop)"
+        do {
+            _ = try await URLAsset(url: url).load(.tracks)
+            Issue.record("loading succeeded")
+        } catch let error as PlaybackError {
+            #expect(error.description == expected)
+        }
+        let item = PlayerItem(url: url)
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .failed })
+        #expect(item.error?.description == expected)
+        player.close()
+    }
 }
 
 /// Replacing the item while playing.

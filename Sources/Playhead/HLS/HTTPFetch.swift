@@ -60,6 +60,8 @@ final class HTTPFetch: @unchecked Sendable {
     private(set) var lastErrorWasTimeout = false
     /// The HTTP status of the last error thrown, when it was one.
     private(set) var lastStatus: Int?
+    /// Whether the last error thrown was a redirect loop (more redirects than `SegmentLoader.maximumRedirects`).
+    private(set) var lastErrorWasRedirectLoop = false
     /// The last response's `Retry-After` in seconds (range-checked by `RetryPolicy.retryAfterSeconds`).
     private(set) var lastRetryAfter: Double?
     /// Polled ten times a second while a request waits (from the waiting thread): true cancels the request, so a
@@ -103,6 +105,7 @@ final class HTTPFetch: @unchecked Sendable {
         lastErrorWasTransient = false
         lastErrorWasConnection = false
         lastErrorWasTimeout = false
+        lastErrorWasRedirectLoop = false
         lastStatus = nil
         lastRetryAfter = nil
         if state.current.cancelled { throw PlaybackError(.network, source: name, reason: "cancelled") }
@@ -190,6 +193,7 @@ final class HTTPFetch: @unchecked Sendable {
                 lastStatus = code
                 lastErrorWasTransient = RetryPolicy.isRetryable(status: code)
                 lastRetryAfter = retryAfter.current
+            case .tooManyRedirects: lastErrorWasRedirectLoop = true
             default: break
             }
             throw Self.error(error, url: name, cancelled: state.current.cancelled)

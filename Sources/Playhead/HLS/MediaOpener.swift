@@ -91,8 +91,8 @@ enum MediaOpener {
         /// (the item failed after twice the time-out), so this is the item's error at once.
         var timedOut: PlaybackError?
         /// The server refused the request that looked (a 4xx status other than 416, which a server that does not
-        /// serve ranges may answer): FFmpeg's open would ask again and be refused again, so this is the item's
-        /// error at once.
+        /// serve ranges may answer, or a redirect loop): FFmpeg's open would ask again and be refused again, so
+        /// this is the item's error at once.
         var refused: PlaybackError?
         /// The entries of a remote list of streams (a radio station's `.pls`, an M3U without HLS tags), when
         /// `location` is one.
@@ -118,7 +118,10 @@ enum MediaOpener {
             do {
                 r = try probe.get(url, range: 0...4095, limit: 1 << 20, deadline: probe.playlistDeadline)
             } catch {
-                let refused = probe.lastStatus.map { (400..<500).contains($0) && $0 != 416 } ?? false
+                // A redirect loop is refused too: FFmpeg would follow it as far and say only "input/output error".
+                let refused =
+                    probe.lastErrorWasRedirectLoop
+                    || probe.lastStatus.map { (400..<500).contains($0) && $0 != 416 } ?? false
                 return Sniffed(
                     unreachable: probe.lastErrorWasConnection ? error : nil,
                     timedOut: probe.lastErrorWasTimeout ? error : nil, refused: refused ? error : nil)
