@@ -34,6 +34,8 @@ extension Player {
             resumesAfterInterruptionWithoutAdvice: audioSessionLink.resumesAfterInterruptionWithoutAdvice)
         resources.setAudioSessionObserver(nil)
         isInterruptedByAudioSession = false
+        sendEngineRate()
+        updateTimeControlStatus()
     }
 
     /// Whether the player resumes by itself when an interruption (a call) ends with `.shouldResume`, having been
@@ -120,7 +122,8 @@ extension Player {
 
     /// Reacts as a careful iOS app does: pause when an interruption begins; when it ends with `.shouldResume` (or
     /// without it, if `resumesAfterInterruptionWithoutAdvice`), resume only if `resumesAfterInterruption`, the
-    /// player was playing and nobody changed the rate meanwhile; pause
+    /// player was playing and nobody changed the rate meanwhile (a play asked for during the call waits for its
+    /// end, then plays, advised or not: the person asked for it); pause
     /// when the device playing goes away (and stay paused on the device the stream moved to) unless
     /// `pausesWhenOutputDeviceGoesAway` is false. Main actor.
     func handleAudioSession(_ event: AudioSession.Event) {
@@ -138,6 +141,9 @@ extension Player {
                 applySessionRate(rate)
             }
             audioSessionLink.resumeRate = nil
+            // A play asked for during the call (the user's, whatever the advice) starts now.
+            sendEngineRate()
+            updateTimeControlStatus()
         case .routeChange(.oldDeviceUnavailable, _):
             // The process's route changed (a stream's device went away): a player heard nowhere has nothing to
             // pause for, and one told not to pause plays on where the stream went.

@@ -95,6 +95,8 @@ extension Player {
             (status, reason) = (.waitingToPlayAtSpecifiedRate, .noItemToPlay)
         } else if !engineReady {
             (status, reason) = (.waitingToPlayAtSpecifiedRate, .evaluatingBufferingRate)
+        } else if isInterruptedByAudioSession {
+            (status, reason) = (.waitingToPlayAtSpecifiedRate, .interruptedByAudioSession)
         } else if stalled || isWaitingForSoundServer {
             (status, reason) = (.waitingToPlayAtSpecifiedRate, .toMinimizeStalls)
         } else {

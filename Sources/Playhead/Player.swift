@@ -39,6 +39,9 @@ public class Player {
         case evaluatingBufferingRate
         /// There is no item.
         case noItemToPlay
+        /// An audio session interruption (a call) holds the sound: playback asked for during it starts when it ends
+        /// (the sound server mutes the stream meanwhile, and what played would never be heard). Linux addition.
+        case interruptedByAudioSession
     }
 
     /// What happens when an item ends, like `AVPlayer.ActionAtItemEnd`.
@@ -119,6 +122,8 @@ public class Player {
     package var linearPlaybackRequired = false
 
     var storedRate: Float = 0
+    /// The rate last sent to the playback loop (`sendEngineRate`).
+    var engineRateSent: Float = 0
     var engine: PlaybackEngine?
     /// The player's sound: its output for its whole life, and which item's period writes to it.
     var audioRenderer: AudioRenderer?
@@ -139,7 +144,8 @@ public class Player {
     /// The items of a queue player, the current one first; empty for a plain player.
     var queue: [PlayerItem] = []
     /// Whether the audio session interrupted playback (a call began): the player paused and resumes when the
-    /// interruption ends with `.shouldResume`. Linux addition (iOS apps track this from the notification).
+    /// interruption ends with `.shouldResume`; a play asked for meanwhile waits for its end
+    /// (`WaitingReason.interruptedByAudioSession`). Linux addition (iOS apps track this from the notification).
     public internal(set) var isInterruptedByAudioSession = false
     /// Whether the sound server went away and none answers yet (`AudioSession.mediaServicesWereLostNotification`
     /// until `...WereResetNotification`): nothing is heard and the clock stands, so a playing player waits
@@ -257,9 +263,19 @@ public class Player {
         let wasPaused = storedRate == 0
         storedRate = r
         if wasPaused { startBufferMonitor() }
-        resources.loop.send(.setRate(Double(r)))
+        sendEngineRate()
         emit(PlayerEvent(.rateChanged(r)))
         updateTimeControlStatus()
         observers.rateChanged(r, player: self)
+    }
+
+    /// Tells the playback loop the rate to play at: the rate asked for, or 0 while an interruption holds the sound
+    /// (a play asked for during a call waits for its end; its stream stays corked, and the clock stands). Main
+    /// actor.
+    func sendEngineRate() {
+        let r = isInterruptedByAudioSession ? 0 : storedRate
+        guard r != engineRateSent else { return }
+        engineRateSent = r
+        resources.loop.send(.setRate(Double(r)))
     }
 }

@@ -132,7 +132,8 @@ extension NowPlayingSession {
         if player.timeControlStatus != .paused { isStopped = false }
         let state: NowPlayingPlaybackState =
             player.timeControlStatus == .paused
-            ? (isStopped ? .stopped : .paused) : (player.isWaitingForSoundServer ? .interrupted : .playing)
+            ? (isStopped ? .stopped : .paused)
+            : (player.isWaitingForSoundServer || player.isInterruptedByAudioSession ? .interrupted : .playing)
         if center.playbackState != state { center.playbackState = state }
     }
 

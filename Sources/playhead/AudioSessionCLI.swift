@@ -15,6 +15,9 @@ final class AudioSessionCLI {
     private var token: UUID?
     /// Whether the mode set is `.moviePlayback` (the item playing has video).
     private var movie = false
+    /// False once the player is closing (`stopReporting`): what the session says then (the interruption "ends" as
+    /// the stream leaves the server) is no event of the playback, and the player's position is gone.
+    private var reporting = true
     /// Activation, deactivation and mode changes run here, in order, off the main actor: activating connects to
     /// the sound server (and may pause other players over D-Bus), and a mode change updates the open stream on the
     /// server, which need not hold up playback. The player activates the session on the same queue when it plays,
@@ -85,6 +88,9 @@ final class AudioSessionCLI {
         }
     }
 
+    /// Says and logs nothing more: the player is about to close.
+    func stopReporting() { reporting = false }
+
     /// Deactivates the session, resuming the players it paused.
     func finish() {
         if let token { AudioSession.shared.removeObserver(token) }
@@ -99,6 +105,7 @@ final class AudioSessionCLI {
     }
 
     private func report(_ event: AudioSession.Event, at time: Double) {
+        guard reporting else { return }
         var entry: [String: Any] = ["time": (time * 1_000_000).rounded() / 1_000_000]
         entry["position"] = player.currentTime().seconds
         entry["monotonic"] = time + MonotonicClock.processStart  // CLOCK_MONOTONIC seconds, for benchmarks
@@ -110,12 +117,16 @@ final class AudioSessionCLI {
         case .interruption(.ended, let o):
             entry["event"] = "interruption-ended"
             entry["should-resume"] = o.contains(.shouldResume)
-            notice =
-                o.contains(.shouldResume)
-                ? "the interruption ended"
-                : player.resumesAfterInterruptionWithoutAdvice
-                    ? "the interruption ended: playing on (no terminal, window or MPRIS to resume a pause)"
-                    : "the interruption ended without advice to resume: paused (play to go on)"
+            // Without advice: a play asked for during the call (its rate set, its sound held) goes on anyway.
+            if o.contains(.shouldResume) {
+                notice = "the interruption ended"
+            } else if player.resumesAfterInterruptionWithoutAdvice {
+                notice = "the interruption ended: playing on (no terminal, window or MPRIS to resume a pause)"
+            } else if player.rate != 0 {
+                notice = "the interruption ended: playing (as asked during it)"
+            } else {
+                notice = "the interruption ended without advice to resume: paused (play to go on)"
+            }
         case .routeChange(let reason, _):
             entry["event"] = "route-change"
             entry["reason"] = "\(reason)"

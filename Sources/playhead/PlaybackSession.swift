@@ -186,6 +186,7 @@ final class PlaybackSession {
         }
         if quitRequested { saveResumePoint() }
         closeWindow()
+        audioSession.stopReporting()
         player.close()
         // The engine's threads end on their own; the process's exit handlers must not run under them.
         _ = await Player.waitForPlaybackThreads(upTo: 2)

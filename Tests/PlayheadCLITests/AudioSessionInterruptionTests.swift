@@ -68,4 +68,40 @@ import Testing
         }
         #expect(!resumed, "resumed after the call: \(p.names)")
     }
+
+    /// Play from the desktop during the call: the player waits for the call's end (nothing played into the
+    /// server's mute), the interruption ends when the call does, at the position the call stopped it, and the whole
+    /// tone is heard. It played muted (1-2 s lost) and the interruption ended only at quit, at "position 0".
+    @Test func aPlayDuringTheCallWaitsForItsEnd() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw TestSupportError("DBUS_SESSION_BUS_ADDRESS is not set: run the tests with scripts/test.sh")
+        }
+        let tone = try Fixtures.tone(seconds: 3)
+        let sink = try TestSink()
+        let p = try PlayheadProcess(["--ao=pulse", "--vo=null", "--audio-device=\(sink.name)", tone.path])
+        #expect(waitUntil(timeout: 10) { AudioAnalysis.audibleSeconds(sink.samplesSoFar) >= 1 }, "no sound")
+        let phone = try startPhoneStream(on: sink.name)
+        defer { Run.kill(phone) }
+        #expect(p.waitFor("interruption-began"), "events: \(p.names)")
+        Thread.sleep(forTimeInterval: 0.3)
+        let played = try Run.command("playerctl", ["-p", "playhead", "play"], timeout: 5)
+        #expect(played.status == 0, "playerctl: \(played.stderr)")
+        #expect(p.waitFor("rate-changed", count: 3), "events: \(p.names)")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(!p.names.contains("interruption-ended"), "events: \(p.names)")
+        Run.kill(phone)
+        #expect(p.waitFor("interruption-ended", timeout: 5), "the interruption did not end with the call: \(p.names)")
+        #expect(p.waitForExit() == 0, "stderr: \(p.stderr)")
+        let samples = sink.stopRecording()
+        let heard = AudioAnalysis.audibleSeconds(samples)
+        #expect(abs(heard - 3) < 0.25, "heard \(heard) s of a 3 s tone: music was lost during the call")
+        let began = p.events.first { $0["event"] as? String == "interruption-began" }?["position"] as? Double
+        let ends = p.events.filter { $0["event"] as? String == "interruption-ended" }
+        #expect(ends.count == 1, "\(ends)")
+        let endedAt = ends.first?["position"] as? Double
+        #expect(
+            began != nil && endedAt != nil && abs(endedAt! - began!) < 0.05,
+            "began at \(String(describing: began)), ended at \(String(describing: endedAt))")
+        #expect(p.stderr.contains("the interruption ended"), "\(p.stderr)")
+    }
 }

@@ -74,6 +74,7 @@ final class StateRecorder {
             case .toMinimizeStalls: return "waiting(stalls)"
             case .evaluatingBufferingRate: return "waiting(evaluating)"
             case .noItemToPlay: return "waiting(noItem)"
+            case .interruptedByAudioSession: return "waiting(interrupted)"
             case nil: return "waiting"
             }
         }
