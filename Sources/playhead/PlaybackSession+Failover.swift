@@ -25,7 +25,7 @@ extension PlaybackSession {
                 printError(shown("HLS failover: \(entry.uri) failed (\(entry.failureReason)); now \(to)"))
             }
             log?.write([
-                "event": "failover", "input": location(of: c.slot), "from": entry.uri, "to": to,
+                "event": "failover", "input": location(of: c.item, slot: c.slot), "from": entry.uri, "to": to,
                 "reason": entry.failureReason, "time": (MonotonicClock.now() - MonotonicClock.processStart),
             ])
         }

@@ -33,7 +33,7 @@ extension PlaybackSession {
             if let n = player.upNext.first, let slot = slots[ObjectIdentifier(n)] {
                 next = " | next: \(Self.short(title(of: n, slot: slot)))"
             }
-            let label = indexLabel(c.slot).trimmingCharacters(in: .whitespaces)
+            let label = c.slot.map(indexLabel)?.trimmingCharacters(in: .whitespaces) ?? ""
             let head = (label.isEmpty ? "" : label + " ") + Self.short(title(of: item, slot: c.slot)) + " "
             line = Self.fit(head: head, next: next, columns: columns) {
                 StatusLine.render(player: player, item: item, bar: $0, chapter: chapter)

@@ -12,14 +12,22 @@ extension PlaybackSession {
         return entries[cursor.entry(slot)].location
     }
 
+    /// Where `item` comes from: its entry's location, or for an item the desktop opened (MPRIS `OpenUri`,
+    /// `AddTrack`: no entry), its URL (a local file by its path).
+    func location(of item: PlayerItem, slot: PlaylistCursor.Slot?) -> String {
+        if let slot { return location(of: slot) }
+        let url = item.asset.url
+        return url.isFileURL ? url.path : url.absoluteString
+    }
+
     /// The title to show: the playlist's title (the user chose it), else the file's tag, else the file name.
-    func title(of item: PlayerItem?, slot: PlaylistCursor.Slot) -> String {
-        guard let cursor else { return "" }
-        let entry = entries[cursor.entry(slot)]
-        if let t = entry.title, !t.isEmpty { return t }
+    func title(of item: PlayerItem?, slot: PlaylistCursor.Slot?) -> String {
+        let entry = slot.flatMap { s in cursor.map { entries[$0.entry(s)] } }
+        if let t = entry?.title, !t.isEmpty { return t }
         if let t = item?.metadata.string(for: .title), !t.isEmpty { return t }
+        guard let location = entry?.location ?? item.map({ location(of: $0, slot: nil) }) else { return "" }
         // A file opened by its bytes (`/proc/self/fd/N`) by the name it was given (else "5").
-        let l = shown(entry.location)
+        let l = shown(location)
         return l.contains("://") ? l : (l as NSString).lastPathComponent
     }
 
@@ -119,8 +127,7 @@ extension PlaybackSession {
     /// The player moved to another item: note it, announce it, and queue the one after it.
     func currentItemChanged() {
         if abLoop?.item !== player.currentItem { clearABLoop() }
-        guard let item = player.currentItem, let slot = slots[ObjectIdentifier(item)] else {
-            guard player.currentItem == nil else { return }
+        guard let item = player.currentItem else {
             // Items shorter than the main actor takes to hear of them (`--untimed`, a folder of clicks) can end
             // before the one after them is queued: the player's queue ran dry, not the playlist.
             if let last = lastQueued, let next = cursor?.next(after: last) {
@@ -133,19 +140,22 @@ extension PlaybackSession {
             return
         }
         if current?.item === item { return }
+        // An item with no slot is one the desktop opened (MPRIS `OpenUri`, `AddTrack`): named by its URL, and the
+        // player's own queue goes on after it (the playlist after the last entry queued, once that runs dry).
+        let slot = slots[ObjectIdentifier(item)]
         current = (item, slot)
         // Forget the bookkeeping of items that left the queue.
         let queued = Set(player.items().map(ObjectIdentifier.init))
         slots = slots.filter { queued.contains($0.key) }
         if !options.reallyQuiet {
+            let name = shown(location(of: item, slot: slot))
             if let position = resumedAt.removeValue(forKey: ObjectIdentifier(item)) {
-                terminal.message(
-                    "Resuming \(shown(location(of: slot))) at \(clockString(position)) (--no-resume to start over)")
+                terminal.message("Resuming \(name) at \(clockString(position)) (--no-resume to start over)")
             } else if Terminal.isInteractive {
-                terminal.message("Playing\(indexLabel(slot)): \(shown(location(of: slot)))")
+                terminal.message("Playing\(slot.map(indexLabel) ?? ""): \(name)")
             }
         }
-        if player.items().count < 2, let cursor, let next = cursor.next(after: slot) { enqueue(next) }
+        if player.items().count < 2, let slot, let cursor, let next = cursor.next(after: slot) { enqueue(next) }
     }
 
     /// " [2/5]" for a queue of more than one entry.
@@ -158,12 +168,13 @@ extension PlaybackSession {
         // A track the desktop added (MPRIS AddTrack) is none of the entries: up next, or playing now, the player's
         // own queue goes on (Next did nothing while the added track waited after the last entry).
         if let next = player.upNext.first,
-            slots[ObjectIdentifier(next)] == nil || player.currentItem !== current?.item
+            slots[ObjectIdentifier(next)] == nil || player.currentItem !== current?.item || playingSlot == nil
         {
             player.advanceToNextItem()
             return
         }
-        guard let slot = playingSlot, let cursor, let next = cursor.nextEntry(after: slot) else { return }
+        // After an item the desktop opened, the playlist goes on after the last entry queued.
+        guard let slot = playingSlot ?? lastQueued, let cursor, let next = cursor.nextEntry(after: slot) else { return }
         jump(to: next)
     }
 
@@ -172,14 +183,15 @@ extension PlaybackSession {
     /// next entry at each press (an HLS queue opened one stream ten times over for ten presses, each open left
     /// running).
     private var playingSlot: PlaylistCursor.Slot? {
-        player.currentItem.flatMap { slots[ObjectIdentifier($0)] } ?? current?.slot
+        guard let item = player.currentItem else { return current?.slot }
+        return slots[ObjectIdentifier(item)] ?? (current?.item === item ? nil : current?.slot)
     }
 
     /// The "previous" key: restarts the entry when more than 3 s in (as Media3 and most players do), else plays
     /// the entry before it.
     func playPreviousEntry() {
-        guard let slot = playingSlot, let cursor else { return }
-        if player.currentTime().seconds > 3 {
+        guard let slot = playingSlot ?? lastQueued, let cursor else { return }
+        if player.currentTime().seconds > 3 || playingSlot == nil {
             player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
             return
         }
@@ -213,8 +225,8 @@ extension PlaybackSession {
 
     /// Saves where a long unfinished item was left (on quit).
     func saveResumePoint() {
-        guard let resume, let c = current, isResumable(location(of: c.slot)) else { return }
+        guard let resume, let c = current, isResumable(location(of: c.item, slot: c.slot)) else { return }
         let duration = c.item.duration.isNumeric ? c.item.duration.seconds : .infinity
-        resume.save(player.currentTime().seconds, duration: duration, for: location(of: c.slot))
+        resume.save(player.currentTime().seconds, duration: duration, for: location(of: c.item, slot: c.slot))
     }
 }

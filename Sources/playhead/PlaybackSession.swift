@@ -27,7 +27,8 @@ final class PlaybackSession {
     /// start when they have a duration (a resumed position, else 0).
     var lengthFromStart: [ObjectIdentifier: Double] = [:]
     /// The item playing and its slot.
-    var current: (item: PlayerItem, slot: PlaylistCursor.Slot)?
+    /// (No slot: an item the desktop opened, MPRIS `OpenUri` or `AddTrack`.)
+    var current: (item: PlayerItem, slot: PlaylistCursor.Slot?)?
     /// The audio session's part (its mode follows the item playing).
     var audioSession: AudioSessionCLI?
     /// Error-log entries of each item already looked at for HLS failovers (`noticeFailovers`).
@@ -250,10 +251,10 @@ final class PlaybackSession {
         if case .error = event.kind { currentItemChanged() }
         // An item change is logged with the entry it changes to (it named the entry just left).
         if case .currentItemChanged = event.kind { currentItemChanged() }
-        if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.slot)) }
+        if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.item, slot: c.slot)) }
         var ended = false
         if case .currentItemChanged = event.kind { ended = player.currentItem == nil }
-        log?.write(event, input: ended ? "" : current.map { location(of: $0.slot) } ?? "")
+        log?.write(event, input: ended ? "" : current.map { location(of: $0.item, slot: $0.slot) } ?? "")
         switch event.kind {
         case .opened:
             audioSession?.follow(player.currentItem)
@@ -272,10 +273,11 @@ final class PlaybackSession {
             fitWindowToPicture()
         case .ended:
             // Stopping at --end or --length is not the item's end: its saved position stays.
-            if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.slot)) }
-            if let c = current { checkStartPosition(c.item, slot: c.slot) }
+            if let c = current, playedToRealEnd(c.item) { resume?.forget(location(of: c.item, slot: c.slot)) }
+            if let c = current, let slot = c.slot { checkStartPosition(c.item, slot: slot) }
         case .error(let e):
-            printError(current.map { shown(e.description, entry: location(of: $0.slot)) } ?? shown(e.description))
+            let entry = current.map { location(of: $0.item, slot: $0.slot) }
+            printError(entry.map { shown(e.description, entry: $0) } ?? shown(e.description))
             failures += 1
             // The queue goes on with the next entry, as players do with a broken playlist entry.
             if player.items().count > 1 { player.advanceToNextItem() } else { finish() }
