@@ -69,10 +69,13 @@ extension Player {
         }
         var seconds = time.isNumeric ? time.seconds : (time > .zero ? .infinity : 0)
         if let item = currentItem, item.duration.isNumeric { seconds = min(seconds, item.duration.seconds) }
-        // A live stream: no later than its seekable window (`.positiveInfinity` goes to the live start point).
-        if let item = currentItem, !item.duration.isNumeric, let end = item.seekableTimeRanges.last?.end, end.isNumeric
+        // A live stream: within its seekable window as it is now (`.positiveInfinity` goes to the live start point;
+        // a time the window has moved past goes to its start, as with AVPlayer: the source can only start there,
+        // and the clock set before it played silence up to it).
+        if let item = currentItem, !item.duration.isNumeric, let window = item.seekableTimeRanges.last,
+            window.start.isNumeric, window.end.isNumeric
         {
-            seconds = min(seconds, end.seconds)
+            seconds = min(max(seconds, window.start.seconds), window.end.seconds)
         }
         seconds = max(0, seconds)
         var exact = exact

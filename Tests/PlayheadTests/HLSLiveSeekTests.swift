@@ -95,6 +95,20 @@ extension HLSLiveTests {
         #expect(abs(player.currentTime().seconds - target) < 0.1, "\(player.currentTime().seconds) for \(target)")
         #expect(await eventually { player.currentTime().seconds > target + 0.5 }, "not playing after the seek")
         #expect(item.error == nil, "\(String(describing: item.error))")
+
+        // A seek to a time the window has moved past (the item's start) lands at the window's start, and its sound
+        // is heard at once: it said it was at the time asked for, and played silence until the clock reached the
+        // window (10 s and more).
+        let moved = try #require(item.seekableTimeRanges.first)
+        #expect(moved.start.seconds > 10, "\(moved)")
+        #expect(await player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(
+            player.currentTime().seconds >= moved.start.seconds - 0.1, "at \(player.currentTime().seconds) for \(moved)"
+        )
+        let seekHeard = sink.samplesSoFar.count
+        try await Task.sleep(for: .seconds(1.5))
+        let afterSeek = Array(sink.samplesSoFar.dropFirst(seekHeard))
+        #expect(AudioAnalysis.audibleSeconds(afterSeek) > 1, "\(AudioAnalysis.audibleSeconds(afterSeek)) s heard")
     }
 
     @Test func aSeekDoesNotWaitForTheNextLiveReload() async throws {
