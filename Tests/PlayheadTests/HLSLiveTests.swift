@@ -15,6 +15,7 @@ import Testing
             try LiveHLSStream("live-seek", tone: 640, listSize: 6),
             try LiveHLSStream(ladder: "live-ladder", tone: 480),
             try LiveHLSStream("live-event", tone: 560, event: true),
+            try LiveHLSStream("live-long-window", tone: 600, listSize: 10),
         ]
     })
 struct HLSLiveTests {

@@ -186,13 +186,16 @@ extension HLSSource {
 
     /// Takes a reloaded (or another variant's) playlist: places its window on the item timeline by media sequence
     /// number, and continues with the same next segment, or jumps forward to the live start position when that
-    /// segment has left the window.
+    /// segment has left the window. A jump still waiting for the item to play moves on with each reload to the
+    /// live start position of the newest playlist (it stayed where the first reload put it, and a long pause
+    /// resumed at the window's oldest segment, twice the hold-back from the edge).
     func adopt(_ fresh: MediaPlaylist) {
         let nextSequence = playlist.firstListedMediaSequence + next
         windowStart = itemTime(ofFirstSegmentOf: fresh)
         playlist = fresh
-        if LiveReloadSchedule.fellBehind(nextMediaSequence: nextSequence, in: fresh) {
-            let from = nextStart
+        let waiting = jumpPending
+        if waiting != nil || LiveReloadSchedule.fellBehind(nextMediaSequence: nextSequence, in: fresh) {
+            let from = waiting?.from ?? nextStart
             let start = LiveReloadSchedule.startPosition(of: fresh, multivariantStart: multivariantStart)
             next = start?.segmentIndex ?? 0
             nextStart = windowStart + segmentStart(next, in: fresh)
