@@ -184,4 +184,31 @@ struct HLSOutageTests {
         let failures = item.errorLog.filter { $0.errorStatusCode == 503 }
         #expect(failures.count > 4, "\(item.errorLog.map { ($0.uri, $0.errorComment) })")
     }
+
+    /// Live, the playlist answering 503 for 15 s, longer than the buffer and the network time-out (10 s), with 10
+    /// retries allowed: a live reload is a try per target duration (2 s), so 20 s of failures are waited out and
+    /// the stream plays on once the origin is back. More retries changed nothing (the reloads, two a segment, had
+    /// used them up within the time-out), and the item failed after 10 s.
+    @Test func moreRetriesRideOutALongerLiveOutage() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        let asset = URLAsset(url: origin.url("live/ladder-long/v0/index.m3u8"), options: [.hlsRetries: 10])
+        let item = PlayerItem(asset: asset)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { player.currentTime().seconds > 1 }, "\(String(describing: item.error))")
+        try origin.fail(status: 503, forSeconds: 15, matching: "index.m3u8")
+        let down = player.currentTime().seconds
+        try await Task.sleep(for: .seconds(15))
+        let back = player.currentTime().seconds
+        try await Task.sleep(for: .seconds(6))
+        let after = player.currentTime().seconds
+        player.close()
+        _ = sink.stopRecording()
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(back - down < 14, "played \(back - down) s during the 15 s outage: no stall")
+        #expect(after - back > 3, "played \(after - back) s in the 6 s after the origin came back")
+    }
 }

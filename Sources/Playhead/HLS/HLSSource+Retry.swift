@@ -176,9 +176,10 @@ extension HLSSource {
 extension HLSSource {
     /// A live playlist reload failed (`error`, logged): the next one is scheduled after the policy's backoff, capped
     /// at half a target duration (as a reload that finds no change), so the origin's return is noticed soon. A live
-    /// stream rides out an outage its buffer covers, and one shorter than the network time-out: reloads are tried
-    /// again while a second or more is buffered ahead of the play head or the reloads have failed for less than
-    /// the time-out, and at least `maximumRetries` times (none with retries off); then the stream is given up with
+    /// stream rides out an outage its buffer covers, and one shorter than the network time-out or than a target
+    /// duration per retry allowed: reloads are tried again while a second or more is buffered ahead of the play
+    /// head or the reloads have failed for less than that, and at least `maximumRetries` times (none with retries
+    /// off); then the stream is given up with
     /// one error that counts the tries (the buffer has played out by then). A variant with a copy elsewhere fails over to it at
     /// once instead. Demux thread; `state` is `live` as it was; `retryAfter` the failed response's `Retry-After`.
     func reloadFailed(
@@ -202,8 +203,12 @@ extension HLSSource {
         state.failingSince = since
         let buffered = nextStart - playHead()
         // An origin down for less than the network time-out is a blip (a restart, a failover behind it): it is
-        // waited out, stalled, as a request is waited for that long (the stream ended 2.5 s after its buffer).
-        let blip = retryPolicy.maximumRetries > 0 && now - since < fetch.timeout
+        // waited out, stalled, as a request is waited for that long (the stream ended 2.5 s after its buffer). So is
+        // one down for less than a target duration per retry allowed: a reload is a try per target duration (RFC
+        // 8216's schedule), whatever the quicker tries in between (more retries rode out no longer outage).
+        let target = Double(max(playlist.targetDuration ?? 6, 1))
+        let patience = max(fetch.timeout, Double(retryPolicy.maximumRetries) * target)
+        let blip = retryPolicy.maximumRetries > 0 && now - since < patience
         guard state.failedReloads <= retryPolicy.maximumRetries || buffered >= 1 || blip else {
             let seconds = String(format: "%.1f", now - since)
             throw PlaybackError(
