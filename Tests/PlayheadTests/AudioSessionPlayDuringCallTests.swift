@@ -61,11 +61,5 @@ import Testing
         #expect(abs(after - before) < 0.25, "heard up to \(before) s before the call and from \(after) s after it")
     }
 
-    private func call(on sink: String) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Run.which("pacat"))
-        p.arguments = ["--property=media.role=phone", "--device=\(sink)", "/dev/zero"]
-        try Run.start(p)
-        return p
-    }
+    private func call(on sink: String) throws -> Process { try AudioSessionPlayerTests().call(on: sink) }
 }

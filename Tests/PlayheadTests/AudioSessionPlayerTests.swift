@@ -204,7 +204,8 @@ import Testing
         #expect(otherVolume() == 1, "the other stream at \(String(describing: otherVolume())) after deactivation")
     }
 
-    private func call(on sink: String) throws -> Process {
+    /// A call: a `pacat` playing silence with `media.role=phone` on `sink` (`module-role-cork` corks the others).
+    func call(on sink: String) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Run.which("pacat"))
         p.arguments = ["--property=media.role=phone", "--device=\(sink)", "/dev/zero"]
