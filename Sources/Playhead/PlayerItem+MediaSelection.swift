@@ -80,11 +80,19 @@ extension PlayerItem {
             owner.preloadNextIfNeeded()
             return
         }
-        if playingTracks[type] == choice { return }
+        // Subtitles turned off: the forced ones in the language heard show (foreign dialogue, signs), as at the start.
+        let target = type == .subtitle && choice == nil ? forcedSubtitlesHeard() : choice
+        if playingTracks[type] == target { return }
         // Another sound track of the same file plays in place, without a gap; anything else restarts the item.
-        if type == .audio, let id = choice, player?.switchAudioInPlace(self, to: id) == true { return }
-        if type == .subtitle, player?.switchTextInPlace(self, to: choice) == true { return }
+        if type == .audio, let id = target, player?.switchAudioInPlace(self, to: id) == true { return }
+        if type == .subtitle, player?.switchTextInPlace(self, to: target) == true { return }
         player?.restartCurrentItem(self)
+    }
+
+    /// The forced-only subtitle track in the language of the sound playing, if any.
+    private func forcedSubtitlesHeard() -> Int? {
+        let heard = playingTracks[.audio].flatMap { id in tracks.first { $0.trackID == id } }
+        return AutomaticTrackSelection.forcedSubtitles(among: tracks, heard: heard)?.trackID
     }
 
     /// The display name of the track of `type` playing (as its `MediaSelectionOption` gives it); nil for none.
@@ -105,8 +113,11 @@ extension PlayerItem {
     }
 
     /// What plays now in each group, like `AVPlayerItem.currentMediaSelection`: the tracks the item's playback
-    /// opened (the choices made with `select(_:in:)` once they apply). Main actor.
-    public var currentMediaSelection: MediaSelection { MediaSelection(playing: playingTracks) }
+    /// opened (the choices made with `select(_:in:)` once they apply). Subtitles chosen off are none, whatever
+    /// forced ones show meanwhile (as with AVFoundation: they show because nothing is selected). Main actor.
+    public var currentMediaSelection: MediaSelection {
+        MediaSelection(playing: playingTracks.filter { type, _ in mediaSelectionChoices[type] != .some(nil) })
+    }
 
     /// `trackSelection` with the choices made with `select(_:in:)` in place of its own.
     var effectiveTrackSelection: any TrackSelectionPolicy {
