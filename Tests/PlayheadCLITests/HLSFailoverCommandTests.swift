@@ -95,4 +95,31 @@ import Testing
         let size = (try? FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 0
         #expect(size >= 6 * 48_000 * 4, "\(size) bytes of sound written")
     }
+
+    /// The first copy's playlist cannot be had when the stream opens: the other copy plays, and the move is said
+    /// as one mid-stream is (one line, one `failover` event); it was only in the error log.
+    @Test func aFailoverAtTheStartIsOneLineAndOneLoggedEvent() throws {
+        try KeyFixtures.make("keys-4s", seconds: 4)
+        let path = try FaultFixtures.redundant(
+            "redundant-start", in: "keys-4s", primary: "gone/index.m3u8", backup: "clear/index.m3u8")
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let home = Paths.scratch("failover-start")
+        let log = home.appendingPathComponent("events.jsonl")
+        let r = try Run.command(
+            Paths.playheadBinary(),
+            ["--ao=null", "--vo=null", "--no-mpris", "--log-json=\(log.path)", origin.url(path).absoluteString],
+            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path], timeout: 40)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr)")
+        let failing = origin.url("keys-4s/gone/index.m3u8").absoluteString
+        let copy = origin.url("keys-4s/clear/index.m3u8").absoluteString
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("playhead:") }
+        #expect(
+            lines == ["playhead: HLS failover: \(failing) failed (HTTP 404 Not Found); now \(copy)"], "\(r.stderr)")
+        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let failovers = events.filter { $0["event"] as? String == "failover" }
+        #expect(failovers.count == 1, "\(events)")
+        #expect(failovers.first?["from"] as? String == failing && failovers.first?["to"] as? String == copy)
+    }
 }

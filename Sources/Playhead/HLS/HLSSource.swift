@@ -176,7 +176,13 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
             let opened = try Self.openVariant(
                 of: master, url: url, fetch, caps: caps, startEstimate: startEstimate,
                 penaltySeconds: options.penaltySeconds)
-            unreported += opened.failures.map { .recovered($0) }
+            // The variant that failed last gave way to the one opened: a failover, said as one mid-stream is.
+            unreported += opened.failures.dropLast().map { .recovered($0) }
+            if let last = opened.failures.last {
+                let reason = last.reason + HLSFailover.marker + opened.url.absoluteString
+                unreported.append(
+                    .recovered(PlaybackError(last.category, source: last.source, reason: reason, code: last.code)))
+            }
             playlist = opened.playlist
             playlistURL = opened.url
             variant = master.variants[opened.state.current!]
