@@ -35,10 +35,11 @@ boxes before it), and INDEPENDENT=YES is set where the fragment's first sample o
 ?_HLS_msn=M&_HLS_part=P blocks until that part exists (RFC 8216bis blocking reload). ?gap_parts=K,...
 lists those parts (numbered from 0 over the whole stream, four per segment) with GAP=YES, ?lost_parts=K,... lists
 them as usual; the URIs of both answer 404 (with "gap=1" or "lost=1" in their query). /llhls/DIR/FILE serves
-DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master.m3u8 serves DIR/master.m3u8 as it is:
+DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master*.m3u8 serves DIR/master*.m3u8 as it is:
 its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency playlists of its variants.
 /live/... serves the same as a plain live stream (RFC 8216: no parts, no blocking reload, no server control): a
-window of the last six complete segments, each listed once it is complete.
+window of the last six complete segments, each listed once it is complete. ?msn_offset=N on a playlist of either
+kind adds N to its media sequence numbers (renditions may number their segments otherwise than the variants).
 
 With --log-queries each request is logged with its query string. With --parent=PID the origin ends once process PID
 is gone (the test process that started it, if it crashed).
@@ -247,12 +248,13 @@ class LowLatency:
         while not self.available(n, part) and time.monotonic() < deadline and n < len(self.names):
             time.sleep(0.02)
 
-    def playlist(self, gap_parts=(), lost_parts=()):
+    def playlist(self, gap_parts=(), lost_parts=(), msn_offset=0):
         e = self.elapsed()
         complete = min(int(e // self.SEGMENT), len(self.names))
         first = max(0, complete - self.WINDOW)
         if self.plain:
-            out = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
+            out = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:2",
+                   "#EXT-X-MEDIA-SEQUENCE:%d" % (first + msn_offset)]
             if self.map:
                 out.append(self.map)
             for n in range(first, complete):
@@ -262,7 +264,7 @@ class LowLatency:
             return ("\n".join(out) + "\n").encode()
         out = ["#EXTM3U", "#EXT-X-VERSION:9", "#EXT-X-TARGETDURATION:2",
                "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5",
-               "#EXT-X-PART-INF:PART-TARGET=0.5", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
+               "#EXT-X-PART-INF:PART-TARGET=0.5", "#EXT-X-MEDIA-SEQUENCE:%d" % (first + msn_offset)]
         if self.map:
             out.append(self.map)
 
@@ -304,7 +306,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def low_latency(self, url, q):
         parts = url.path.split("/")
         name = parts[-1]
-        if name == "master.m3u8" or len(parts) < 4:
+        if name.startswith("master") or len(parts) < 4:
             return False
         folder = os.path.join(self.root, *parts[2:-1])
         plain = parts[1] == "live"
@@ -316,11 +318,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.streams[(plain, folder)] = LowLatency(folder, self.clocks[ladder], plain)
             stream = self.streams[(plain, folder)]
         if name.endswith(".m3u8"):
+            offset = int(q.get("msn_offset", "0"))
             if "_HLS_msn" in q:
                 part = int(q["_HLS_part"]) if "_HLS_part" in q else None
-                stream.wait(int(q["_HLS_msn"]), part)
+                stream.wait(int(q["_HLS_msn"]) - offset, part)
             numbers = lambda key: {int(x) for x in q.get(key, "").split(",") if x.strip().isdigit()}
-            body = stream.playlist(numbers("gap_parts"), numbers("lost_parts"))
+            body = stream.playlist(numbers("gap_parts"), numbers("lost_parts"), offset)
             self.send_response(200)
             self.send_header("Content-Type", "application/vnd.apple.mpegurl")
             self.send_header("Content-Length", str(len(body)))

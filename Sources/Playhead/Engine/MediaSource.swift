@@ -165,6 +165,9 @@ protocol MediaSource: AnyObject, Sendable {
     /// Stops reading `track`'s part (an HLS rendition another one replaced): nothing more of it is read or fetched
     /// until `startReading`. Nothing for a track of the main part.
     func stopReading(track: Int)
+    /// As a part of a `MergedSource` not read yet: makes `track` read from the item time `seconds` (the part's
+    /// `startReading`). False when it cannot be (reported through the host).
+    func open(track: Int, at seconds: Double) -> Bool
     /// Why nothing read may have decoded, when the source knows more than the decoders (an HLS stream whose
     /// samples are encrypted: the key may be wrong); nil otherwise. Any thread.
     var undecodableReason: String? { get }
@@ -189,6 +192,18 @@ extension MediaSource {
 
     /// A single input reads every track.
     func stopReading(track: Int) {}
+
+    /// Chosen (`select`), then moved to `seconds`. A part that opens at a position itself (an HLS rendition, whose
+    /// first fetch is then the segment there) does both at once.
+    func open(track: Int, at seconds: Double) -> Bool {
+        guard select([track]).contains(track) else { return false }
+        do throws(PlaybackError) {
+            try seek(to: seconds)
+        } catch {
+            return false
+        }
+        return true
+    }
 
     /// Nothing known beyond the decoders' failure.
     var undecodableReason: String? { nil }

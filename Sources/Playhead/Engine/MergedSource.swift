@@ -112,11 +112,7 @@ final class MergedSource: MediaSource, @unchecked Sendable {
 
     /// Opens `track`'s part if it was not chosen at the open, and reads it from `seconds` on, beside the rest.
     func startReading(track: Int, at seconds: Double) -> Bool {
-        guard let (k, id) = split(track), k > 0, unread.contains(k) else { return false }
-        guard parts[k].select([id]).contains(id) else { return false }
-        do throws(PlaybackError) {
-            try parts[k].seek(to: seconds)
-        } catch {
+        guard let (k, id) = split(track), k > 0, unread.contains(k), parts[k].open(track: id, at: seconds) else {
             return false
         }
         unread.remove(k)

@@ -44,14 +44,33 @@ final class HLSRenditionSource: HLSRenditionPart, MediaSource, @unchecked Sendab
         return try source.makeDecoder(track: id, threads: threads)
     }
 
-    /// Opens the rendition when its track is chosen; one that cannot be opened is an error-log entry (the
-    /// item's other sound, if any, may play instead).
+    /// Opens the rendition when its track is chosen at the item's open, where the variant starts.
     func select(_ chosen: Set<Int>) -> Set<Int> {
         guard chosen.contains(Self.trackID), !failed else { return [] }
-        if opened.current != nil { return [Self.trackID] }
+        return open(at: main.openedAt) ? [Self.trackID] : []
+    }
+
+    /// Chosen while playing: opened at `seconds` (its first fetch is the segment there), or moved there when it
+    /// was opened before.
+    func open(track: Int, at seconds: Double) -> Bool {
+        guard track == Self.trackID, !failed else { return false }
+        guard opened.current != nil else { return open(at: seconds) }
         do throws(PlaybackError) {
-            let input = try main.openRendition(rendition, mainStart: mainStart, options: options, stopping: stopping)
-            guard let hls = input.byteSource as? HLSSource else { return [] }
+            try seek(to: seconds)
+        } catch {
+            return false
+        }
+        return true
+    }
+
+    /// Opens the rendition to be read from the item time `position`; one that cannot be opened is an error-log
+    /// entry (the item's other sound, if any, may play instead).
+    private func open(at position: Double) -> Bool {
+        if opened.current != nil { return true }
+        do throws(PlaybackError) {
+            let input = try main.openRendition(
+                rendition, mainStart: mainStart, at: position, options: options, stopping: stopping)
+            guard let hls = input.byteSource as? HLSSource else { return false }
             let source = HLSMediaSource(input: input, hls: hls)
             guard var track = source.tracks.first(where: { $0.kind == .audio }) else {
                 throw PlaybackError(.parsing, source: name, reason: "the audio rendition has no sound")
@@ -68,7 +87,11 @@ final class HLSRenditionSource: HLSRenditionPart, MediaSource, @unchecked Sendab
             if let host { source.attach(host) }
             opened.withLock { $0 = (source, own) }
             if cancelled.current { source.cancel() }
-            return [Self.trackID]
+            // Its time stamps placed the segment fetched after `position` (a live rendition numbered otherwise
+            // than the variant): the one before is fetched. (A tenth of a second is an encoder's delay, not a
+            // segment.)
+            if hls.openedAt > position + 0.1 { try source.seek(to: position) }
+            return true
         } catch {
             failed = true
             if !cancelled.current {
@@ -79,7 +102,7 @@ final class HLSRenditionSource: HLSRenditionPart, MediaSource, @unchecked Sendab
                             error.category, source: error.source,
                             reason: "the audio rendition\(label) cannot be played: \(error.reason)")))
             }
-            return []
+            return false
         }
     }
 

@@ -43,11 +43,12 @@ extension HLSSource {
     { LanguageTrackSelection.environmentLanguages(environment) }
 
     /// Opens `rendition` (it has a `URI`) on the item's timeline, whose time stamp 0 is `mainStart` (the
-    /// variant's): its time stamps share the variant's clock, as RFC 8216 requires of the renditions of one
-    /// presentation, and its timeline domains are the variant's. Blocking: its playlist and first segment are
-    /// fetched and probed.
+    /// variant's), to be read from the item time `position`: its time stamps share the variant's clock, as RFC 8216
+    /// requires of the renditions of one presentation, and its timeline domains are the variant's. Blocking: its
+    /// playlist and the segment at `position` are fetched and probed (`place`).
     func openRendition(
-        _ rendition: Rendition, mainStart: Double, options: HLSClientOptions, stopping: (@Sendable () -> Bool)?
+        _ rendition: Rendition, mainStart: Double, at position: Double, options: HLSClientOptions,
+        stopping: (@Sendable () -> Bool)?
     ) throws(PlaybackError) -> MediaInput {
         guard let url = rendition.url else {
             throw PlaybackError(.parsing, source: self.url.absoluteString, reason: "a rendition without a URI")
@@ -55,7 +56,7 @@ extension HLSSource {
         var options = options
         options.localFilesAllowed = fetch.localFiles
         let source = try HLSSource(url: url, timeout: fetch.timeout, options: options, stopping: stopping)
-        if openedAt > 0 { source.reposition(at: openedAt) }
+        place(source, at: position)
         source.timeline = timeline
         var inputOptions = MediaInput.OpenOptions()
         inputOptions.timeout = fetch.timeout
@@ -65,15 +66,18 @@ extension HLSSource {
         } catch {
             throw source.failure ?? PlaybackError(opening: url.absoluteString, error: error)
         }
+        let probed = input.startSeconds
         input.setStartSeconds(mainStart)
         source.setTimelineBase(mainStart)
+        if source.live != nil { source.placeWindow(fetchedFirstAt: probed - mainStart) }
         return input
     }
 
-    /// Opens subtitle rendition `rendition` (it has a `URI`): its playlist is loaded (blocking), and its client
-    /// starts where the variant's did; segments are loaded by the caller (`loadNext`), never through FFmpeg.
+    /// Opens subtitle rendition `rendition` (it has a `URI`) to be read from the item time `position`: its
+    /// playlist is loaded (blocking) and placed on the item's timeline (`place`); segments are loaded by the caller
+    /// (`loadNext`), never through FFmpeg.
     func openSubtitleRendition(
-        _ rendition: Rendition, options: HLSClientOptions, stopping: (@Sendable () -> Bool)?
+        _ rendition: Rendition, at position: Double, options: HLSClientOptions, stopping: (@Sendable () -> Bool)?
     ) throws(PlaybackError) -> HLSSource {
         guard let url = rendition.url else {
             throw PlaybackError(.parsing, source: self.url.absoluteString, reason: "a rendition without a URI")
@@ -84,7 +88,21 @@ extension HLSSource {
         source.loadsOnRead = false
         // A subtitle segment that cannot be had is skipped like a later media segment, never the item's error.
         source.fetchedAny = true
-        if openedAt > 0 { source.reposition(at: openedAt) }
+        place(source, at: position)
         return source
+    }
+
+    /// Moves `rendition`'s client, just opened, to the segment that holds the item time `position`. A VOD playlist
+    /// starts where the item does. A live one has moved on since the variant's was first loaded (more so for a
+    /// rendition chosen while playing): its window is placed by media sequence number against the playlist
+    /// playing, as a variant's is (`adopt`); a sound rendition's is then checked against the time stamps of the
+    /// segment fetched (`placeWindow`), as RFC 8216 does not promise that renditions number their segments alike.
+    private func place(_ rendition: HLSSource, at position: Double) {
+        if rendition.live != nil, live != nil {
+            rendition.windowStart = itemTime(ofFirstSegmentOf: rendition.playlist)
+            rendition.reposition(at: position)
+        } else if position > 0 {
+            rendition.reposition(at: position)
+        }
     }
 }

@@ -52,3 +52,20 @@ extension HLSSource: TimestampAdjustingSource {
         return offset
     }
 }
+
+extension HLSSource {
+    /// A live rendition's window, placed on the item's timeline by media sequence number (`place`), moved to where
+    /// its time stamps put it: the segment fetched first starts `stamp` seconds after the item's time stamp 0, in
+    /// its timeline domain (the variant's clock). Renditions whose segments are not numbered as the variant's
+    /// (other segment durations) are then asked for their segments where the play head is. Demux thread.
+    func placeWindow(fetchedFirstAt stamp: Double) {
+        guard let domain = marks.first?.domain, let offset = timeline.offsets[domain] else { return }
+        let shift = stamp + offset - openedAt
+        guard abs(shift) > 0.001 else { return }
+        windowStart += shift
+        nextStart += shift
+        readFrom += shift
+        openedAt += shift
+        for i in marks.indices { marks[i].itemStart += shift }
+    }
+}

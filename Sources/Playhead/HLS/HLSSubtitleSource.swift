@@ -53,13 +53,26 @@ final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendabl
         throw FFmpegError(code: FFmpegError.invalidArgument, function: "HLSSubtitleSource.makeDecoder")
     }
 
-    /// Loads the rendition's playlist when its track is chosen (blocking); one that cannot be loaded is an
-    /// error-log entry and the item plays without it.
+    /// Loads the rendition's playlist when its track is chosen at the item's open, where the variant starts.
     func select(_ chosen: Set<Int>) -> Set<Int> {
         guard chosen.contains(Self.trackID), !failed else { return [] }
-        if client.current != nil { return [Self.trackID] }
+        return open(at: main.openedAt) ? [Self.trackID] : []
+    }
+
+    /// Chosen while playing: loaded to be read from `seconds`, or moved there when it was loaded before.
+    func open(track: Int, at seconds: Double) -> Bool {
+        guard track == Self.trackID, !failed else { return false }
+        guard client.current != nil else { return open(at: seconds) }
+        seek(to: seconds)
+        return true
+    }
+
+    /// Loads the rendition's playlist (blocking) to be read from the item time `position`; one that cannot be
+    /// loaded is an error-log entry and the item plays without it.
+    private func open(at position: Double) -> Bool {
+        if client.current != nil { return true }
         do throws(PlaybackError) {
-            let hls = try main.openSubtitleRendition(rendition, options: options, stopping: stopping)
+            let hls = try main.openSubtitleRendition(rendition, at: position, options: options, stopping: stopping)
             if hls.playlist.segments.contains(where: { $0.map != nil }) {
                 hls.interrupt()
                 throw PlaybackError(
@@ -75,11 +88,11 @@ final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendabl
             }
             client.withLock { $0 = hls }
             if cancelled.current { hls.interrupt() }
-            return [Self.trackID]
+            return true
         } catch {
             failed = true
             if !cancelled.current { tell(error, "cannot be played") }
-            return []
+            return false
         }
     }
 
@@ -165,7 +178,7 @@ final class HLSSubtitleSource: HLSRenditionPart, MediaSource, @unchecked Sendabl
             .hls(.recovered(PlaybackError(error.category, source: error.source, reason: reason, code: error.code))))
     }
 
-    func seek(to seconds: Double) throws(PlaybackError) {
+    func seek(to seconds: Double) {
         guard let hls = client.current, !failed else { return }
         hls.reposition(at: seconds)
         hls.failure = nil
