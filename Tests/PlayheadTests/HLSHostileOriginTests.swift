@@ -53,6 +53,38 @@ import Testing
         #expect(message.contains("an HTML page, not a media segment") && !message.contains("\n"), "\(message)")
     }
 
+    /// A segment of random bytes between good ones (a broken upload): refused, as a page is, with an error-log
+    /// entry naming it (FFmpeg skipped it without a word), and the rest plays.
+    @Test func aSegmentOfRandomBytesIsAnErrorLogEntry() async throws {
+        _ = try HLSFixtures.tsLadder()
+        let dir = try HLSFixtures.badInputs()
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let noise = (0..<100_000).map { i -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return i == 0 ? 0x5A : UInt8(truncatingIfNeeded: state >> 33)
+        }
+        try Data(noise).write(to: dir.appendingPathComponent("noise.ts"))
+        let segments = ["../ladder-ts/v0/seg00.ts", "noise.ts", "../ladder-ts/v0/seg02.ts", "../ladder-ts/v0/seg03.ts"]
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n" + segments.map { "#EXTINF:2,\n\($0)\n" }.joined()
+        try (playlist + "#EXT-X-ENDLIST\n")
+            .write(to: dir.appendingPathComponent("noise.m3u8"), atomically: true, encoding: .utf8)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        let item = PlayerItem(url: origin.url("bad/noise.m3u8"))
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(await eventually(timeout: 30) { player.timeControlStatus == .paused }, "did not end")
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        let entry = item.errorLog.first { $0.uri.hasSuffix("/noise.ts") }
+        #expect(entry?.errorComment.contains("not a media segment") == true, "\(item.errorLog.map(\.errorComment))")
+        // The three good segments were heard.
+        let samples = sink.stopRecording()
+        #expect(abs(AudioAnalysis.audibleSeconds(samples) - 6) < 0.25, "\(AudioAnalysis.audibleSeconds(samples)) s")
+    }
+
     @Test func aPlaylistThatTricklesForeverFailsWithinItsTimeLimit() async throws {
         let dir = try HLSFixtures.badInputs()
         try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"

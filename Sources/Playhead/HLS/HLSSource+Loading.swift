@@ -143,9 +143,11 @@ extension HLSSource {
     /// and a body that does not decrypt to media is "wrong key or IV". Nil when `watch` gave the download up.
     /// `retryWithin`: the waits before retries add up to at most that many seconds (a low-latency part, due to
     /// play within a second or two, is not waited for longer than it lasts).
+    /// `refusesUnknown`: a body (decrypted) none of whose first bytes are a format HLS carries is an error too.
     func download(
         _ url: URL, range: ClosedRange<Int>?, duration: Double, watch: ((HTTPFetch.Progress) -> Bool)?,
-        decryption: HLSDecryption? = nil, failFast: Bool = false, retryWithin: Double? = nil
+        decryption: HLSDecryption? = nil, failFast: Bool = false, retryWithin: Double? = nil,
+        refusesUnknown: Bool = false
     ) throws(PlaybackError) -> HTTPFetch.Response? {
         var attempt = 0
         var budget = retryWithin ?? .infinity
@@ -171,6 +173,14 @@ extension HLSSource {
                     throw PlaybackError(.parsing, source: url.absoluteString, reason: "a playlist, not a media segment")
                 }
                 if let decryption, let decrypter { response.body = try decryption.finish(decrypter, response, url) }
+                if refusesUnknown, ContentSniffer.kind(of: response.body) == .unknown {
+                    let reason =
+                        response.body.isEmpty
+                        ? "an empty media segment"
+                        : "not a media segment: its bytes are none of the formats HLS carries (MPEG-TS, fMP4, "
+                            + "packed audio)"
+                    throw PlaybackError(.parsing, source: url.absoluteString, reason: reason)
+                }
                 return response
             } catch {
                 if failFast || budget <= 0 || !shouldRetry(after: attempt) { throw error }
@@ -202,9 +212,14 @@ extension HLSSource {
         // first segment as after it.
         let hasBackup = adaptive.map { s in s.current.map(s.hasBackup) ?? false } ?? false
         do {
-            return .loaded(
-                try download(
-                    url, range: range, duration: duration, watch: watch, decryption: decryption, failFast: hasBackup))
+            // Once a segment was media, one whose bytes are none (random bytes, a truncated file) is refused as
+            // a page is: FFmpeg would skip it without a word. (The first is left to FFmpeg: the open says whether
+            // the stream is media at all.)
+            let response = try download(
+                url, range: range, duration: duration, watch: watch, decryption: decryption, failFast: hasBackup,
+                refusesUnknown: mediaSeen)
+            if let body = response?.body, ContentSniffer.kind(of: body) == .media { mediaSeen = true }
+            return .loaded(response)
         } catch {
             // Before the first segment has played, with no copy to move to, a failure of the host (a 5xx, no
             // connection) says nothing of the stream can be had: the error is the item's at once. A segment the
