@@ -69,6 +69,8 @@ extension Player {
             }
         case .segmentLoaded(let bytes, let seconds, let estimate):
             item.accessLogDidLoad(bytes: bytes, seconds: seconds, estimate: estimate)
+            // Paused, the buffer monitor sleeps while the buffer goes on filling: each segment says how far.
+            if item === currentItem && storedRate == 0 { updateLoadedTimeRanges() }
             emit(PlayerEvent(.segmentLoaded(bytes: bytes, seconds: seconds, estimate: estimate), timestamp: timestamp))
         case .hls(let notice): handleHLS(notice, item: item, timestamp: timestamp)
         case .metadataChanged(let metadata, let seconds): scheduleTimedMetadata(metadata, at: seconds, item: item)
