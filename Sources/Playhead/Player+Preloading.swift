@@ -118,9 +118,10 @@ extension Player {
     }
 
     /// Makes the preloaded item current, keeping its engine (which is already playing after a gapless hand-off,
-    /// or starts now).
-    func promotePreloaded() {
-        guard let p = preloaded else { return }
+    /// or starts now). Returns the error the item failed with while it waited: the caller reports it (`fail`) once
+    /// the change of item is announced.
+    func promotePreloaded() -> PlaybackError? {
+        guard let p = preloaded else { return nil }
         preloaded = nil
         // The loop stops the engine that played, gives the output to this one and lets it present.
         resources.loop.send(.promote)
@@ -136,12 +137,12 @@ extension Player {
         status = p.ready ? .readyToPlay : .unknown
         startBufferMonitor()
         for change in p.metadataChanges { scheduleTimedMetadata(change.metadata, at: change.seconds, item: p.item) }
-        if let failure = p.failure { fail(failure) }
         updateTimeControlStatus()
         if p.ended && p.failure == nil {
             // Its end was reported while it waited: the item is over as soon as it is current.
             let now = MonotonicClock.now() - MonotonicClock.processStart
             resources.eventSink.yield(EngineDelivery(event: .ended, timestamp: now, item: p.item))
         }
+        return p.failure
     }
 }

@@ -136,13 +136,20 @@ public final class QueuePlayer: Player {
             return
         }
         if head === currentItem { return }
+        var failure: PlaybackError?
         if let p = preloaded, p.item === head {
-            promotePreloaded()
+            failure = promotePreloaded()
         } else {
             discardPreloaded()
             setCurrentItem(head)
         }
+        // The change first, then the failure of an item that failed while preloaded: its error is the new item's.
         emit(PlayerEvent(.currentItemChanged))
+        if let failure {
+            fail(failure)
+            // Whoever heard the failure may have moved on already (a player that skips a broken entry).
+            guard currentItem === head else { return }
+        }
         preloadNextIfNeeded()
     }
 
