@@ -178,6 +178,22 @@ extension PlaybackSession {
         jump(to: next)
     }
 
+    /// After the current entry failed, the queue goes on as players do with a broken playlist entry: the next
+    /// entry (the failed one's repeats skipped: they would fail too), or after the last an empty queue (the item
+    /// change ends the command). Once every entry failed in a row, a loop over them (`--loop-playlist`) would fail
+    /// for ever: the command ends.
+    func goOnAfterFailure() {
+        if let cursor, failedInARow >= cursor.order.count { return finish() }
+        if let upNext = player.upNext.first, slots[ObjectIdentifier(upNext)] == nil {
+            // A track the desktop added is next.
+            player.advanceToNextItem()
+        } else if let slot = playingSlot, let cursor, let next = cursor.nextEntry(after: slot) {
+            jump(to: next)
+        } else {
+            player.advanceToNextItem()
+        }
+    }
+
     /// The entry the player plays now: its current item's. The session hears of a change of item later (`current`):
     /// a key pressed again before then went on from the entry it had heard of, and made a new item of the same
     /// next entry at each press (an HLS queue opened one stream ten times over for ten presses, each open left

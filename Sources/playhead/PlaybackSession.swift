@@ -15,6 +15,8 @@ final class PlaybackSession {
     /// `--sub-file` pipes, read once into private copies.
     let pipedSubtitles = PipedSubtitleFiles()
     var failures = 0
+    /// Entries that failed one after another, none opening between them.
+    var failedInARow = 0
     var entries: [PlaylistFile.Entry] = []
     var cursor: PlaylistCursor?
     /// The slot each queued item plays.
@@ -245,18 +247,23 @@ final class PlaybackSession {
 
     private func handle(_ event: PlayerEvent) {
         noticeFailovers()
-        // An entry that failed while it was opened ahead reports its error as it becomes current, before the item
-        // change: follow it first (its error is its own, and the entry after it is queued), or the queue ended
-        // there.
+        // An error is the current entry's: followed first, should it come before the item change (the player
+        // announces an entry that failed while it was opened ahead, then its error), or the queue ended there.
         if case .error = event.kind { currentItemChanged() }
-        // An item change is logged with the entry it changes to (it named the entry just left).
-        if case .currentItemChanged = event.kind { currentItemChanged() }
-        if let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.item, slot: c.slot)) }
-        var ended = false
-        if case .currentItemChanged = event.kind { ended = player.currentItem == nil }
+        // An item change is logged with the entry it changes to (it named the entry just left), and before that
+        // entry's error-log entries (one that failed while opened ahead has some already).
+        var changed = false
+        if case .currentItemChanged = event.kind {
+            currentItemChanged()
+            changed = true
+        }
+        if !changed, let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.item, slot: c.slot)) }
+        let ended = changed && player.currentItem == nil
         log?.write(event, input: ended ? "" : current.map { location(of: $0.item, slot: $0.slot) } ?? "")
+        if changed, let c = current { log?.writeErrorLog(of: c.item, input: location(of: c.item, slot: c.slot)) }
         switch event.kind {
         case .opened:
+            failedInARow = 0
             audioSession?.follow(player.currentItem)
             openWindowIfWanted()
             fitWindowToPicture()
@@ -279,8 +286,8 @@ final class PlaybackSession {
             let entry = current.map { location(of: $0.item, slot: $0.slot) }
             printError(entry.map { shown(e.description, entry: $0) } ?? shown(e.description))
             failures += 1
-            // The queue goes on with the next entry, as players do with a broken playlist entry.
-            if player.items().count > 1 { player.advanceToNextItem() } else { finish() }
+            failedInARow += 1
+            goOnAfterFailure()
         default: break
         }
         tick()
