@@ -217,7 +217,7 @@ extension HLSSource {
             // the stream is media at all.)
             let response = try download(
                 url, range: range, duration: duration, watch: watch, decryption: decryption, failFast: hasBackup,
-                refusesUnknown: mediaSeen)
+                refusesUnknown: mediaSeen && refusesUnknownSegments)
             if let body = response?.body, ContentSniffer.kind(of: body) == .media { mediaSeen = true }
             return .loaded(response)
         } catch {

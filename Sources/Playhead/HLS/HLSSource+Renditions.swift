@@ -88,6 +88,8 @@ extension HLSSource {
         source.loadsOnRead = false
         // A subtitle segment that cannot be had is skipped like a later media segment, never the item's error.
         source.fetchedAny = true
+        // One that is not WebVTT is said so by the rendition's parser.
+        source.refusesUnknownSegments = false
         place(source, at: position)
         return source
     }

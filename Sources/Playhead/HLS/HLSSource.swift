@@ -58,8 +58,10 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     /// (`reposition`). The play head is not behind it, whatever the engine's clock says before it has caught up.
     var readFrom = 0.0
     var fetchedAny = false
-    /// A media segment's body was recognised as media (`ContentSniffer`): later ones that are not are refused.
+    /// A media segment's body was recognised as media (`ContentSniffer`): later ones that are not are refused,
+    /// unless `refusesUnknownSegments` is off (subtitle segments: their own parser says what is wrong).
     var mediaSeen = false
+    var refusesUnknownSegments = true
     /// The playback position in item time (set by the engine), for the buffer level the policy weighs.
     var playbackPosition: @Sendable () -> Double = { 0 }
     /// The play head in item time: the engine's position, but not behind where reading began (before the first
