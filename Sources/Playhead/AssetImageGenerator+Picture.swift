@@ -51,7 +51,7 @@ extension ImageGeneratorWorker {
             case .sample, .cues:
                 samples += 1
                 if samples > 100_000 { done = true }
-            case .interrupted: continue
+            case .interrupted, .gap: continue
             case .end:
                 try? input.decoder.decode(nil, take)
                 done = true

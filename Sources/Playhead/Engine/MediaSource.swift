@@ -53,9 +53,20 @@ struct CueBatch: Sendable {
     var seconds: Double
 }
 
+/// Time with no samples a source knows of as it reads: from `from` to `until` on the item's timeline, nothing of
+/// `tracks` (nil: all of the source's) will come (a live HLS part lost, or marked a gap). The engine plays it as
+/// silence over the last picture, as it comes, rather than stall for the samples after it. A value type.
+struct GapRead: Sendable {
+    var tracks: Set<Int>?
+    var from: Double
+    var until: Double
+}
+
 /// What reading a source gave.
 enum SourceRead {
     case sample(MediaSample)
+    /// Time without samples, known before the samples after it come (`GapRead`).
+    case gap(GapRead)
     /// Cues of a text track whose samples Playhead parses itself (HLS WebVTT segments, with their cue settings).
     case cues(CueBatch)
     /// The end of the media (for now: a live source may add more after a seek or a reload).
@@ -70,7 +81,7 @@ extension SourceRead {
         switch self {
         case .sample(let s): s.seconds.map { (s.track, $0) }
         case .cues(let b): (b.track, b.seconds)
-        case .end, .interrupted: nil
+        case .gap, .end, .interrupted: nil
         }
     }
 }

@@ -148,6 +148,11 @@ final class MergedSource: MediaSource, @unchecked Sendable {
                 pendingOrder[k] = batch.seconds
                 batch.track = Self.mergedID(batch.track, part: k)
                 pending[k] = .cues(batch)
+            case .gap(var gap):
+                // The part's own tracks only: the other parts' samples go on.
+                pendingOrder[k] = gap.from
+                gap.tracks = Set((gap.tracks ?? Set(parts[k].tracks.map(\.id))).map { Self.mergedID($0, part: k) })
+                pending[k] = .gap(gap)
             case .end:
                 ended.insert(k)
             case .interrupted:

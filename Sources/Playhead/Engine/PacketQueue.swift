@@ -12,6 +12,8 @@ final class PacketQueue: @unchecked Sendable {
         case endOfStream
         /// From here on the audio queue carries another track (`PlaybackEngine.switchAudio`).
         case switchAudio(AudioSwitch)
+        /// Nothing between these item times will come (`GapRead`): held as media time, played as silence.
+        case gap(from: Double, until: Double)
     }
 
     /// An item and the engine generation (seek) it belongs to.
@@ -96,6 +98,9 @@ final class PacketQueue: @unchecked Sendable {
         case .endOfStream:
             endQueued = true
         case .switchAudio: break
+        case .gap(let from, let until):
+            if firstSeconds == nil || head == items.count { firstSeconds = from }
+            lastSeconds = max(lastSeconds ?? until, until)
         }
         items.append(Tagged(item: item, generation: generation))
     }
@@ -190,6 +195,8 @@ final class PacketQueue: @unchecked Sendable {
                 guard let s else { continue }
                 if s <= seconds && (!keyframes || p.isKeyframe) { start = (i, s) }
                 if s >= reaching { reached = true }
+            case .gap(_, let until):
+                if until >= reaching { reached = true }
             }
         }
         return reached ? start : nil

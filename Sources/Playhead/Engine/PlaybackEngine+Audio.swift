@@ -64,6 +64,13 @@ extension PlaybackEngine {
                 work.pipeline.tempo = nil
                 work.pipeline.nextInputTime = nil
                 work.pipeline.dropBefore = work.pipeline.nextOutputTime
+            case .gap(_, let until):
+                // Nothing comes before `until` (a live part lost): silence to there now, written as the output
+                // takes it, so the samples after it find the sound waiting for them, not stalled.
+                let pending = work.pipeline.samples.count / format.channels
+                let hole = work.pipeline.follow(
+                    until, pendingBefore: pending, startingAt: nil, holes: 0...longest, format: format)
+                if hole > 0 { fillHole(hole, after: pending, &work.pipeline, output: output) }
             case .endOfStream:
                 try? work.decoder.decode(nil) { frame in
                     noteDecoded(&work.decodedAny)

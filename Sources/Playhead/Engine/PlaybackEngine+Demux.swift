@@ -250,6 +250,12 @@ extension PlaybackEngine {
                 }
             case .sample(let sample):
                 route(sample, source, &state, generation: g)
+            case .gap(let gap):
+                // The playing tracks' queues carry it: the sound is silence through it as it comes.
+                for (track, queue) in [(state.media.audio, audioQueue), (state.media.video, videoQueue)] {
+                    guard let track, gap.tracks?.contains(track.id) ?? true else { continue }
+                    queue.put(.gap(from: gap.from, until: gap.until), generation: g)
+                }
             }
         }
     }

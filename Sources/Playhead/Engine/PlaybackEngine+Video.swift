@@ -45,7 +45,7 @@ extension PlaybackEngine {
                     if isStopping { return }
                     // A damaged packet is skipped; the next keyframe recovers.
                 }
-            case .switchAudio: continue
+            case .switchAudio, .gap: continue
             case .endOfStream:
                 try? decoder.decode(nil) {
                     noteDecoded(&decodedAny)
