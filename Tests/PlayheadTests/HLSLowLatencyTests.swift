@@ -153,6 +153,36 @@ import Testing
         #expect(gaps.count == 2 && gaps.allSatisfy { $0 > 0.3 && $0 < 0.8 }, "silences of \(gaps) s")
     }
 
+    /// Parts 14 to 18 (7-9.5 s) are lost by the origin (404): their 2.5 s pass as one silence, without a stall,
+    /// the stream playing on at its distance from the edge. (Each lost part's time was known only once the part
+    /// after the run came, a second after the buffer ran dry: a stall, then the run's time as silence on top.)
+    @Test func aRunOfLostPartsPassesInSilenceWithoutAStall() async throws {
+        _ = try HLSFixtures.tsLadder("ladder-long", seconds: 48)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let sink = try TestSink()
+        let player = Player.onSink(sink)
+        defer { player.close() }
+        let item = PlayerItem(url: origin.url("llhls/ladder-long/v0/index.m3u8", ["lost_parts": "14,15,16,17,18"]))
+        let started = Date()
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .readyToPlay }, "\(String(describing: item.error))")
+        #expect(
+            await eventually(timeout: 25) { player.currentTime().seconds > 12 || item.status == .failed },
+            "at \(player.currentTime().seconds) s")
+        let latency = Date().timeIntervalSince(started) - player.currentTime().seconds
+        let samples = sink.stopRecording()
+        #expect(item.error == nil, "\(String(describing: item.error))")
+        #expect(item.accessLog.map(\.numberOfStalls).reduce(0, +) == 0, "\(item.accessLog.map(\.numberOfStalls))")
+        #expect(latency < 4.5, "\(latency) s behind the edge")
+        let lost = item.errorLog.filter { $0.uri.contains("lost=1") && $0.errorStatusCode == 404 }
+        #expect(lost.count >= 5, "\(item.errorLog.map { ($0.uri, $0.errorStatusCode) })")
+        let gaps = silences(samples, atLeast: 0.3)
+        #expect(
+            gaps.count == 1 && gaps.allSatisfy { $0 > 2.2 && $0 < 2.9 },
+            "silences of \(gaps) s, sound from \(AudioAnalysis.onsets(samples, minGap: 0.3)) s")
+    }
+
     /// The lengths (seconds) of the runs of silence of at least `seconds` inside the loud span of `samples`.
     func silences(_ samples: [Float], atLeast seconds: Double) -> [Double] {
         guard let span = AudioAnalysis.soundSpan(samples) else { return [] }

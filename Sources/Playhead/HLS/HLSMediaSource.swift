@@ -142,6 +142,11 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
             // FFmpeg has demuxed every byte loaded: load the next segment here, then demux it.
             do {
                 guard try loadSegment() else { return .end }
+                // A low-latency part at the edge gave nothing: the engine plays its time as it comes.
+                if let skipped = hls.skippedTime {
+                    hls.skippedTime = nil
+                    return .gap(GapRead(tracks: nil, from: skipped.from, until: skipped.until))
+                }
             } catch is ByteSourceInterruption {
                 // A seek came in during a download or a live wait, or a jump out of the live window.
                 return .interrupted
@@ -158,8 +163,18 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
     /// demuxer, or as a new part (fMP4, a new init section). False at the end of the stream. Demux thread.
     private func loadSegment() throws -> Bool {
         if hls.repeatsInit { hls.startOver() }
-        if try hls.loadNext() {
-            try continueDemuxing()
+        hls.yieldsSkippedTime = true
+        let loaded: Bool
+        do {
+            loaded = try hls.loadNext()
+            hls.yieldsSkippedTime = false
+        } catch {
+            hls.yieldsSkippedTime = false
+            throw error
+        }
+        if loaded {
+            // A part that gave nothing (`skippedTime`): nothing new to demux.
+            if hls.skippedTime == nil { try continueDemuxing() }
             return true
         }
         // A new init section (an fMP4 variant switch) ends the part: the next one starts with it.

@@ -284,6 +284,7 @@ extension HLSSource {
         partsTime = 0
         abandonTarget = nil
         jumpPending = nil
+        skippedTime = nil
         partBreak = true
         _ = takePartBreak()
     }

@@ -23,7 +23,7 @@ extension HLSSource {
             while true {
                 if partCursor > 0 || live?.lowLatency == true {
                     switch try loadPart() {
-                    case .delivered: return true
+                    case .delivered, .skipped: return true
                     case .partBreak: return false
                     case .wholeSegment: break
                     }

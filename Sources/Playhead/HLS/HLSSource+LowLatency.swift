@@ -37,6 +37,9 @@ extension HLSSource {
     enum PartStep {
         /// Bytes of one or more parts are in the buffer.
         case delivered
+        /// A part at the edge gave no bytes (lost, or a gap) and the reader takes such time at once
+        /// (`yieldsSkippedTime`): it is in `skippedTime`, nothing is in the buffer.
+        case skipped
         /// The next thing to fetch is a whole segment (or the stream is not low-latency): `loadNextSegment` goes on.
         case wholeSegment
         /// The next part needs a new init section (an fMP4 variant switch): the bytes handed out so far end a part
@@ -62,6 +65,7 @@ extension HLSSource {
                 // Parts marked or lost as gaps give no bytes; the item time of the first that does is its mark's.
                 var data = Data()
                 var dataStart: Double?
+                let restStart = nextStart
                 var partStart = nextStart
                 for part in rest {
                     if let bytes = try fetchPart(part) {
@@ -74,7 +78,10 @@ extension HLSSource {
                 next += 1
                 nextStart = start + segment.duration
                 if dataStart != nil { return .delivered }
-                continue
+                // Every part left gave nothing: the reader may hear of it now (as at the edge, below).
+                guard yieldsSkippedTime else { continue }
+                skippedTime = (skippedTime?.from ?? restStart, nextStart)
+                return .skipped
             }
             guard let live, live.lowLatency else { return .wholeSegment }
             let parts = playlist.trailingParts
@@ -106,8 +113,13 @@ extension HLSSource {
                 partsTime += part.duration
                 nextStart += part.duration
                 // A gap's time passes with nothing handed out (an init section fetched for it goes out alone: the
-                // next part's fragments follow it).
-                guard !data.isEmpty else { continue }
+                // next part's fragments follow it). The reader hears of it now: the next part is not listed yet, and
+                // a play head a hold-back from the edge ran dry waiting for it (five lost parts stalled 2 s).
+                guard !data.isEmpty else {
+                    guard yieldsSkippedTime else { continue }
+                    skippedTime = (skippedTime?.from ?? itemStart, nextStart)
+                    return .skipped
+                }
                 let sequence = playlist.segments.last?.discontinuitySequence ?? playlist.discontinuitySequence
                 deliver(data, fetchedInit: lastMapFetched, domain: sequence, itemStart: itemStart)
                 return .delivered
