@@ -251,10 +251,17 @@ extension PlaybackEngine {
             case .sample(let sample):
                 route(sample, source, &state, generation: g)
             case .gap(let gap):
-                // The playing tracks' queues carry it: the sound is silence through it as it comes.
+                // The playing tracks' queues carry it: the sound is silence through it as it comes. It is buffered
+                // time as a packet is (a stall for want of it ends).
                 for (track, queue) in [(state.media.audio, audioQueue), (state.media.video, videoQueue)] {
                     guard let track, gap.tracks?.contains(track.id) ?? true else { continue }
                     queue.put(.gap(from: gap.from, until: gap.until), generation: g)
+                }
+                noteRead(gap.until, &state.reach)
+                if control.withLock({ $0.buffering }),
+                    bufferedSeconds(state.media) >= min(EngineConfiguration.resumeThreshold, config.forwardBuffer)
+                {
+                    setBuffering(false)
                 }
             }
         }
