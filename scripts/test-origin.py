@@ -39,7 +39,8 @@ DIR/FILE once the part asked for (by Range) is available. /llhls/DIR/master*.m3u
 its relative variant URIs resolve to /llhls/DIR/vN/index.m3u8, the low-latency playlists of its variants.
 /live/... serves the same as a plain live stream (RFC 8216: no parts, no blocking reload, no server control): a
 window of the last six complete segments, each listed once it is complete. ?msn_offset=N on a playlist of either
-kind adds N to its media sequence numbers (renditions may number their segments otherwise than the variants).
+kind adds N to its media sequence numbers (renditions may number their segments otherwise than the variants);
+?gap_segments=K,... on a plain one marks those segments (numbered from 0) EXT-X-GAP.
 
 With --log-queries each request is logged with its query string. With --parent=PID the origin ends once process PID
 is gone (the test process that started it, if it crashed).
@@ -248,7 +249,7 @@ class LowLatency:
         while not self.available(n, part) and time.monotonic() < deadline and n < len(self.names):
             time.sleep(0.02)
 
-    def playlist(self, gap_parts=(), lost_parts=(), msn_offset=0):
+    def playlist(self, gap_parts=(), lost_parts=(), msn_offset=0, gap_segments=()):
         e = self.elapsed()
         complete = min(int(e // self.SEGMENT), len(self.names))
         first = max(0, complete - self.WINDOW)
@@ -258,7 +259,7 @@ class LowLatency:
             if self.map:
                 out.append(self.map)
             for n in range(first, complete):
-                out += ["#EXTINF:2.000,", self.names[n]]
+                out += (["#EXT-X-GAP"] if n in gap_segments else []) + ["#EXTINF:2.000,", self.names[n]]
             if complete >= len(self.names):
                 out.append("#EXT-X-ENDLIST")
             return ("\n".join(out) + "\n").encode()
@@ -323,7 +324,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 part = int(q["_HLS_part"]) if "_HLS_part" in q else None
                 stream.wait(int(q["_HLS_msn"]) - offset, part)
             numbers = lambda key: {int(x) for x in q.get(key, "").split(",") if x.strip().isdigit()}
-            body = stream.playlist(numbers("gap_parts"), numbers("lost_parts"), offset)
+            body = stream.playlist(numbers("gap_parts"), numbers("lost_parts"), offset, numbers("gap_segments"))
             self.send_response(200)
             self.send_header("Content-Type", "application/vnd.apple.mpegurl")
             self.send_header("Content-Length", str(len(body)))

@@ -183,22 +183,6 @@ import Testing
             "silences of \(gaps) s, sound from \(AudioAnalysis.onsets(samples, minGap: 0.3)) s")
     }
 
-    /// The lengths (seconds) of the runs of silence of at least `seconds` inside the loud span of `samples`.
-    func silences(_ samples: [Float], atLeast seconds: Double) -> [Double] {
-        guard let span = AudioAnalysis.soundSpan(samples) else { return [] }
-        var result: [Double] = []
-        var quiet = 0
-        for i in span {
-            if abs(samples[i]) > 0.01 {
-                if Double(quiet) / 48_000 >= seconds { result.append(Double(quiet) / 48_000) }
-                quiet = 0
-            } else {
-                quiet += 1
-            }
-        }
-        return result
-    }
-
     @Test func playsFragmentedMP4PartsAfterTheirInitSection() async throws {
         _ = try HLSFixtures.tsLadder("ladder-ll-fmp4", seconds: 48, fmp4: true, fragmentSeconds: 0.5)
         let origin = try TestOrigin(serving: try HLSFixtures.root())

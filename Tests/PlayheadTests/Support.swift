@@ -143,3 +143,19 @@ func gapMessage(_ samples: [Float]) -> Comment {
         rawValue: "a gap of \(AudioAnalysis.longestGap(samples)) s at \(at ?? "-") s of \(samples.count / 48_000) s"
             + " (the last underflows \(since) s after a write)")
 }
+
+/// The lengths (seconds) of the runs of silence of at least `seconds` inside the loud span of `samples`.
+func silences(_ samples: [Float], atLeast seconds: Double) -> [Double] {
+    guard let span = AudioAnalysis.soundSpan(samples) else { return [] }
+    var result: [Double] = []
+    var quiet = 0
+    for i in span {
+        if abs(samples[i]) > 0.01 {
+            if Double(quiet) / 48_000 >= seconds { result.append(Double(quiet) / 48_000) }
+            quiet = 0
+        } else {
+            quiet += 1
+        }
+    }
+    return result
+}

@@ -19,6 +19,7 @@ extension HLSSource {
     func loadNextSegment() throws -> Bool {
         // A jump an idle reload found (`reloadWhileIdle`) goes to the engine before anything more is read.
         try handOverJump()
+        let enteredAt = nextStart
         while true {
             while true {
                 if partCursor > 0 || live?.lowLatency == true {
@@ -28,6 +29,12 @@ extension HLSSource {
                     case .wholeSegment: break
                     }
                 } else if live != nil {
+                    // Time passed over (gap or lost segments) up to the edge: the reader hears of it before the
+                    // wait for the next segment, or its buffer would run dry in the wait.
+                    if next >= playlist.segments.count, yieldsSkippedTime, nextStart > enteredAt {
+                        skippedTime = (skippedTime?.from ?? enteredAt, nextStart)
+                        return true
+                    }
                     try refreshLive(waiting: next >= playlist.segments.count)
                 }
                 // After an abandoned download the same segment comes from the lower variant chosen for it.

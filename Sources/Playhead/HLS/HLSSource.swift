@@ -91,9 +91,10 @@ final class HLSSource: ChainedByteSource, @unchecked Sendable {
     var marks: [SegmentMark] = []
     var produced: Int64 = 0
     var lastMark: SegmentMark?
-    /// Low-latency HLS: while set (by the reader, around a load), a part at the edge that gives no bytes ends the
-    /// load (`loadNext` returns true with nothing new in the buffer) and its time is kept in `skippedTime`, the item
-    /// times from and until which nothing comes; the reader takes it (`takeSkippedTime`).
+    /// Live: while set (by the reader, around a load), time passed over at the edge (a low-latency part that gives
+    /// no bytes, gap or lost segments before a wait for the next one) ends the load (`loadNext` returns true with
+    /// nothing new in the buffer) and is kept in `skippedTime`, the item times from and until which nothing comes;
+    /// the reader takes it from there.
     var yieldsSkippedTime = false
     var skippedTime: (from: Double, until: Double)?
     /// Low-latency HLS: parts of the segment `next` already delivered, and their seconds.
