@@ -30,9 +30,6 @@ import Testing
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let first = try #require(group.defaultOption)
         let other = try #require(group.options.first { $0 != first })
-        let tone = { (option: MediaSelectionOption) in
-            HLSFixtures.audioRenditions.first { $0.language == option.extendedLanguageTag }?.tone ?? 0
-        }
         let sink = try TestSink()
         let player = Player.onSink(sink)
         defer { player.close() }
@@ -52,7 +49,9 @@ import Testing
         #expect(abs(now - position - elapsed) < 0.3, "switched at \(position), \(elapsed) s later at \(now)")
         let heard = Array(sink.samplesSoFar.dropFirst(landed))
         let tones = AudioAnalysis.toneSequence(heard)
-        #expect(tones.last == tone(other) && Set(tones).isSubset(of: [tone(first), tone(other)]), "\(tones)")
+        #expect(
+            tones.last == renditionTone(other)
+                && Set(tones).isSubset(of: [renditionTone(first), renditionTone(other)]), "\(tones)")
         #expect(AudioAnalysis.longestGap(heard) < 0.05, gapMessage(heard))
         #expect(item.error == nil, "\(String(describing: item.error))")
         let directory = "/a-\(other.extendedLanguageTag ?? "")/seg"

@@ -64,9 +64,6 @@ struct HLSRenditionTests {
         #expect(legible == nil, "\(String(describing: legible))")
         let first = try #require(group.defaultOption)
         let other = try #require(group.options.first { $0 != first })
-        let tone = { (option: MediaSelectionOption) in
-            HLSFixtures.audioRenditions.first { $0.language == option.extendedLanguageTag }?.tone ?? 0
-        }
 
         let sink = try TestSink()
         let player = Player.onSink(sink)
@@ -94,10 +91,12 @@ struct HLSRenditionTests {
         // The old tone (briefly: the output's buffer), then the new one within a video segment's duration (2 s) of
         // the choice, with no gap.
         let tones = AudioAnalysis.toneSequence(heard)
-        #expect(tones.last == tone(other) && Set(tones).isSubset(of: [tone(first), tone(other)]), "\(tones)")
+        #expect(
+            tones.last == renditionTone(other)
+                && Set(tones).isSubset(of: [renditionTone(first), renditionTone(other)]), "\(tones)")
         let windows = stride(from: 0, to: heard.count - 4_800, by: 2_400)
         let change = windows.first {
-            abs(AudioAnalysis.frequency(Array(heard[$0..<($0 + 4_800)])) - Double(tone(other))) < 10
+            abs(AudioAnalysis.frequency(Array(heard[$0..<($0 + 4_800)])) - Double(renditionTone(other))) < 10
         }
         #expect(
             (change.map { Double($0) / 48_000 } ?? .infinity) < 2, "the new tone from \(String(describing: change))")

@@ -159,3 +159,8 @@ func silences(_ samples: [Float], atLeast seconds: Double) -> [Double] {
     }
     return result
 }
+
+/// The tone (Hz) of the `HLSFixtures.renditionLadder` rendition that `option` names (0 for none).
+func renditionTone(_ option: MediaSelectionOption) -> Int {
+    HLSFixtures.audioRenditions.first { $0.language == option.extendedLanguageTag }?.tone ?? 0
+}
