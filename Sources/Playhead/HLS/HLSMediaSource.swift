@@ -142,7 +142,7 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
             // FFmpeg has demuxed every byte loaded: load the next segment here, then demux it.
             do {
                 guard try loadSegment() else { return .end }
-                // A low-latency part at the edge gave nothing: the engine plays its time as it comes.
+                // Time passed over at a live edge (lost or gap parts or segments): the engine plays it as it comes.
                 if let skipped = hls.skippedTime {
                     hls.skippedTime = nil
                     return .gap(GapRead(tracks: nil, from: skipped.from, until: skipped.until))
@@ -173,7 +173,7 @@ final class HLSMediaSource: DemuxerSource, @unchecked Sendable {
             throw error
         }
         if loaded {
-            // A part that gave nothing (`skippedTime`): nothing new to demux.
+            // Time passed over (`skippedTime`): nothing new to demux.
             if hls.skippedTime == nil { try continueDemuxing() }
             return true
         }
