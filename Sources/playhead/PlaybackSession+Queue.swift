@@ -181,9 +181,9 @@ extension PlaybackSession {
     /// After the current entry failed, the queue goes on as players do with a broken playlist entry: the next
     /// entry (the failed one's repeats skipped: they would fail too), or after the last an empty queue (the item
     /// change ends the command). Once every entry failed in a row, a loop over them (`--loop-playlist`) would fail
-    /// for ever: the command ends.
+    /// for ever: the command ends (without a loop, the queue runs to its end as above).
     func goOnAfterFailure() {
-        if let cursor, failedInARow >= cursor.order.count { return finish() }
+        if let cursor, cursor.playlistLoops != 0, failedInARow >= cursor.order.count { return finish() }
         if let upNext = player.upNext.first, slots[ObjectIdentifier(upNext)] == nil {
             // A track the desktop added is next.
             player.advanceToNextItem()
