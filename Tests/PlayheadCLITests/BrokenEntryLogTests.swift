@@ -37,6 +37,22 @@ struct BrokenEntryLogTests {
         #expect(told.filter { $0.0 == "error" }.map(\.1) == [empty, missing, text], "\(told)")
     }
 
+    /// A single entry that fails is logged as any run is: its `item-changed`, its error, then the empty
+    /// `item-changed` that ends every run (it ended at the error).
+    @Test func aSingleBrokenEntryEndsTheLogAsEveryRunDoes() throws {
+        let text = Fixtures.file("broken-alone.mp3", bytes: Array(String(repeating: "text\n", count: 500).utf8)).path
+        let log = Paths.scratch("broken-alone").appendingPathComponent("events.json")
+        let r = try Run.command(
+            Paths.playheadBinary(), ["--ao=null", "--vo=null", "--no-mpris", "--log-json=\(log.path)", text],
+            timeout: 20)
+        #expect(r.status == 1, "exit \(r.status); \(r.stderr)")
+        let changes = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let event = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            return event?["event"] as? String == "item-changed" ? event?["input"] as? String : nil
+        }
+        #expect(changes == [text, ""], "\(changes)")
+    }
+
     /// `--loop-playlist=inf` over entries that all fail ends once each has failed, with one line each and exit
     /// status 1 (it went on failing for ever, a line at a time).
     @Test func aLoopOverEntriesThatAllFailEnds() throws {
