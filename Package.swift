@@ -35,10 +35,13 @@ let package = Package(
         // module map links it.
         .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libcurl (libcurl4-openssl-dev), the HLS client's HTTP: without pkg-config, as libpulse.
+        .systemLibrary(name: "CCurl"),
 
         // Pure Swift.
         .target(name: "PlayheadCore"),
-        .target(name: "PlayheadHLS"),
+        // The HLS parsers and adaptive policy (pure Swift) and the segment loader (over libcurl).
+        .target(name: "PlayheadHLS", dependencies: ["CCurl", "PlayheadCore"]),
         .target(name: "PlayheadSubtitles"),
         // The ABR trace simulator: the player's own policy against published baselines and the offline optimum.
         .target(name: "PlayheadABRSim", dependencies: ["PlayheadHLS"]),

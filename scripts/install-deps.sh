@@ -4,7 +4,7 @@
 # (so a machine that has it from elsewhere installs nothing), then checked again after the install.
 set -euo pipefail
 libraries=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
-  libpulse-dev libsystemd-dev libsdl2-dev libsdl2-ttf-dev libass-dev libfontconfig-dev fonts-dejavu-core
+  libpulse-dev libsystemd-dev libcurl4-openssl-dev libsdl2-dev libsdl2-ttf-dev libass-dev libfontconfig-dev fonts-dejavu-core
   libdecor-0-plugin-1-cairo)
 # command:package for each program started by scripts/ and Tests/ (and the test support library).
 programs=(

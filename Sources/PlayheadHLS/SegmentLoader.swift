@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -71,75 +72,100 @@ public struct SegmentLoadResult: Sendable, Hashable {
     public var url: URL? = nil
 }
 
-/// Downloads segments (or playlists, keys) over one `URLSession`, so connections are reused, and hands over each
-/// chunk as it arrives with its throughput sample; it keeps none of the body itself, so memory stays bounded by
-/// what the caller keeps (`maximumBytes` also bounds a body's size).
+/// Downloads segments (or playlists, keys) over libcurl, on a thread of its own that keeps connections between
+/// downloads (`CurlDriver`), and hands over each chunk as it arrives with its throughput sample; it keeps none of
+/// the body itself, so memory stays bounded by what the caller keeps (`maximumBytes` also bounds a body's size).
+/// Only `http` and `https` are fetched, redirects included.
 ///
-/// `load` may be called from any thread or task, several at once. `onChunk` runs on the loader's private serial
-/// delegate queue, one chunk at a time, and should return quickly. A download ends with an error when the server
-/// answers a non-2xx status, when no byte arrives for `idleTimeout` seconds, when the body passes `maximumBytes`,
-/// or when the calling task is cancelled. Thread-safe (`@unchecked Sendable`: its state is behind a lock).
+/// `start` and `load` may be called from any thread or task, several at once. `onResponse`, `onChunk` and
+/// `completion` run on the loader's thread, one download's one at a time, and should return quickly. A download
+/// ends with an error when the server answers a non-2xx status, when no byte arrives for `idleTimeout` seconds
+/// (the connection included), when the body passes `maximumBytes`, or when it is cancelled. Thread-safe. Its thread
+/// ends with the loader.
 public final class SegmentLoader: @unchecked Sendable {
+    /// A download under way, to cancel it. Any thread.
+    public struct Download: Sendable {
+        fileprivate let transfer: Transfer
+        fileprivate let driver: CurlDriver?
+
+        /// Ends the download as `.cancelled` unless it ended already (its completion says which).
+        public func cancel() { driver?.cancel(transfer) }
+    }
+
     /// Seconds without a byte (including before the first one) after which a download fails.
     public let idleTimeout: Double
     /// The largest body accepted, in bytes.
     public let maximumBytes: Int
-    private let session: URLSession
-    private let core: LoaderCore
+    private let driver: CurlDriver?
 
     /// The loader's clock: seconds of `DispatchTime` uptime, the clock of `SegmentChunk.arrival`.
     public static var now: Double { monotonicSeconds() }
 
-    /// A loader with its own session; `idleTimeout` in seconds, `maximumBytes` per body (64 MiB by default).
+    /// A loader with its own connections and thread; `idleTimeout` in seconds, `maximumBytes` per body (64 MiB by
+    /// default).
     public init(idleTimeout: Double = 10, maximumBytes: Int = 64 << 20) {
         self.idleTimeout = idleTimeout
         self.maximumBytes = maximumBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = max(idleTimeout * 4, 60)
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // Media is never cached: no cache, and no start-up cost of opening the shared one on disk.
-        configuration.urlCache = nil
-        configuration.httpAdditionalHeaders = ["User-Agent": "Playhead/0.1"]
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "PlayheadHLS.SegmentLoader"
-        core = LoaderCore(idleTimeout: idleTimeout, maximumBytes: maximumBytes)
-        session = URLSession(configuration: configuration, delegate: core, delegateQueue: queue)
+        driver = CurlDriver(idleTimeout: idleTimeout)
     }
 
-    deinit {
-        // Tasks still running are let finish: a body given up with much of it to come was cancelled then, what runs
-        // on is a small rest (`LoaderCore.restLetFinish`), which cancelling could trap in FoundationNetworking.
-        session.finishTasksAndInvalidate()
-    }
+    deinit { driver?.shutdown() }
 
     /// Redirects followed per request before failing with `.tooManyRedirects`.
     public static let maximumRedirects = 10
 
+    /// Starts downloading `url` (only `byteRange` of it when given); `onResponse` sees the final response's
+    /// header (of an error status too, for its `Retry-After`), `onChunk` each chunk of the body as it arrives, and
+    /// `completion` how the download ended, all on the loader's thread. `maximumBytes` lowers the loader's limit for
+    /// this body (a playlist).
+    @discardableResult
+    public func start(
+        _ url: URL, byteRange: ByteRange? = nil, maximumBytes: Int? = nil,
+        onResponse: (@Sendable (HTTPURLResponse) -> Void)? = nil,
+        onChunk: @escaping @Sendable (SegmentChunk) -> Void,
+        completion: @escaping @Sendable (Result<SegmentLoadResult, SegmentLoadError>) -> Void
+    ) -> Download {
+        let transfer = Transfer(
+            url: url, range: byteRange, limit: min(maximumBytes ?? self.maximumBytes, self.maximumBytes),
+            onResponse: onResponse, onChunk: onChunk, completion: completion)
+        if let driver {
+            driver.start(transfer)
+        } else {
+            completion(.failure(.transport("the HTTP client library (libcurl) could not be set up")))
+        }
+        return Download(transfer: transfer, driver: driver)
+    }
+
     /// Downloads `url` (only `byteRange` of it when given), calling `onChunk` for each chunk as it arrives, and
     /// returns once the body is complete. `maximumBytes` lowers the loader's limit for this body (a playlist).
     /// Throws `SegmentLoadError` (`.cancelled` when the calling task is). `onResponse` sees the response headers
-    /// (of an error status too, for its `Retry-After`) on the delegate queue.
+    /// (of an error status too, for its `Retry-After`) on the loader's thread.
     public func load(
         _ url: URL, byteRange: ByteRange? = nil, maximumBytes: Int? = nil,
         onResponse: (@Sendable (HTTPURLResponse) -> Void)? = nil,
         onChunk: @escaping @Sendable (SegmentChunk) -> Void
     ) async throws -> SegmentLoadResult {
-        var request = URLRequest(url: url)
-        if let byteRange {
-            request.setValue("bytes=\(byteRange.offset)-\(byteRange.end - 1)", forHTTPHeaderField: "Range")
-        }
-        let task = session.dataTask(with: request)
-        let transfer = Transfer(
-            onChunk: onChunk, range: byteRange, limit: min(maximumBytes ?? self.maximumBytes, self.maximumBytes))
-        transfer.onResponse = onResponse
-        core.register(transfer, for: task)
+        // A cancel that comes before the download started is kept for it.
+        let state = Mutex<(download: Download?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                core.start(task, transfer: transfer, continuation: continuation)
+                let download = start(
+                    url, byteRange: byteRange, maximumBytes: maximumBytes, onResponse: onResponse,
+                    onChunk: onChunk
+                ) { outcome in
+                    continuation.resume(with: outcome.mapError { $0 as any Error })
+                }
+                let cancelled = state.withLock { s in
+                    s.download = download
+                    return s.cancelled
+                }
+                if cancelled { download.cancel() }
             }
         } onCancel: {
-            core.fail(task, with: .cancelled)
+            state.withLock { s in
+                s.cancelled = true
+                return s.download
+            }?.cancel()
         }
     }
 
@@ -153,11 +179,10 @@ public final class SegmentLoader: @unchecked Sendable {
     }
 }
 
-/// Collects chunks for `SegmentLoader.data(from:)`; written on the delegate queue, read after completion.
+/// Collects chunks for `SegmentLoader.data(from:)`; written on the loader's thread, read after completion.
 private final class ChunkBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = Data()
+    private let storage = Mutex(Data())
 
-    func append(_ data: Data) { lock.withLock { storage.append(data) } }
-    var data: Data { lock.withLock { storage } }
+    func append(_ data: Data) { storage.withLock { $0.append(data) } }
+    var data: Data { storage.withLock { $0 } }
 }

@@ -70,14 +70,22 @@ struct SegmentLoaderTests {
         #expect(data == served.bytes[123_456..<133_456])
     }
 
-    @Test("a server that ignores the range (200, whole body): only the range is delivered")
-    func rangeIgnored() async throws {
-        // data: URLs answer the whole body with no HTTP status, like a server that ignores Range.
-        let body = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) })
-        let url = URL(string: "data:application/octet-stream;base64," + body.base64EncodedString())!
-        let (data, result) = try await SegmentLoader().data(from: url, byteRange: ByteRange(length: 1000, offset: 1234))
-        #expect(result.statusCode == 200 && result.expectedBytes == 1000)
-        #expect(data == body[1234..<2234])
+    @Test("only http and https are fetched: a data: or file: URL, or a redirect to one, is refused at once")
+    func onlyHTTP() async throws {
+        let served = try ServedFile(size: 1000)
+        let body = Data("#EXTM3U".utf8)
+        let cases: [(URL, String)] = [
+            (
+                URL(string: "data:application/octet-stream;base64," + body.base64EncodedString())!,
+                "not an http or https URL"
+            ),
+            (URL(fileURLWithPath: "/etc/passwd"), "not an http or https URL"),
+            (served.url(["redirect": "to:file:///etc/passwd"]), "redirected to a URL that is not http or https"),
+        ]
+        for (url, reason) in cases {
+            let (error, seconds) = await loadError { try await SegmentLoader().load(url) { _ in } }
+            #expect(error == .unsupportedURL(reason) && seconds < 2, "\(url): \(String(describing: error))")
+        }
     }
 
     @Test("an origin that ignores ranges: the range of a body within the limit, read through; over it, refused")
@@ -214,5 +222,45 @@ struct SegmentLoaderTests {
         for (i, range) in ranges.enumerated() {
             #expect(bodies[i] == served.bytes[range.offset..<range.end])
         }
+    }
+}
+
+/// The loader's thread: asleep while nothing is under way, gone with its loader.
+@Suite("Segment loader's thread", .serialized)
+struct SegmentLoaderThreadTests {
+    /// The process's threads named as the loader's (`playhead.http`), with their context switches so far.
+    static func loaderThreads() -> [String: Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var found: [String: Int] = [:]
+        for task in tasks {
+            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            guard comm.hasPrefix("playhead.http"),
+                let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)
+            else { continue }
+            found[task] = status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
+                .compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
+        }
+        return found
+    }
+
+    @Test("an idle loader's thread sleeps (no wake-up in 2 s), and ends with the loader")
+    func idleThreadSleepsAndEnds() async throws {
+        let served = try ServedFile(size: 10_000)
+        let before = Set(Self.loaderThreads().keys)
+        var loader: SegmentLoader? = SegmentLoader()
+        _ = try await loader?.data(from: served.url())
+        let mine = Self.loaderThreads().filter { !before.contains($0.key) }
+        #expect(mine.count == 1, "\(mine)")
+        try await Task.sleep(for: .milliseconds(200))
+        let settled = Self.loaderThreads().filter { mine.keys.contains($0.key) }
+        try await Task.sleep(for: .seconds(2))
+        let later = Self.loaderThreads().filter { mine.keys.contains($0.key) }
+        #expect(later == settled && !later.isEmpty, "woke: \(settled) -> \(later)")
+        loader = nil
+        let deadline = monotonicSeconds() + 2
+        while Self.loaderThreads().keys.contains(where: { mine.keys.contains($0) }), monotonicSeconds() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!Self.loaderThreads().keys.contains { mine.keys.contains($0) }, "the thread outlived its loader")
     }
 }

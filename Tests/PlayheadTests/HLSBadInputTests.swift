@@ -123,22 +123,24 @@ import Testing
         }
     }
 
-    /// A stream at an IPv6 address literal, asked for or redirected to, which this system's HTTP client refuses
-    /// (FoundationNetworking's bug): one line that says so, without retries (it was "NSURLErrorDomain error -1000"
-    /// after three retries of what cannot change).
-    @Test func anIPv6AddressHostIsOneClearLineWithoutRetries() async throws {
+    /// A stream at an IPv6 address literal, asked for or redirected to, is asked for (FoundationNetworking's client
+    /// refused such hosts: "not supported by this system's HTTP client"). Nothing listens there (the origin is on
+    /// 127.0.0.1 only, and the machine may have no IPv6 at all), so it fails as a host that refuses does: the
+    /// connection's words, after the retry.
+    @Test func anIPv6AddressHostIsAskedFor() async throws {
         let origin = try TestOrigin(serving: try HLSFixtures.root())
         let direct = URL(string: "http://[::1]:\(origin.url("").port ?? 80)/keys-4s/clear/index.m3u8")!
         let redirected = origin.url("index.m3u8", ["redirect": "to:http://[::1]:9"])
         for url in [direct, redirected] {
-            let item = try await failedItem(url)
+            let item = try await failedItem(url, retries: 1)
             let message = item.error?.description ?? ""
+            let reasons = ["connection refused", "cannot assign requested address", "network is unreachable"]
             #expect(
-                message == "\(url.absoluteString): an IPv6 address as the host is not supported by this system's "
-                    + "HTTP client; use a host name", "\(message)")
+                message.hasPrefix(url.absoluteString + ": ") && reasons.contains { message.hasSuffix($0) },
+                "\(message)")
         }
-        // The redirect was asked for once, not again for each retry.
-        #expect(origin.requests.count == 1, "\(origin.requests)")
+        // The redirect was asked for again by the retry: the failure was the connection's, which may go away.
+        #expect(origin.requests.count == 2, "\(origin.requests)")
     }
 
     @Test func aRedirectLoopIsAClearError() async throws {

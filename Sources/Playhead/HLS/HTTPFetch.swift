@@ -46,7 +46,7 @@ final class HTTPFetch: @unchecked Sendable {
     static let playlistDeadlineFactor = 3.0
 
     private let loader: SegmentLoader
-    private let state = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(download: SegmentLoader.Download?, cancelled: Bool)>((nil, false))
     /// Seconds without a byte after which a request fails.
     let timeout: Double
     /// Whether the last error thrown may go away on a second try (a time-out, a dropped connection, a 5xx, and
@@ -92,7 +92,7 @@ final class HTTPFetch: @unchecked Sendable {
         return r
     }
 
-    /// Like `get`, and also: `onChunk` sees each chunk on the loader's queue as it arrives; `deadline` bounds the
+    /// Like `get`, and also: `onChunk` sees each chunk on the loader's thread as it arrives; `deadline` bounds the
     /// whole download in seconds; `watch` runs on the calling thread about ten times a second and may return false
     /// to give the download up, in which case the result is nil. With a `decrypter`, the body is decrypted chunk by
     /// chunk as it arrives (the response's body is the plaintext; `finish` is left to the caller).
@@ -128,32 +128,33 @@ final class HTTPFetch: @unchecked Sendable {
         let respondedAt = Locked(Double?.none)
         let done = DispatchSemaphore(value: 0)
         let byteRange = range.map { ByteRange(length: $0.count, offset: $0.lowerBound) }
-        let loader = self.loader
         let started = MonotonicClock.now()
-        let task = Task.detached {
-            do {
-                let r = try await loader.load(
-                    url, byteRange: byteRange, maximumBytes: limit,
-                    onResponse: { response in
-                        respondedAt.withLock { $0 = $0 ?? MonotonicClock.now() }
-                        let header = response.value(forHTTPHeaderField: "Retry-After")
-                        retryAfter.withLock { $0 = RetryPolicy.retryAfterSeconds(header) }
-                    }
-                ) { chunk in
-                    body.withLock { b in
-                        if b.head.count < 512 { b.head.append(chunk.data.prefix(512 - b.head.count)) }
-                        b.data.append(decrypter?.update(chunk.data) ?? chunk.data)
-                    }
-                    onChunk?(chunk)
+        let download = loader.start(
+            url, byteRange: byteRange, maximumBytes: limit,
+            onResponse: { response in
+                respondedAt.withLock { $0 = $0 ?? MonotonicClock.now() }
+                let header = response.value(forHTTPHeaderField: "Retry-After")
+                retryAfter.withLock { $0 = RetryPolicy.retryAfterSeconds(header) }
+            },
+            onChunk: { chunk in
+                body.withLock { b in
+                    if b.head.count < 512 { b.head.append(chunk.data.prefix(512 - b.head.count)) }
+                    b.data.append(decrypter?.update(chunk.data) ?? chunk.data)
                 }
-                outcome.withLock { $0 = .success(r) }
-            } catch {
-                outcome.withLock { $0 = .failure(error as? SegmentLoadError ?? .transport("\(error)")) }
-            }
-            done.signal()
+                onChunk?(chunk)
+            },
+            completion: { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            })
+        // A cancel from another thread that came after the check above is kept for the download.
+        if state.withLock({ s in
+            s.download = download
+            return s.cancelled
+        }) {
+            download.cancel()
         }
-        state.withLock { $0.task = task }
-        defer { state.withLock { $0.task = nil } }
+        defer { state.withLock { $0.download = nil } }
         while done.wait(timeout: .now() + 0.1) == .timedOut {
             let elapsed = MonotonicClock.now() - started
             if stopping?() == true {
@@ -161,7 +162,7 @@ final class HTTPFetch: @unchecked Sendable {
                 throw PlaybackError(.network, source: name, reason: "cancelled")
             }
             if let deadline, elapsed > deadline {
-                task.cancel()
+                download.cancel()
                 lastErrorWasTransient = true
                 throw PlaybackError(
                     .network, source: name, reason: "did not finish within \(Self.seconds(deadline)) (timed out)")
@@ -170,7 +171,7 @@ final class HTTPFetch: @unchecked Sendable {
                 bytes: body.current.data.count, expectedBytes: nil, elapsed: elapsed,
                 timeToFirstByte: respondedAt.current.map { max($0 - started, 0) })
             if let watch, !watch(progress) {
-                task.cancel()
+                download.cancel()
                 done.wait()
                 return nil
             }
@@ -204,11 +205,11 @@ final class HTTPFetch: @unchecked Sendable {
 
     /// Cancels the request in flight and every later one.
     func cancel() {
-        let task = state.withLock { s -> Task<Void, Never>? in
+        let download = state.withLock { s -> SegmentLoader.Download? in
             s.cancelled = true
-            return s.task
+            return s.download
         }
-        task?.cancel()
+        download?.cancel()
     }
 
     /// A byte count in words: "16 MiB", "64 KiB", "16 bytes" (a key's limit was "0 MiB").
