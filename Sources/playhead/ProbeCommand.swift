@@ -2,10 +2,6 @@ import Foundation
 import Playhead
 import PlayheadHLS
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `playhead probe [--json] [--strict] URL|FILE`: prints what an HLS playlist contains, or a media file's duration,
 /// tags and tracks (`MediaProbe`), as a report or as JSON (schema in `docs/probe-json.md`). Errors are one line on
 /// standard error: `playhead: <target>: <problem>`.
@@ -103,71 +99,69 @@ enum ProbeCommand {
     }
 
     /// Fetches an `http(s)` URL as `readHead` reads a file: it hangs up after the first 4 KiB unless they look like a
-    /// playlist, and past `playlistLimit`. At most 10 s.
+    /// playlist, and past `playlistLimit`. At most 10 s without a byte, 11 s in all.
     private static func fetch(_ url: URL) -> Result<(data: Data, url: URL), LoadError> {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
-        request.setValue("playhead-probe", forHTTPHeaderField: "User-Agent")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.timeoutIntervalForResource = 10
-        let fetcher = HeadFetcher(url: url)
-        let session = URLSession(configuration: configuration, delegate: fetcher, delegateQueue: nil)
-        let task = session.dataTask(with: request)
-        task.resume()
-        if fetcher.done.wait(timeout: .now() + 11) == .timedOut {
-            task.cancel()
-            session.invalidateAndCancel()
-            return .failure(LoadError(message: "timed out after 10 s"))
-        }
-        session.invalidateAndCancel()
-        return fetcher.result ?? .failure(LoadError(message: "no response"))
+        // No limit at the response: a media file's size says nothing until its first bytes are looked at.
+        let loader = SegmentLoader(idleTimeout: 10, maximumBytes: .max)
+        let fetch = HeadFetch(url: url)
+        let download = loader.start(
+            url, onResponse: { fetch.answered(by: $0.url) }, onChunk: { fetch.received($0.data) },
+            completion: { fetch.ended($0) })
+        fetch.started(download)
+        let result = fetch.done.wait(timeout: .now() + 11) == .timedOut ? nil : fetch.result
+        download.cancel()
+        return result ?? .failure(LoadError(message: "timed out after 10 s"))
     }
 
-    /// The delegate of `fetch`: its callbacks come one at a time on the session's queue; `result` is set once, before
-    /// `done` is signalled.
-    private final class HeadFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        let url: URL
+    /// What `fetch` has got: written on the loader's thread, read once `done` is signalled (its lock makes any
+    /// thread safe).
+    private final class HeadFetch: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
-        private(set) var result: Result<(data: Data, url: URL), LoadError>?
+        private let lock = NSLock()
+        private var url: URL
         private var data = Data()
+        private var download: SegmentLoader.Download?
+        private var outcome: Result<(data: Data, url: URL), LoadError>?
 
         init(url: URL) { self.url = url }
 
-        private func finish(_ value: Result<(data: Data, url: URL), LoadError>, _ task: URLSessionTask) {
-            guard result == nil else { return }
-            result = value
-            task.cancel()
-            done.signal()
-        }
+        var result: Result<(data: Data, url: URL), LoadError>? { lock.withLock { outcome } }
 
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-        ) {
-            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                finish(.failure(LoadError(message: "HTTP status \(http.statusCode)")), dataTask)
-                completionHandler(.cancel)
-                return
+        func started(_ download: SegmentLoader.Download) { lock.withLock { self.download = download } }
+
+        func answered(by url: URL?) { lock.withLock { self.url = url ?? self.url } }
+
+        /// Hangs up once the first 4 KiB are not a playlist's, or past `playlistLimit`.
+        func received(_ chunk: Data) {
+            let (notPlaylist, tooLarge, download) = lock.withLock {
+                data.append(chunk)
+                return (
+                    data.count >= 4096 && !ProbeCommand.looksLikePlaylist(data),
+                    data.count > ProbeCommand.playlistLimit, self.download
+                )
             }
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            self.data.append(data)
-            if self.data.count >= 4096 && !ProbeCommand.looksLikePlaylist(self.data) {
-                finish(.success((self.data, dataTask.response?.url ?? url)), dataTask)
-            } else if self.data.count > ProbeCommand.playlistLimit {
+            if notPlaylist {
+                finish(.success(lock.withLock { (data, url) }))
+            } else if tooLarge {
                 let limit = ProbeCommand.playlistLimit >> 20
-                finish(.failure(LoadError(message: "larger than \(limit) MiB: not a playlist probe reads")), dataTask)
+                finish(.failure(LoadError(message: "larger than \(limit) MiB: not a playlist probe reads")))
+            }
+            if notPlaylist || tooLarge { download?.cancel() }
+        }
+
+        func ended(_ result: Result<SegmentLoadResult, SegmentLoadError>) {
+            switch result {
+            case .success: finish(.success(lock.withLock { (data, url) }))
+            case .failure(let error): finish(.failure(LoadError(message: error.description)))
             }
         }
 
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            if let error {
-                finish(.failure(LoadError(message: error.localizedDescription)), task)
-            } else {
-                finish(.success((data, task.response?.url ?? url)), task)
+        private func finish(_ value: Result<(data: Data, url: URL), LoadError>) {
+            let first = lock.withLock {
+                defer { outcome = outcome ?? value }
+                return outcome == nil
             }
+            if first { done.signal() }
         }
     }
 
