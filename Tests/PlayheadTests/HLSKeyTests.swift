@@ -142,6 +142,29 @@ import Testing
         #expect(!origin.requests.contains { $0.contains(".ts") }, "\(origin.requests)")
     }
 
+    /// A key server that never answers: its request times out and is asked once more, not once per retry (it was
+    /// 1 + `hlsRetries` time-outs: 47 s by default with nothing playing); the item fails naming the key.
+    @Test func aKeyServerThatNeverAnswersIsAskedTwice() async throws {
+        let dir = try KeyFixtures.make()
+        let text = try String(contentsOf: dir.appendingPathComponent("aes.m3u8"), encoding: .utf8)
+        try text.replacingOccurrences(of: "key1.bin", with: "key1.bin?first_byte_delay=30").write(
+            to: dir.appendingPathComponent("silent-key.m3u8"), atomically: true, encoding: .utf8)
+        let origin = try TestOrigin(serving: try HLSFixtures.root())
+        let player = Player()
+        player.audioOutputChoice = .null(untimed: false)
+        let asset = URLAsset(url: origin.url("keys/silent-key.m3u8"), options: [.networkTimeout: 1])
+        let item = PlayerItem(asset: asset)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        #expect(await eventually(timeout: 20) { item.status == .failed }, "did not fail")
+        let message = item.error?.description ?? ""
+        #expect(
+            message.hasPrefix(origin.url("keys/key1.bin").absoluteString + "?first_byte_delay=30")
+                && message.hasSuffix("no data for 1 s (timed out)"), "\(message)")
+        let asked = origin.requests.filter { $0.contains("key1.bin") }
+        #expect(asked.count == 2, "\(origin.requests)")
+    }
+
     nonisolated static let badKeys: [(playlist: String, culprit: String, words: String)] = [
         ("wrong-key.m3u8", "keys/key2.bin", "wrong key or IV: seg00.ts does not decrypt"),
         ("short-key.m3u8", "keys/short.bin", "a key must be 16 bytes; this one is 15"),

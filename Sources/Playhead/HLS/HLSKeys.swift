@@ -128,15 +128,20 @@ final class HLSKeyStore: @unchecked Sendable {
     /// request should be tried again (set by the source to its retry policy).
     var retrying: ((PlaybackError, Int) -> Bool)?
 
-    /// A key request over HTTP, tried again after a transient failure as segments are.
+    /// A key request over HTTP, tried again after a transient failure as segments are, but a time-out only once: a
+    /// key server that does not answer is asked twice in all (as hls.js's key loading policy does), so the item
+    /// fails after two network time-outs rather than one per retry (47 s by default, nothing playing meanwhile).
     private func fetchKey(_ url: URL) throws(PlaybackError) -> HTTPFetch.Response {
         var retries = 0
+        var timedOut = false
         while true {
             do {
                 // A key is 16 bytes: anything far larger is not one (read no further than this).
                 return try fetch.get(url, limit: 4096, deadline: fetch.playlistDeadline)
             } catch {
-                guard retrying?(error, retries) == true else { throw error }
+                let timeout = fetch.lastErrorWasTimeout
+                guard !(timeout && timedOut), retrying?(error, retries) == true else { throw error }
+                timedOut = timedOut || timeout
                 retries += 1
             }
         }
