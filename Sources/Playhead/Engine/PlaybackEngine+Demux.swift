@@ -240,8 +240,14 @@ extension PlaybackEngine {
                 }
                 state.atEnd = true
                 if !readFailed { noteReadToEnd(&state.reach) }
+                // Reading failed (thrown, or held by the source for the end: `SourceHost.failAtEnd`) with nothing
+                // left to play, as a live stream whose playlist failed during a stall: the wait ends so the decoders
+                // reach the end and the item fails there, but playback does not resume, so none is announced (a
+                // "resumed" came just before the error).
+                let failing = readFailed || control.withLock { $0.endFailure != nil }
+                let nothingLeft = failing && audioQueue.isEmpty && videoQueue.isEmpty
                 for queue in [audioQueue, videoQueue] where !queue.reachedEnd { queue.put(.endOfStream, generation: g) }
-                setBuffering(false)
+                setBuffering(false, announced: !nothingLeft)
             case .cues(let batch):
                 if batch.track == state.media.text?.id {
                     showKnown(batch.cues)

@@ -48,6 +48,12 @@ extension PlaybackEngine {
         setBuffering(buffering, if: { _ in true })
     }
 
+    /// `setBuffering`; with `announced` false, the end of a stall (not the first readiness) is not reported: the
+    /// item does not play on, it fails where its decoders reach the end.
+    func setBuffering(_ buffering: Bool, announced: Bool) {
+        setBuffering(buffering, if: { _ in true }, announced: announced)
+    }
+
     /// A decode thread found `queue` empty before its stream's end: buffering starts (a stall) unless a seek is
     /// under way or the queue has packets again. The queue is looked at again in the step that decides, under the
     /// control lock: the demux thread puts its packets before it looks whether the engine buffers (to end it), so
@@ -61,11 +67,13 @@ extension PlaybackEngine {
     }
 
     /// `setBuffering`, decided only when `condition` (evaluated under the control lock) holds.
-    private func setBuffering(_ buffering: Bool, if condition: (Control) -> Bool) {
+    private func setBuffering(_ buffering: Bool, if condition: (Control) -> Bool, announced: Bool = true) {
         let change = control.withLock { c -> Control.BufferingChange? in
             guard condition(c) else { return nil }
             let change = c.setBuffering(buffering)
-            if let change, change.announce { sink(change.firstReady ? .ready : buffering ? .stalled : .resumed) }
+            if let change, change.announce, announced || change.firstReady {
+                sink(change.firstReady ? .ready : buffering ? .stalled : .resumed)
+            }
             return change
         }
         guard let change else { return }
