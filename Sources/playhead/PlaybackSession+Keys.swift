@@ -27,7 +27,10 @@ extension PlaybackSession {
         guard Terminal.isInteractive, !options.reallyQuiet, let item = player.currentItem else { return nil }
         let columns = max(Terminal.columns - 1, 8)
         let chapter = chapterLabel
-        var line = StatusLine.render(player: player, item: item, chapter: chapter)
+        let edge = item.seekableTimeRanges.last.map {
+            liveEdge.edge(windowEnd: $0.end.seconds, of: ObjectIdentifier(item))
+        }
+        var line = StatusLine.render(player: player, item: item, chapter: chapter, liveEdge: edge)
         if let c = current, c.item === item {
             var next = ""
             if let n = player.upNext.first, let slot = slots[ObjectIdentifier(n)] {
@@ -36,7 +39,7 @@ extension PlaybackSession {
             let label = c.slot.map(indexLabel)?.trimmingCharacters(in: .whitespaces) ?? ""
             let head = (label.isEmpty ? "" : label + " ") + Self.short(title(of: item, slot: c.slot)) + " "
             line = Self.fit(head: head, next: next, columns: columns) {
-                StatusLine.render(player: player, item: item, bar: $0, chapter: chapter)
+                StatusLine.render(player: player, item: item, bar: $0, chapter: chapter, liveEdge: edge)
             }
         }
         let subtitles =

@@ -55,6 +55,8 @@ final class PlaybackSession {
     let terminalSubtitles = TerminalSubtitles()
     /// Whether the user hid the subtitles (key v): in the window, and under the status line.
     var subtitlesHidden = false
+    /// The live edge the status line counts "live -Ns" from.
+    var liveEdge = LiveEdgeEstimate()
     /// The MPRIS presence, when a session bus answered.
     var nowPlaying: NowPlayingSession? {
         didSet { followControls() }

@@ -4,8 +4,11 @@ import Playhead
 @MainActor
 enum StatusLine {
     /// The line, its progress bar `bar` columns wide (none when 0 or less), with the chapter playing (`chapter`,
-    /// "ch 2/5") after the percentage.
-    static func render(player: Player, item: PlayerItem, bar: Int = 24, chapter: String? = nil) -> String {
+    /// "ch 2/5") after the percentage; a live stream's distance is counted from `liveEdge` (item seconds) when
+    /// given (`LiveEdgeEstimate`), else from its window's end.
+    static func render(
+        player: Player, item: PlayerItem, bar: Int = 24, chapter: String? = nil, liveEdge: Double? = nil
+    ) -> String {
         let now = player.currentTime().seconds
         let duration = item.duration.isNumeric ? item.duration.seconds : .nan
         let state: String
@@ -27,7 +30,8 @@ enum StatusLine {
         if !item.duration.isNumeric, item.status == .readyToPlay, let window = item.seekableTimeRanges.last {
             // A live stream: how far behind the point it would start at (not an on-demand playlist whose duration
             // is not known yet: its window comes before its duration).
-            line += " live -\(Int(max(0, window.end.seconds - now).rounded()))s"
+            let edge = liveEdge ?? window.end.seconds
+            line += " live -\(Int(max(0, edge - now).rounded()))s"
         }
         if player.reasonForWaitingToPlay == .toMinimizeStalls { line += " buffering" }
         if player.isInterruptedByAudioSession { line += " interrupted" }

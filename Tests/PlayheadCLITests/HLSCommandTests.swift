@@ -173,6 +173,26 @@ import Testing
         #expect(
             live.stdout.range(of: #"live -[0-9]+s"#, options: .regularExpression) != nil, "\(live.stdout.suffix(400))")
     }
+
+    /// "live -Ns" holds within a second while a live stream plays steadily 5 s behind its live start point (the
+    /// Left key): it was counted from the window's end, which moves a segment (2 s) at each reload, so it ran down
+    /// and jumped back by a segment (-5 s, -4 s, -3 s, -5 s...). At the live start point it shows 0 either way, so
+    /// the seek back is what lets the test see it.
+    @Test func theLiveDistanceHoldsWhilePlayingSteadily() throws {
+        let stream = try LiveHLSStream("live-distance", tone: 440, listSize: 10)
+        try stream.waitForSegments(6)
+        let url = try HLSFixtures.url(stream.path).absoluteString
+        let live = try Run.inTerminal(
+            [try Paths.playheadBinary(), "--no-mpris", "--ao=null", url],
+            keys: [(3, "\u{1B}[D"), (10, "q")], tail: 3,
+            environment: ["XDG_STATE_HOME": Paths.scratch("hls-state-terminal").path], timeout: 45)
+        #expect(live.status == 0, "\(live.stdout.suffix(400))")
+        let shown = live.stdout.matches(of: /live -([0-9]+)s/).compactMap { Int($0.1) }
+        // The second half of what was drawn: well after the seek (and the first reloads set the pace).
+        let steady = shown.suffix(shown.count / 2)
+        #expect(steady.count >= 10 && steady.allSatisfy { $0 >= 3 }, "not behind after the seek: \(shown)")
+        #expect((steady.max() ?? 0) - (steady.min() ?? 99) <= 1, "\(Array(steady))")
+    }
 }
 
 /// Values that threads fill in, each its own slot. Safe from any thread.
