@@ -1,10 +1,10 @@
 import Foundation
 
 /// Every thread a player runs (each engine's demux, decode and text threads, each renderer's audio thread, the
-/// display thread of its windows), started
-/// here and counted process-wide, so a program can wait for the threads of the players it closed before it exits:
-/// `exit()` runs the process's exit handlers (libcurl's, OpenSSL's, the C++ runtime's destructors) while any
-/// thread still running may be inside them. Any thread.
+/// display thread of its windows, an HTTP client's thread while it downloads), started here and counted
+/// process-wide, so a program can wait for the threads of the players it closed before it exits: `exit()` runs the
+/// process's exit handlers (libcurl's, OpenSSL's, the C++ runtime's destructors) while any thread still running may
+/// be inside them. Any thread.
 package enum PlaybackThreads {
     private static let running = DispatchGroup()
 
@@ -37,8 +37,19 @@ package enum PlaybackThreads {
         pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
     }
 
-    /// Resumes once no counted thread runs, or after `seconds`; true when none runs. Never blocks a thread.
+    private static let exitHooks = Locked([ObjectIdentifier: @Sendable () -> Void]())
+
+    /// Registers (or with nil removes) what `owner` must end before the program exits: work on a counted thread
+    /// that a thread not counted here may be waiting for (an HTTP client's transfers, for an asset's open that runs
+    /// on a thread of its own), which would otherwise hold the exit up for its whole time-out. Any thread.
+    package static func beforeExit(_ owner: ObjectIdentifier, _ body: (@Sendable () -> Void)?) {
+        exitHooks.withLock { $0[owner] = body }
+    }
+
+    /// Resumes once no counted thread runs, or after `seconds`; true when none runs. Runs the `beforeExit` hooks
+    /// first: it is for a program about to exit. Never blocks a thread.
     package static func waitUntilNoneRuns(upTo seconds: Double) async -> Bool {
+        for hook in exitHooks.withLock({ Array($0.values) }) { hook() }
         let resumed = Locked(false)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let finish: @Sendable (Bool) -> Void = { ended in

@@ -6,14 +6,18 @@ import Synchronization
 /// One libcurl multi handle and the thread that drives it, behind one `SegmentLoader`: connections (and cookies
 /// and DNS answers) are kept between its transfers, and every transfer's callbacks run on that thread.
 ///
-/// The thread sleeps in `curl_multi_poll` until a socket is ready, a timer of libcurl's or the next idle time-out
-/// is due, or `curl_multi_wakeup` brings a command (`start`, `cancel`, `shutdown`, from any thread): an idle loader
-/// wakes nobody. It ends at `shutdown` (the loader's `deinit`), failing what is still under way as cancelled.
+/// The thread runs only while a transfer is under way: the first `start` begins it and it ends once nothing is
+/// left (connections stay open in the multi handle meanwhile). While it runs it sleeps in `curl_multi_poll` until a
+/// socket is ready, a timer of libcurl's or the next idle time-out is due, or `curl_multi_wakeup` brings a command
+/// (`start`, `cancel`, `shutdown`, from any thread). So an idle loader has no thread, whoever still holds it, and
+/// a program's exit never waits for one (`PlaybackThreads` counts it while it runs).
 final class CurlDriver: @unchecked Sendable {
     private struct Commands {
         var starts: [Transfer] = []
         var cancels: [Transfer] = []
         var stopped = false
+        /// Whether the thread runs (set by the `start` that begins it, cleared by the thread as it ends).
+        var running = false
     }
 
     /// Seconds without a byte (the connection included) after which a transfer fails.
@@ -26,7 +30,7 @@ final class CurlDriver: @unchecked Sendable {
 
     private static let initialized: Bool = playhead_curl_global_init() == CURLE_OK
 
-    /// A driver and its thread; nil when libcurl cannot be set up (no memory, or its TLS library failed).
+    /// A driver (no thread yet); nil when libcurl cannot be set up (no memory, or its TLS library failed).
     init?(idleTimeout: Double) {
         guard Self.initialized, let multi = curl_multi_init() else { return nil }
         self.idleTimeout = idleTimeout
@@ -36,54 +40,83 @@ final class CurlDriver: @unchecked Sendable {
             _ = playhead_curl_share_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
             _ = playhead_curl_share_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
         }
-        PlaybackThreads.start("playhead.http") { [self] in run() }
+        // A program about to exit ends what is under way (an asset's open, on a thread of its own, may wait for it).
+        PlaybackThreads.beforeExit(ObjectIdentifier(self)) { [weak self] in self?.shutdown() }
     }
 
     deinit {
+        PlaybackThreads.beforeExit(ObjectIdentifier(self), nil)
         curl_multi_cleanup(multi)
         if let share { curl_share_cleanup(share) }
     }
 
-    /// Sends `transfer`'s request; its completion runs on the driver thread (at once there when it was cancelled
-    /// before it started). Any thread.
+    /// Sends `transfer`'s request, beginning the thread if it does not run; its completion runs on the driver
+    /// thread (at once there when it was cancelled before it started, or the driver was shut down). Any thread.
     func start(_ transfer: Transfer) {
-        commands.withLock { $0.starts.append(transfer) }
-        curl_multi_wakeup(multi)
+        let begins = commands.withLock { c in
+            c.starts.append(transfer)
+            defer { c.running = true }
+            return !c.running
+        }
+        if begins {
+            PlaybackThreads.start("playhead.http") { [self] in run() }
+        } else {
+            curl_multi_wakeup(multi)
+        }
     }
 
     /// Ends `transfer` as cancelled, unless it ended already. Any thread.
     func cancel(_ transfer: Transfer) {
         transfer.cancelRequested.withLock { $0 = true }
-        commands.withLock { $0.cancels.append(transfer) }
-        curl_multi_wakeup(multi)
+        // No thread: nothing is under way (a start not yet taken would have begun one), so nothing to end.
+        let running = commands.withLock { c in
+            if c.running { c.cancels.append(transfer) }
+            return c.running
+        }
+        if running { curl_multi_wakeup(multi) }
     }
 
-    /// Ends the thread: what is under way fails as cancelled. Any thread; the driver's owner calls it once.
+    /// Ends what is under way as cancelled, and any later start at once. Any thread; the driver's owner calls it.
     func shutdown() {
-        commands.withLock { $0.stopped = true }
-        curl_multi_wakeup(multi)
+        let running = commands.withLock { c in
+            c.stopped = true
+            return c.running
+        }
+        if running { curl_multi_wakeup(multi) }
     }
 
     private func run() {
         while true {
-            let taken = commands.withLock { c in
-                defer { c = Commands(stopped: c.stopped) }
-                return c
+            let (starts, cancels, stopped) = commands.withLock { c in
+                defer { (c.starts, c.cancels) = ([], []) }
+                return (c.starts, c.cancels, c.stopped)
             }
-            for transfer in taken.starts { begin(transfer) }
-            for transfer in taken.cancels { end(transfer, .failure(.cancelled)) }
-            if taken.stopped { break }
-            var running: Int32 = 0
-            curl_multi_perform(multi, &running)
-            collectFinished()
-            expireIdle()
-            curl_multi_poll(multi, nil, 0, nextWait(), nil)
+            for transfer in starts { begin(transfer, stopped: stopped) }
+            for transfer in cancels { end(transfer, .failure(.cancelled)) }
+            if stopped {
+                for transfer in active.values { end(transfer, .failure(.cancelled)) }
+            }
+            if !active.isEmpty {
+                var running: Int32 = 0
+                curl_multi_perform(multi, &running)
+                collectFinished()
+                expireIdle()
+            }
+            // Nothing under way: the thread ends, unless a command came meanwhile.
+            let ends =
+                active.isEmpty
+                && commands.withLock { c in
+                    let idle = c.starts.isEmpty && c.cancels.isEmpty
+                    if idle { c.running = false }
+                    return idle
+                }
+            if ends { return }
+            if !active.isEmpty { curl_multi_poll(multi, nil, 0, nextWait(), nil) }
         }
-        for transfer in active.values { end(transfer, .failure(.cancelled)) }
     }
 
-    private func begin(_ transfer: Transfer) {
-        guard !transfer.cancelRequested.withLock({ $0 }) else {
+    private func begin(_ transfer: Transfer, stopped: Bool) {
+        guard !stopped, !transfer.cancelRequested.withLock({ $0 }) else {
             transfer.complete(.failure(.cancelled))
             return
         }
@@ -127,8 +160,8 @@ final class CurlDriver: @unchecked Sendable {
         }
     }
 
-    /// Milliseconds until libcurl's next timer or the next idle time-out, whichever comes first (a day when there
-    /// is neither: a command wakes the thread).
+    /// Milliseconds until libcurl's next timer or the next idle time-out, whichever comes first (a command wakes
+    /// the thread before).
     private func nextWait() -> Int32 {
         var wait = 86_400_000
         var curlWait = -1

@@ -72,16 +72,15 @@ public struct SegmentLoadResult: Sendable, Hashable {
     public var url: URL? = nil
 }
 
-/// Downloads segments (or playlists, keys) over libcurl, on a thread of its own that keeps connections between
-/// downloads (`CurlDriver`), and hands over each chunk as it arrives with its throughput sample; it keeps none of
+/// Downloads segments (or playlists, keys) over libcurl (`CurlDriver`: connections kept between downloads, and a
+/// thread of the loader's own only while downloads are under way), and hands over each chunk as it arrives with its throughput sample; it keeps none of
 /// the body itself, so memory stays bounded by what the caller keeps (`maximumBytes` also bounds a body's size).
 /// Only `http` and `https` are fetched, redirects included.
 ///
 /// `start` and `load` may be called from any thread or task, several at once. `onResponse`, `onChunk` and
 /// `completion` run on the loader's thread, one download's one at a time, and should return quickly. A download
 /// ends with an error when the server answers a non-2xx status, when no byte arrives for `idleTimeout` seconds
-/// (the connection included), when the body passes `maximumBytes`, or when it is cancelled. Thread-safe. Its thread
-/// ends with the loader.
+/// (the connection included), when the body passes `maximumBytes`, or when it is cancelled. Thread-safe.
 public final class SegmentLoader: @unchecked Sendable {
     /// A download under way, to cancel it. Any thread.
     public struct Download: Sendable {
@@ -101,8 +100,8 @@ public final class SegmentLoader: @unchecked Sendable {
     /// The loader's clock: seconds of `DispatchTime` uptime, the clock of `SegmentChunk.arrival`.
     public static var now: Double { monotonicSeconds() }
 
-    /// A loader with its own connections and thread; `idleTimeout` in seconds, `maximumBytes` per body (64 MiB by
-    /// default).
+    /// A loader with its own connections (no thread until a download starts); `idleTimeout` in seconds,
+    /// `maximumBytes` per body (64 MiB by default).
     public init(idleTimeout: Double = 10, maximumBytes: Int = 64 << 20) {
         self.idleTimeout = idleTimeout
         self.maximumBytes = maximumBytes

@@ -225,7 +225,7 @@ struct SegmentLoaderTests {
     }
 }
 
-/// The loader's thread: asleep while nothing is under way, gone with its loader.
+/// The loader's thread: there only while a download is under way, and asleep while it waits.
 @Suite("Segment loader's thread", .serialized)
 struct SegmentLoaderThreadTests {
     /// The process's threads named as the loader's (`playhead.http`), with their context switches so far.
@@ -243,24 +243,40 @@ struct SegmentLoaderThreadTests {
         return found
     }
 
-    @Test("an idle loader's thread sleeps (no wake-up in 2 s), and ends with the loader")
-    func idleThreadSleepsAndEnds() async throws {
+    /// Waits up to 2 s for `condition`.
+    static func soon(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = monotonicSeconds() + 2
+        while !condition(), monotonicSeconds() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return condition()
+    }
+
+    /// A download from a server that answers after 5 s, the idle time-out 3 s: one thread appears for it, sleeps
+    /// while it waits (it would wake ten times a second on a 100 ms poll), and is gone once the download has
+    /// failed, though the loader is still held (a stopped player's loader must not keep a thread: the program's
+    /// exit waited 2 s for it).
+    @Test("the thread runs only while a download is under way, asleep while it waits")
+    func threadOnlyWhileDownloading() async throws {
         let served = try ServedFile(size: 10_000)
         let before = Set(Self.loaderThreads().keys)
-        var loader: SegmentLoader? = SegmentLoader()
-        _ = try await loader?.data(from: served.url())
-        let mine = Self.loaderThreads().filter { !before.contains($0.key) }
-        #expect(mine.count == 1, "\(mine)")
-        try await Task.sleep(for: .milliseconds(200))
+        let loader = SegmentLoader(idleTimeout: 3)
+        #expect(Self.loaderThreads().keys.allSatisfy { before.contains($0) }, "a thread before any download")
+        let download = Task {
+            await loadError { try await loader.load(served.url(["first_byte_delay": "5"])) { _ in } }
+        }
+        var mine: [String: Int] = [:]
+        #expect(
+            try await Self.soon {
+                mine = Self.loaderThreads().filter { !before.contains($0.key) }
+                return mine.count == 1
+            }, "\(mine)")
+        try await Task.sleep(for: .milliseconds(300))
         let settled = Self.loaderThreads().filter { mine.keys.contains($0.key) }
         try await Task.sleep(for: .seconds(2))
         let later = Self.loaderThreads().filter { mine.keys.contains($0.key) }
-        #expect(later == settled && !later.isEmpty, "woke: \(settled) -> \(later)")
-        loader = nil
-        let deadline = monotonicSeconds() + 2
-        while Self.loaderThreads().keys.contains(where: { mine.keys.contains($0) }), monotonicSeconds() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(!Self.loaderThreads().keys.contains { mine.keys.contains($0) }, "the thread outlived its loader")
+        #expect(!later.isEmpty && later.allSatisfy { $0.value - (settled[$0.key] ?? 0) <= 2 }, "\(settled) -> \(later)")
+        let (error, _) = await download.value
+        #expect(error == .timedOut(after: 3), "\(String(describing: error))")
+        #expect(try await Self.soon { !Self.loaderThreads().keys.contains { mine.keys.contains($0) } }, "still there")
+        _ = loader
     }
 }
