@@ -70,6 +70,8 @@ final class Transfer: @unchecked Sendable {
         _ = playhead_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         _ = playhead_curl_set_long(easy, CURLOPT_MAXREDIRS, SegmentLoader.maximumRedirects)
         _ = playhead_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
+        // Through a proxy (`https_proxy`), the tunnel's CONNECT answer is not the response (its status would be).
+        _ = playhead_curl_set_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         _ = playhead_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(Int(connectTimeout * 1000), 1))
         _ = playhead_curl_set_string(easy, CURLOPT_USERAGENT, "Playhead/0.1")
         // Compressed bodies (a playlist) are asked for and inflated, as the system's HTTP client did.
