@@ -243,8 +243,10 @@ public class Player {
 
     /// Waits until no thread of any player runs (the players were closed or released: their threads end on their
     /// own, soon), at most `seconds`; true when none runs. Linux-specific, for a program about to exit: `exit()`
-    /// runs the process's exit handlers, which must not run under a thread still reading or decoding. Callable
-    /// from any actor; it suspends, never blocks a thread.
+    /// runs the process's exit handlers, which must not run under a thread still reading or decoding. It first
+    /// ends every HLS download under way in the process as cancelled (an asset's open may still be fetching a
+    /// playlist for nobody; a player still playing would see its download fail). Callable from any actor; it
+    /// suspends, never blocks a thread.
     public nonisolated static func waitForPlaybackThreads(upTo seconds: Double) async -> Bool {
         await PlaybackThreads.waitUntilNoneRuns(upTo: seconds)
     }

@@ -16,6 +16,8 @@ final class CurlDriver: @unchecked Sendable {
         var starts: [Transfer] = []
         var cancels: [Transfer] = []
         var stopped = false
+        /// Every transfer under way is to end as cancelled (`cancelAll`); later starts go on.
+        var cancelAll = false
         /// Whether the thread runs (set by the `start` that begins it, cleared by the thread as it ends).
         var running = false
     }
@@ -40,8 +42,9 @@ final class CurlDriver: @unchecked Sendable {
             _ = playhead_curl_share_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
             _ = playhead_curl_share_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
         }
-        // A program about to exit ends what is under way (an asset's open, on a thread of its own, may wait for it).
-        PlaybackThreads.beforeExit(ObjectIdentifier(self)) { [weak self] in self?.shutdown() }
+        // A program about to exit ends what is under way (an asset's open, on a thread of its own, may wait for it);
+        // the driver stays usable.
+        PlaybackThreads.beforeExit(ObjectIdentifier(self)) { [weak self] in self?.cancelAll() }
     }
 
     deinit {
@@ -76,6 +79,15 @@ final class CurlDriver: @unchecked Sendable {
         if running { curl_multi_wakeup(multi) }
     }
 
+    /// Ends what is under way as cancelled; later starts go on. Any thread.
+    func cancelAll() {
+        let running = commands.withLock { c in
+            c.cancelAll = c.running
+            return c.running
+        }
+        if running { curl_multi_wakeup(multi) }
+    }
+
     /// Ends what is under way as cancelled, and any later start at once. Any thread; the driver's owner calls it.
     func shutdown() {
         let running = commands.withLock { c in
@@ -87,9 +99,12 @@ final class CurlDriver: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (starts, cancels, stopped) = commands.withLock { c in
-                defer { (c.starts, c.cancels) = ([], []) }
-                return (c.starts, c.cancels, c.stopped)
+            let (starts, cancels, stopped, cancelAll) = commands.withLock { c in
+                defer { (c.starts, c.cancels, c.cancelAll) = ([], [], false) }
+                return (c.starts, c.cancels, c.stopped, c.cancelAll)
+            }
+            if cancelAll {
+                for transfer in active.values { end(transfer, .failure(.cancelled)) }
             }
             for transfer in starts { begin(transfer, stopped: stopped) }
             for transfer in cancels { end(transfer, .failure(.cancelled)) }

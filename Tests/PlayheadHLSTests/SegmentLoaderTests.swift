@@ -1,4 +1,5 @@
 import Foundation
+import PlayheadCore
 import PlayheadTestSupport
 import Testing
 
@@ -278,5 +279,24 @@ struct SegmentLoaderThreadTests {
         #expect(error == .timedOut(after: 3), "\(String(describing: error))")
         #expect(try await Self.soon { !Self.loaderThreads().keys.contains { mine.keys.contains($0) } }, "still there")
         _ = loader
+    }
+
+    /// A program about to exit waits for the counted threads (`PlaybackThreads.waitUntilNoneRuns`): a download
+    /// under way ends at once as cancelled (it was waited for to its time-out: a quitting `playhead` held 2 s), and
+    /// the loader stays usable.
+    @Test("the wait before an exit ends a download under way; the loader goes on")
+    func exitWaitEndsDownloads() async throws {
+        let served = try ServedFile(size: 10_000)
+        let loader = SegmentLoader(idleTimeout: 10)
+        let download = Task {
+            await loadError { try await loader.load(served.url(["first_byte_delay": "8"])) { _ in } }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = monotonicSeconds()
+        #expect(await PlaybackThreads.waitUntilNoneRuns(upTo: 5), "threads still running")
+        let (error, _) = await download.value
+        #expect(error == .cancelled && monotonicSeconds() - start < 1, "\(String(describing: error))")
+        let (data, _) = try await loader.data(from: served.url())
+        #expect(data == served.bytes)
     }
 }
